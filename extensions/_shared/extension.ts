@@ -1,0 +1,146 @@
+// The frame every server extension runs in: wait for init, open the storage the kernel provisioned,
+// migrate, announce `ready`, then answer requests, tool calls, WebSocket messages and bus events.
+import type { Knex } from 'knex';
+import { RoostError, toRoostError } from '../../protocol/errors.js';
+import type {
+  AuthContext, EventMessage, InitMessage, RequestMessage, RouteReply, ToolMessage, ToolReply, WsMessage,
+} from '../../protocol/messages.js';
+import { Peer } from '../../protocol/peer.js';
+import { migrate, openDatabase, type Migration } from '../../protocol/storage.js';
+import { HostClient } from './host-client.js';
+
+export interface ExtensionContext {
+  init: InitMessage;
+  /** The extension's own database (undefined when the kernel gave it no storage). */
+  db: Knex;
+  host: HostClient;
+}
+
+export interface RouteRequest {
+  /** Pass as `{ requestId }` to host.call so a nested call runs as the same caller. */
+  id: string;
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  auth: AuthContext;
+}
+
+export type RouteHandler = (req: RouteRequest, ctx: ExtensionContext) => Promise<RouteReply> | RouteReply;
+export type ToolHandler = (args: Record<string, unknown>, caller: ToolMessage['caller'], ctx: ExtensionContext) => Promise<ToolReply> | ToolReply;
+export type WsHandler = (message: Record<string, unknown>, client: { id: string; auth: AuthContext }, ctx: ExtensionContext) => Promise<void> | void;
+export type EventHandler = (event: { topic: string; payload: unknown; tenantId: string | null }, ctx: ExtensionContext) => Promise<void> | void;
+
+export interface ExtensionDefinition {
+  migrations?: Migration[];
+  setup?(ctx: ExtensionContext): Promise<void> | void;
+  /** Keyed exactly as the manifest declares them: "GET /api/projects/:id". */
+  routes?: Record<string, RouteHandler>;
+  tools?: Record<string, ToolHandler>;
+  ws?: Record<string, WsHandler>;
+  event?: EventHandler;
+  shutdown?(ctx: ExtensionContext): Promise<void> | void;
+}
+
+export function runExtension(definition: ExtensionDefinition): void {
+  const peer = new Peer(process.stdout, { onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
+  const host = new HostClient(peer);
+  let ctx: ExtensionContext | undefined;
+  let ready: Promise<ExtensionContext> | undefined;
+  let database: Knex | undefined;
+
+  peer.handle('init', (message) => {
+    ready ??= start(message as unknown as InitMessage).then((c) => (ctx = c));
+    ready.catch((err) => {
+      process.stderr.write(`start-up failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    });
+  });
+
+  async function start(init: InitMessage): Promise<ExtensionContext> {
+    const db = init.storage ? openDatabase(init.storage) : undefined;
+    const schemaVersion = db && definition.migrations ? await migrate(db, definition.migrations) : 0;
+    const context: ExtensionContext = {
+      init,
+      host,
+      get db(): Knex {
+        if (!db) throw new RoostError('INTERNAL', 'this extension was given no storage (capability "db")');
+        return db;
+      },
+    };
+    database = db;
+    await definition.setup?.(context);
+    peer.notify({ type: 'ready', schemaVersion });
+    return context;
+  }
+
+  const withContext = async (): Promise<ExtensionContext> => {
+    if (ctx) return ctx;
+    if (!ready) throw new RoostError('EXTENSION_UNAVAILABLE', 'the extension has not received init');
+    return ready;
+  };
+
+  peer.handle('request', async (raw) => {
+    const m = raw as unknown as RequestMessage & { route: string };
+    const handler = definition.routes?.[m.route];
+    if (!handler) return new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`).toBody();
+    try {
+      return await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body: m.body, auth: m.auth }, await withContext());
+    } catch (err) {
+      return errorReply(err);
+    }
+  });
+
+  peer.handle('tool', async (raw) => {
+    const m = raw as unknown as ToolMessage;
+    const handler = definition.tools?.[m.name];
+    if (!handler) return { content: [{ type: 'text', text: `unknown tool ${m.name}` }], isError: true };
+    try {
+      return await handler(m.arguments, m.caller, await withContext());
+    } catch (err) {
+      const error = toRoostError(err);
+      logUnexpected(err, error);
+      return { content: [{ type: 'text', text: error.message }], isError: true };
+    }
+  });
+
+  peer.handle('ws', async (raw) => {
+    const m = raw as unknown as WsMessage;
+    const handler = definition.ws?.[String(m.message.type)];
+    const client = { id: m.clientId, auth: m.auth };
+    try {
+      if (handler) await handler(m.message, client, await withContext());
+    } catch (err) {
+      const error = toRoostError(err);
+      logUnexpected(err, error);
+      host.wsSend(m.clientId, { type: 'error', message: error.message, code: error.code });
+    }
+  });
+
+  peer.handle('event', async (raw) => {
+    const m = raw as unknown as EventMessage;
+    if (definition.event) await definition.event({ topic: m.topic, payload: m.payload, tenantId: m.tenantId ?? null }, await withContext());
+  });
+
+  peer.handle('cancel', () => undefined);
+
+  process.stdin.on('end', async () => {
+    if (ctx) {
+      await definition.shutdown?.(ctx);
+      await database?.destroy();
+    }
+    process.exit(0);
+  });
+  peer.attach(process.stdin);
+}
+
+function errorReply(err: unknown): RouteReply {
+  const error = toRoostError(err);
+  logUnexpected(err, error);
+  return { status: error.status, body: error.toBody() };
+}
+
+function logUnexpected(err: unknown, error: RoostError): void {
+  if (error.code === 'INTERNAL') process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+}

@@ -1,0 +1,63 @@
+// The plugin side of cli-v1: what an extension or TypeScript plugin asks of its host.
+import type { Peer } from '../../protocol/peer.js';
+import type { ExecResult } from '../../protocol/messages.js';
+
+export type CallAs = { requestId: string } | { tenantId: string };
+
+export class HostClient {
+  constructor(private readonly peer: Peer) {}
+
+  exec(command: string, options: { cwd?: string; timeout?: number } = {}): Promise<ExecResult> {
+    return this.peer.request({ type: 'exec', command, ...options });
+  }
+
+  async store(key: string, value: string): Promise<void> {
+    await this.peer.request({ type: 'store', key, value });
+  }
+
+  load(key: string): Promise<string | null> {
+    return this.peer.request({ type: 'load', key });
+  }
+
+  metadata(keys?: string[]): Promise<Record<string, unknown>> {
+    return this.peer.request({ type: 'metadata', ...(keys ? { keys } : {}) });
+  }
+
+  /** Another extension's route, as the caller of the request being served or for a tenant. */
+  call<T = unknown>(method: string, path: string, body: unknown, as: CallAs): Promise<{ status: number; body: T }> {
+    return this.peer.request({ type: 'call', method, path, body, ...as });
+  }
+
+  secret(name: string): Promise<string | null> {
+    return this.peer.request({ type: 'secret', name });
+  }
+
+  /** A bearer token for /mcp scoped to an agent (and session), carrying its privileged tool grants. */
+  token(request: { tenantId: string; agentId: string; sessionId?: string | null; tools?: string[]; ttlSeconds?: number }): Promise<string> {
+    return this.peer.request({ type: 'token', ...request });
+  }
+
+  emit(topic: string, payload: unknown, tenantId: string | null): void {
+    this.peer.notify({ type: 'emit', topic, payload, tenantId });
+  }
+
+  wsSend(clientId: string, message: { type: string } & Record<string, unknown>): void {
+    this.peer.notify({ type: 'ws_send', clientId, message });
+  }
+
+  audit(action: string, resource: string, detail: unknown, tenantId: string | null): void {
+    this.peer.notify({ type: 'audit', action, resource, detail, tenantId });
+  }
+
+  output(text: string): void {
+    this.peer.notify({ type: 'output', text });
+  }
+
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void {
+    this.peer.notify({ type: 'log', level, message });
+  }
+
+  progress(update: { message?: string; current?: number; total?: number; done?: boolean }): void {
+    this.peer.notify({ type: 'progress', ...update });
+  }
+}

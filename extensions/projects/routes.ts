@@ -1,0 +1,74 @@
+// The projects REST API. Handlers are plain functions of (request, context), so the same code can be
+// served by the extension process or, for the isolation benchmark, inside the kernel.
+import { join } from 'node:path';
+import { notFound } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import { browse, checkWorkingDir } from './dirs.js';
+import { ProjectStore, type Project, type ProjectInput } from './store.js';
+
+const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
+const roots = (ctx: ExtensionContext) => (ctx.init.config?.allowedRoots as string[] | undefined) ?? [];
+const store = (ctx: ExtensionContext) => new ProjectStore(ctx.db);
+
+async function mustGet(ctx: ExtensionContext, req: RouteRequest): Promise<Project> {
+  const project = await store(ctx).get(req.auth.tenantId, req.params.id!);
+  if (!project) throw notFound(`project ${req.params.id}`);
+  return project;
+}
+
+function announce(ctx: ExtensionContext, req: RouteRequest, action: string, project: Project): void {
+  ctx.host.emit(`project.${project.id}`, { type: 'project_updated', projectId: project.id, action, project }, req.auth.tenantId);
+}
+
+export const routes: Record<string, RouteHandler> = {
+  async 'GET /api/projects'(req, ctx) {
+    return ok(await store(ctx).list(req.auth.tenantId, { ...page(req.query), search: queryString(req.query, 'search') }));
+  },
+
+  async 'POST /api/projects'(req, ctx) {
+    const input = validate<Required<Pick<ProjectInput, 'name' | 'workingDir'>> & ProjectInput>(schema(ctx, 'project-create.json'), req.body);
+    input.workingDir = await checkWorkingDir(input.workingDir, roots(ctx));
+    const project = await store(ctx).create(req.auth.tenantId, input);
+    announce(ctx, req, 'created', project);
+    return created(project);
+  },
+
+  async 'GET /api/projects/:id'(req, ctx) {
+    return ok(await mustGet(ctx, req));
+  },
+
+  async 'PUT /api/projects/:id'(req, ctx) {
+    const input = validate<ProjectInput>(schema(ctx, 'project-update.json'), req.body);
+    if (input.workingDir !== undefined) input.workingDir = await checkWorkingDir(input.workingDir, roots(ctx));
+    const project = await store(ctx).update(req.auth.tenantId, req.params.id!, input);
+    if (!project) throw notFound(`project ${req.params.id}`);
+    announce(ctx, req, 'updated', project);
+    return ok(project);
+  },
+
+  async 'DELETE /api/projects/:id'(req, ctx) {
+    const project = await mustGet(ctx, req);
+    await store(ctx).remove(req.auth.tenantId, project.id);
+    announce(ctx, req, 'deleted', project);
+    return noContent();
+  },
+
+  async 'GET /api/projects/:id/skills'(req, ctx) {
+    const project = await mustGet(ctx, req);
+    return ok({ projectId: project.id, bundleIds: await store(ctx).skills(project.id) });
+  },
+
+  async 'PUT /api/projects/:id/skills'(req, ctx) {
+    const project = await mustGet(ctx, req);
+    const { bundleIds } = validate<{ bundleIds: string[] }>(schema(ctx, 'skills-put.json'), req.body);
+    await store(ctx).setSkills(project.id, bundleIds);
+    return ok({ projectId: project.id, bundleIds });
+  },
+
+  async 'GET /api/browse-dirs'(req, ctx) {
+    const path = queryString(req.query, 'path');
+    return ok(await browse(path, roots(ctx), queryString(req.query, 'showHidden') === 'true'));
+  },
+};

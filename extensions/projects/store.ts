@@ -1,0 +1,97 @@
+// Project records, always read and written within one tenant.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+export interface Project {
+  id: string;
+  name: string;
+  description: string;
+  workingDir: string;
+  env_vars: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  working_dir: string;
+  env_vars: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ProjectInput = Partial<Pick<Project, 'name' | 'description' | 'workingDir' | 'env_vars'>>;
+
+export class ProjectStore {
+  constructor(private readonly db: Knex) {}
+
+  async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ projects: Project[]; total: number }> {
+    const base = this.db<Row>('projects').where({ tenant_id: tenantId });
+    if (page.search) base.andWhere('name', 'like', `%${page.search.replace(/[%_]/g, '')}%`);
+    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+    const rows = await base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset);
+    return { projects: rows.map(toProject), total: Number(n) };
+  }
+
+  async get(tenantId: string, id: string): Promise<Project | undefined> {
+    const row = await this.db<Row>('projects').where({ tenant_id: tenantId, id }).first();
+    return row && toProject(row);
+  }
+
+  async create(tenantId: string, input: Required<Pick<ProjectInput, 'name' | 'workingDir'>> & ProjectInput): Promise<Project> {
+    const now = new Date().toISOString();
+    const row: Row = {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      name: input.name,
+      description: input.description ?? '',
+      working_dir: input.workingDir,
+      env_vars: JSON.stringify(input.env_vars ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db('projects').insert(row);
+    return toProject(row);
+  }
+
+  async update(tenantId: string, id: string, input: ProjectInput): Promise<Project | undefined> {
+    const patch: Partial<Row> = { updated_at: new Date().toISOString() };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.workingDir !== undefined) patch.working_dir = input.workingDir;
+    if (input.env_vars !== undefined) patch.env_vars = JSON.stringify(input.env_vars);
+    const n = await this.db('projects').where({ tenant_id: tenantId, id }).update(patch);
+    return n > 0 ? this.get(tenantId, id) : undefined;
+  }
+
+  async remove(tenantId: string, id: string): Promise<boolean> {
+    return (await this.db('projects').where({ tenant_id: tenantId, id }).delete()) > 0;
+  }
+
+  async skills(projectId: string): Promise<string[]> {
+    const rows: Array<{ bundle_id: string }> = await this.db('project_skills').where({ project_id: projectId }).orderBy('position');
+    return rows.map((r) => r.bundle_id);
+  }
+
+  async setSkills(projectId: string, bundleIds: string[]): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('project_skills').where({ project_id: projectId }).delete();
+      if (bundleIds.length > 0) await trx('project_skills').insert(bundleIds.map((bundle_id, position) => ({ project_id: projectId, bundle_id, position })));
+    });
+  }
+}
+
+function toProject(row: Row): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    workingDir: row.working_dir,
+    env_vars: JSON.parse(row.env_vars) as Record<string, string>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

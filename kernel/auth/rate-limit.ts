@@ -1,0 +1,38 @@
+// A token bucket per caller (API key, or remote address for anonymous callers). Loopback callers
+// without a key — the machine's owner — are not limited.
+import { RoostError } from '../../protocol/errors.js';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+
+  constructor(private readonly perMinute: number) {
+    this.perMs = perMinute / 60_000;
+  }
+
+  /** Takes one token for the caller or throws 429 with the seconds to wait. */
+  take(caller: string): void {
+    if (this.perMinute <= 0) return;
+    const now = Date.now();
+    const bucket = this.buckets.get(caller) ?? { tokens: this.perMinute, at: now };
+    bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * this.perMs);
+    bucket.at = now;
+    if (bucket.tokens < 1) {
+      this.buckets.set(caller, bucket);
+      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
+      throw new RoostError('RATE_LIMITED', `too many requests; retry in ${retryAfter} s`, { details: { retryAfter } });
+    }
+    bucket.tokens -= 1;
+    this.buckets.set(caller, bucket);
+    if (this.buckets.size > 50_000) this.prune(now);
+  }
+
+  private prune(now: number): void {
+    for (const [key, bucket] of this.buckets) if (now - bucket.at > 60_000) this.buckets.delete(key);
+  }
+}

@@ -1,0 +1,69 @@
+// Server configuration: flags win over environment variables, which win over embedded defaults.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { validationError } from '../protocol/errors.js';
+import { packageRoot } from '../protocol/paths.js';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… moves every database to PostgreSQL (one schema per extension). */
+  databaseUrl: string | undefined;
+  /** The instance owner's key from ROOST_API_KEY (stored hashed on start). */
+  apiKey: string | undefined;
+  /** `required`: loopback callers need a key too. */
+  localAuthRequired: boolean;
+  /** Folders whose sub-folders each hold an extension's plugin.toml. */
+  extensionDirs: string[];
+  /** Requests per minute for each key (or remote address); loopback callers without a key are not limited. */
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
+  /** How long a rotated-out key keeps working. */
+  keyGraceSeconds: number;
+  /** Lifetime of new keys; 0 for no expiry. */
+  keyTtlDays: number;
+  /** Restarts allowed per extension within crashWindowMs before it is marked failed. */
+  crashBudget: number;
+  crashWindowMs: number;
+  /** Root folders that /api/browse-dirs may show and projects may live in. */
+  allowedRoots: string[];
+  /** Files agents may never write, whatever the permission mode. */
+  protectedFiles: string[];
+}
+
+type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
+
+export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = flags.port ?? intFrom(env.ROOST_PORT, 'ROOST_PORT') ?? 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw validationError(`port must be 0–65535, got ${port}`);
+  const dataDir = resolve(flags.dataDir ?? env.ROOST_DATA_DIR ?? join(homedir(), '.roost', 'data'));
+  return {
+    port,
+    host: flags.host ?? env.ROOST_HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: env.ROOST_DATABASE_URL || undefined,
+    apiKey: env.ROOST_API_KEY || undefined,
+    localAuthRequired: env.ROOST_LOCAL_AUTH === 'required',
+    extensionDirs: flags.extensionDirs ?? [join(packageRoot, 'extensions'), ...listFrom(env.ROOST_EXTENSION_DIRS)],
+    rateLimitPerMinute: intFrom(env.ROOST_RATE_LIMIT, 'ROOST_RATE_LIMIT') ?? 1200,
+    bodyLimitBytes: 1024 * 1024,
+    keyGraceSeconds: intFrom(env.ROOST_KEY_GRACE_SECONDS, 'ROOST_KEY_GRACE_SECONDS') ?? 24 * 3600,
+    keyTtlDays: intFrom(env.ROOST_KEY_TTL_DAYS, 'ROOST_KEY_TTL_DAYS') ?? 90,
+    crashBudget: intFrom(env.ROOST_CRASH_BUDGET, 'ROOST_CRASH_BUDGET') ?? 5,
+    crashWindowMs: 60_000,
+    allowedRoots: listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)).concat(env.ROOST_ALLOWED_ROOTS ? [] : [homedir()]),
+    protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
+  };
+}
+
+function intFrom(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw validationError(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function listFrom(value: string | undefined): string[] {
+  return (value ?? '').split(/[,:]/).map((s) => s.trim()).filter(Boolean);
+}

@@ -1,0 +1,149 @@
+// plugin.toml: read, validate against schemas/plugin-manifest.json, normalise. Shared by the server's
+// extension host and the CLI's plugin installer.
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { RoostError } from '../../protocol/errors.js';
+import { PROTOCOL } from '../../protocol/messages.js';
+import { validate } from '../../protocol/validate.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDecl {
+  method: HttpMethod;
+  path: string;
+  /** Served without authentication (inbound webhooks, registration). */
+  public: boolean;
+  /** The body reaches the extension as the raw string (for signature checks). */
+  raw: boolean;
+}
+
+export interface ToolDecl {
+  name: string;
+  description: string;
+  /** Input JSON schema, already read from the file the manifest named. */
+  inputSchema: Record<string, unknown>;
+  privileged: boolean;
+}
+
+export interface StreamDecl {
+  /** The field a WebSocket `subscribe` carries (sessionId). */
+  key: string;
+  /** Bus topic template, e.g. "session.{sessionId}.*". */
+  topic: string;
+  /** Route (GET) whose 200 for the caller authorises the subscription. */
+  authorize: string;
+}
+
+export interface Manifest {
+  name: string;
+  version: string;
+  description: string;
+  dir: string;
+  capabilities: Record<string, boolean>;
+  commands: Array<{ name: string; description: string; binary: string }>;
+  hooks: { post_install?: string; pre_push?: string };
+  build?: { command: string };
+  server?: {
+    main: string;
+    activation: 'eager' | 'lazy';
+    timeoutMs: number;
+    routes: RouteDecl[];
+    ws: string[];
+    subscribe: string[];
+    tools: ToolDecl[];
+    streams: StreamDecl[];
+  };
+}
+
+interface RawManifest {
+  plugin: { name: string; version: string; description?: string; protocol: string };
+  capabilities?: Record<string, boolean>;
+  commands?: Array<{ name: string; description?: string; binary: string }>;
+  hooks?: { post_install?: string; pre_push?: string };
+  build?: { command: string };
+  server?: {
+    main: string;
+    activation?: 'eager' | 'lazy';
+    timeout_ms?: number;
+    routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean }>;
+    ws?: string[];
+    subscribe?: string[];
+    tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
+    streams?: StreamDecl[];
+  };
+}
+
+export const DEFAULT_EXTENSION_TIMEOUT_MS = 30_000;
+
+/** Reads `<dir>/plugin.toml`, or the manifest file itself when given a path ending in .toml. */
+export async function readManifest(path: string): Promise<Manifest> {
+  const file = path.endsWith('.toml') ? resolve(path) : join(resolve(path), 'plugin.toml');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new RoostError('VALIDATION_ERROR', `no plugin.toml at ${file}`);
+  }
+  return parseManifest(text, dirname(file));
+}
+
+export async function parseManifest(text: string, dir: string): Promise<Manifest> {
+  let data: unknown;
+  try {
+    data = parseToml(text);
+  } catch (err) {
+    throw new RoostError('VALIDATION_ERROR', `plugin.toml in ${dir} is not valid TOML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const raw = validate<RawManifest>('plugin-manifest.json', data, 'plugin.toml');
+  if (raw.plugin.protocol !== PROTOCOL) {
+    throw new RoostError('VALIDATION_ERROR', `plugin ${raw.plugin.name} speaks protocol "${raw.plugin.protocol}"; this host speaks "${PROTOCOL}"`);
+  }
+  return {
+    name: raw.plugin.name,
+    version: raw.plugin.version,
+    description: raw.plugin.description ?? '',
+    dir,
+    capabilities: raw.capabilities ?? {},
+    commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
+    hooks: raw.hooks ?? {},
+    build: raw.build,
+    server: raw.server && (await normaliseServer(raw.server, dir)),
+  };
+}
+
+async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Promise<Manifest['server']> {
+  const tools: ToolDecl[] = [];
+  for (const tool of server.tools ?? []) {
+    tools.push({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.input ? await readToolSchema(join(dir, tool.input)) : { type: 'object', properties: {} },
+      privileged: tool.privileged ?? false,
+    });
+  }
+  return {
+    main: server.main,
+    activation: server.activation ?? 'eager',
+    timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
+    routes: (server.routes ?? []).map(normaliseRoute),
+    ws: server.ws ?? [],
+    subscribe: server.subscribe ?? [],
+    tools,
+    streams: server.streams ?? [],
+  };
+}
+
+function normaliseRoute(route: string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean }): RouteDecl {
+  if (typeof route !== 'string') return { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false };
+  const [method, path] = route.split(' ') as [HttpMethod, string];
+  return { method, path, public: false, raw: false };
+}
+
+async function readToolSchema(file: string): Promise<Record<string, unknown>> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new RoostError('VALIDATION_ERROR', `tool input schema ${file} cannot be read: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,199 @@
+// One running plugin or extension: the child process, its init, and the plugin → host handlers with
+// a capability check on every message. The CLI (plugin commands, hooks) and the server (extensions)
+// both run plugins through this class; they differ only in the HostServices they pass.
+import { PluginChild, type ChildExit } from '../../protocol/child.js';
+import { RoostError } from '../../protocol/errors.js';
+import { CAPABILITY_OF, PROTOCOL, type AuthContext, type InitMessage } from '../../protocol/messages.js';
+import type { IncomingMessage, OutgoingMessage, PeerWarning, RequestOptions } from '../../protocol/peer.js';
+import { runnableEntry } from '../../protocol/paths.js';
+import { describeErrors, messageValidator } from '../../protocol/validate.js';
+import type { Manifest } from './manifest.js';
+import type { HostServices } from './services.js';
+
+export interface PluginProcessOptions {
+  manifest: Manifest;
+  /** Path of the executable, relative to the plugin dir (a command binary, a hook, or server.main). */
+  entry: string;
+  /** Granted capabilities; the set is read on every message, so grant/revoke take effect at once. */
+  grants: Set<string>;
+  services: HostServices;
+  init: Pick<InitMessage, 'args' | 'project' | 'host'> & Partial<Pick<InitMessage, 'storage' | 'config'>>;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  nodeFlags?: string[];
+  requestTimeoutMs?: number;
+  onStderr?: (line: string) => void;
+  onExit?: (exit: ChildExit) => void;
+  /** A server extension announces it has migrated and can serve. */
+  onReady?: (info: { schemaVersion: number }) => void;
+}
+
+const MAX_WARNINGS_PER_SECOND = 5;
+
+export class PluginProcess {
+  readonly child: PluginChild;
+  /** Auth of each host request in flight, so a `call` made while serving it runs as the same caller. */
+  private readonly inFlightAuth = new Map<string, AuthContext>();
+  private warnings = { second: 0, count: 0 };
+  private requestCounter = 0;
+
+  constructor(private readonly options: PluginProcessOptions) {
+    const { manifest } = options;
+    this.child = new PluginChild(runnableEntry(`${manifest.dir}/${options.entry}`), [], {
+      cwd: options.cwd ?? manifest.dir,
+      env: options.env,
+      nodeFlags: options.nodeFlags,
+      timeoutMs: options.requestTimeoutMs,
+      onStderr: options.onStderr,
+      onWarning: (w) => this.warn(w),
+    });
+    this.registerHandlers();
+    this.child.exited.then((exit) => options.onExit?.(exit));
+    this.child.peer.notify(this.initMessage());
+  }
+
+  get name(): string {
+    return this.options.manifest.name;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Sends a host → plugin request (request, tool) and waits for its value. */
+  async request<T>(message: { type: string; auth?: AuthContext } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+    const auth = message.auth ?? (message.caller as { tenantId: string } | undefined);
+    const id = `h${++this.requestCounter}`;
+    if (auth) this.inFlightAuth.set(id, normaliseAuth(auth));
+    try {
+      return await this.child.peer.request<T>(message, { ...options, id });
+    } finally {
+      this.inFlightAuth.delete(id);
+    }
+  }
+
+  notify(message: OutgoingMessage): void {
+    this.child.peer.notify(message);
+  }
+
+  /** Asks the plugin to stop what it does; SIGTERM 5 s later and SIGKILL 10 s later if it is still there. */
+  cancel(reason: string): Promise<ChildExit> {
+    this.notify({ type: 'cancel', reason });
+    return this.child.stop({ closeGraceMs: 5_000, termGraceMs: 5_000 });
+  }
+
+  stop(): Promise<ChildExit> {
+    return this.child.stop();
+  }
+
+  private initMessage(): InitMessage {
+    const { manifest, init, grants } = this.options;
+    const capabilities: Record<string, boolean> = {};
+    for (const name of Object.keys(manifest.capabilities)) capabilities[name] = grants.has(name);
+    return {
+      type: 'init',
+      protocol: PROTOCOL,
+      args: init.args,
+      project: init.project,
+      plugin: { name: manifest.name, version: manifest.version, dir: manifest.dir },
+      host: init.host,
+      capabilities,
+      ...(init.storage ? { storage: init.storage } : {}),
+      ...(init.config ? { config: init.config } : {}),
+    };
+  }
+
+  private registerHandlers(): void {
+    const peer = this.child.peer;
+    for (const type of Object.keys(CAPABILITY_OF)) {
+      peer.handle(type, (message) => this.dispatch(type, message));
+    }
+  }
+
+  private dispatch(type: string, message: IncomingMessage): unknown {
+    const validator = messageValidator(type);
+    if (validator && !validator(message)) {
+      throw new RoostError('VALIDATION_ERROR', describeErrors(validator.errors ?? [], type));
+    }
+    const capability = CAPABILITY_OF[type];
+    if (capability !== undefined && !this.options.grants.has(capability)) return this.deny(type, capability);
+    return this.serve(type, message as Record<string, any>);
+  }
+
+  /** The answer a plugin gets when it lacks the capability (cli-v1: exec 126, load null, metadata {}). */
+  private deny(type: string, capability: string): unknown {
+    const why = `capability "${capability}" is not granted to ${this.name}`;
+    if (type === 'exec') return { code: 126, stdout: '', stderr: `roost: ${why}\n` };
+    if (type === 'load') return null;
+    if (type === 'metadata') return {};
+    this.options.services.log('warn', `[${this.name}] ${type} refused: ${why}`);
+    throw new RoostError('CAPABILITY_DENIED', why);
+  }
+
+  private serve(type: string, m: Record<string, any>): unknown {
+    const s = this.options.services;
+    const need = <K extends keyof HostServices>(key: K): NonNullable<HostServices[K]> => {
+      const service = s[key];
+      if (!service) throw new RoostError('CAPABILITY_DENIED', `${type} is not available in this host`);
+      return service as NonNullable<HostServices[K]>;
+    };
+    switch (type) {
+      case 'exec':
+        return s.exec({ command: m.command, cwd: m.cwd, timeout: m.timeout });
+      case 'store':
+        return s.store(m.key, m.value).then(() => true);
+      case 'load':
+        return s.load(m.key);
+      case 'metadata':
+        return s.metadata(m.keys);
+      case 'prompt':
+      case 'confirm':
+      case 'select':
+        return s.ask({ kind: type, message: m.message, default: m.default, options: m.options });
+      case 'output':
+        return s.output(m.text);
+      case 'log':
+        return s.log(m.level ?? 'info', `[${this.name}] ${m.message}`);
+      case 'progress':
+        return s.progress({ message: m.message, current: m.current, total: m.total, done: m.done });
+      case 'emit':
+        return need('emit')(m.topic, m.payload, m.tenantId ?? null);
+      case 'call':
+        return need('call')({ method: m.method, path: m.path, body: m.body, auth: this.callAuth(m) });
+      case 'secret':
+        return need('secret')(m.name);
+      case 'audit':
+        return need('audit')({ action: m.action, resource: m.resource, detail: m.detail, tenantId: m.tenantId ?? null });
+      case 'ws_send':
+        return need('wsSend')(m.clientId, m.message);
+      case 'token':
+        return need('token')({ tenantId: m.tenantId, agentId: m.agentId, sessionId: m.sessionId ?? null, tools: m.tools ?? [], ttlSeconds: m.ttlSeconds });
+      case 'ready':
+        return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });
+      default:
+        throw new RoostError('UNKNOWN_TYPE', `unknown message type "${type}"`);
+    }
+  }
+
+  /** A call runs as the caller of the request it serves, or as this extension acting for a tenant. */
+  private callAuth(m: Record<string, any>): AuthContext {
+    if (typeof m.requestId === 'string') {
+      const auth = this.inFlightAuth.get(m.requestId);
+      if (!auth) throw new RoostError('VALIDATION_ERROR', `call.requestId ${m.requestId} is not a request in flight`);
+      return auth;
+    }
+    if (typeof m.tenantId === 'string') return { tenantId: m.tenantId, role: 'operator', actor: `extension:${this.name}` };
+    throw new RoostError('VALIDATION_ERROR', 'call needs requestId (the request being served) or tenantId');
+  }
+
+  private warn(warning: PeerWarning): void {
+    const second = Math.floor(Date.now() / 1000);
+    if (second !== this.warnings.second) this.warnings = { second, count: 0 };
+    if (++this.warnings.count > MAX_WARNINGS_PER_SECOND) return;
+    this.options.services.log('warn', `[${this.name}] protocol: ${JSON.stringify(warning)}`);
+  }
+}
+
+function normaliseAuth(auth: { tenantId: string; role?: AuthContext['role']; actor?: string }): AuthContext {
+  return { tenantId: auth.tenantId, role: auth.role ?? 'operator', actor: auth.actor ?? 'agent' };
+}

@@ -1,0 +1,280 @@
+// The server's extensions: discovered from folders, started eagerly or on first use, supervised
+// (a crash fails in-flight work at once, then a restart with backoff inside a crash budget), and
+// loaded, unloaded, granted and revoked on the live server.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import { conflict, notFound, RoostError } from '../../protocol/errors.js';
+import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
+import type { RequestOptions } from '../../protocol/peer.js';
+import { readManifest, type Manifest } from './manifest.js';
+import { PluginProcess } from './plugin-process.js';
+import type { HostServices } from './services.js';
+
+export type ExtensionState = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'unloaded';
+
+export interface Extension {
+  manifest: Manifest;
+  state: ExtensionState;
+  process?: PluginProcess;
+  starting?: Promise<PluginProcess>;
+  grants: Set<string>;
+  schemaVersion: number | null;
+  crashes: number[];
+  restarts: number;
+  lastError?: string;
+  startedAt?: string;
+  restartTimer?: NodeJS.Timeout;
+}
+
+export interface RegistryDeps {
+  db: Knex;
+  crashBudget: number;
+  crashWindowMs: number;
+  startTimeoutMs?: number;
+  storageFor(name: string): Promise<StorageInfo>;
+  servicesFor(name: string): HostServices;
+  initConfig(name: string): Record<string, unknown>;
+  env: Record<string, string | undefined>;
+  /** Called when an extension's routes, tools or subscriptions come or go. */
+  onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
+  log(level: string, message: string): void;
+}
+
+const HOST_INFO = { name: 'roost-server', version: '0.1.0' };
+
+export class ExtensionRegistry {
+  private readonly extensions = new Map<string, Extension>();
+  private closing = false;
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  /** Registers every sub-folder of each dir that holds a plugin.toml with a [server] table. */
+  async discover(dirs: string[]): Promise<void> {
+    for (const dir of dirs) {
+      let entries: string[];
+      try {
+        entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('_')).map((e) => e.name);
+      } catch {
+        continue;
+      }
+      for (const name of entries.sort()) {
+        let manifest: Manifest;
+        try {
+          manifest = await readManifest(join(dir, name));
+        } catch (err) {
+          if (!(err instanceof RoostError && err.message.startsWith('no plugin.toml'))) this.deps.log('warn', `extension ${name}: ${(err as Error).message}`);
+          continue;
+        }
+        if (!manifest.server) continue;
+        const source = await this.deps.db('extension_sources').where({ name: manifest.name }).first();
+        if (source && !source.loaded) {
+          this.track(manifest, 'unloaded');
+          continue;
+        }
+        await this.register(manifest);
+      }
+    }
+    // Extensions loaded at run time from other folders come back after a restart.
+    for (const source of await this.deps.db('extension_sources').where({ loaded: true })) {
+      if (!this.extensions.has(source.name)) await this.load(source.dir).catch((err) => this.deps.log('warn', `extension ${source.name}: ${(err as Error).message}`));
+    }
+  }
+
+  async startEager(): Promise<void> {
+    const eager = [...this.extensions.values()].filter((e) => e.state === 'stopped' && e.manifest.server?.activation === 'eager');
+    await Promise.all(eager.map((e) => this.ensureRunning(e.manifest.name).catch(() => undefined)));
+  }
+
+  list(): Extension[] {
+    return [...this.extensions.values()];
+  }
+
+  get(name: string): Extension {
+    const ext = this.extensions.get(name);
+    if (!ext) throw notFound(`extension ${name}`);
+    return ext;
+  }
+
+  /** Sends a request to an extension, starting it first when it is lazy or was stopped. */
+  async request<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+    const ext = this.get(name);
+    const process = await this.ensureRunning(name);
+    try {
+      return await process.request<T>(message, { timeoutMs: ext.manifest.server?.timeoutMs, ...options });
+    } catch (err) {
+      if (err instanceof RoostError && err.code === 'TIMEOUT') {
+        throw new RoostError('EXTENSION_TIMEOUT', `extension ${name} did not answer within ${ext.manifest.server?.timeoutMs} ms`);
+      }
+      if (err instanceof RoostError && err.code === 'EXTENSION_UNAVAILABLE') {
+        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} stopped while serving this request`);
+      }
+      throw err;
+    }
+  }
+
+  /** Notifies a running extension (events, WebSocket messages); lazy ones are started for it. */
+  async notify(name: string, message: { type: string } & Record<string, unknown>): Promise<void> {
+    (await this.ensureRunning(name)).notify(message);
+  }
+
+  async ensureRunning(name: string): Promise<PluginProcess> {
+    const ext = this.get(name);
+    if (ext.state === 'running' && ext.process) return ext.process;
+    if (ext.starting) return ext.starting;
+    if (ext.state === 'unloaded') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} is unloaded`);
+    if (ext.state === 'failed') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} failed: ${ext.lastError ?? 'crash budget spent'}`);
+    if (ext.state === 'crashed') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} crashed and is restarting`);
+    ext.starting = this.start(ext).finally(() => (ext.starting = undefined));
+    return ext.starting;
+  }
+
+  /** Loads an extension from a folder (or re-loads an unloaded one by name); its data is kept. */
+  async load(dirOrName: string): Promise<Extension> {
+    const known = this.extensions.get(dirOrName);
+    const manifest = known ? await readManifest(known.manifest.dir) : await readManifest(dirOrName);
+    if (!manifest.server) throw new RoostError('VALIDATION_ERROR', `${manifest.name} has no [server] table: it is not a server extension`);
+    const current = this.extensions.get(manifest.name);
+    if (current && current.state !== 'unloaded') throw conflict(`extension ${manifest.name} is already loaded`);
+    await this.deps.db('extension_sources')
+      .insert({ name: manifest.name, dir: manifest.dir, loaded: true, updated_at: new Date().toISOString() })
+      .onConflict('name').merge();
+    const ext = await this.register(manifest);
+    if (manifest.server.activation === 'eager') await this.ensureRunning(manifest.name);
+    return ext;
+  }
+
+  async unload(name: string): Promise<void> {
+    const ext = this.get(name);
+    if (ext.state === 'unloaded') throw conflict(`extension ${name} is already unloaded`);
+    await this.deps.db('extension_sources')
+      .insert({ name, dir: ext.manifest.dir, loaded: false, updated_at: new Date().toISOString() })
+      .onConflict('name').merge();
+    await this.stopProcess(ext, 'unloaded');
+    this.deps.onChange(ext, 'unloaded');
+  }
+
+  async setGrant(name: string, capability: string, granted: boolean): Promise<Extension> {
+    const ext = this.get(name);
+    if (!(KNOWN_CAPABILITIES as readonly string[]).includes(capability)) {
+      throw new RoostError('VALIDATION_ERROR', `unknown capability "${capability}"; known: ${KNOWN_CAPABILITIES.join(', ')}`);
+    }
+    await this.deps.db('extension_grants')
+      .insert({ extension: name, capability, granted, updated_at: new Date().toISOString() })
+      .onConflict(['extension', 'capability']).merge();
+    if (granted) ext.grants.add(capability);
+    else ext.grants.delete(capability);
+    return ext;
+  }
+
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.list().map((ext) => this.stopProcess(ext, ext.state === 'unloaded' ? 'unloaded' : 'stopped')));
+  }
+
+  private async register(manifest: Manifest): Promise<Extension> {
+    const ext = this.track(manifest, 'stopped');
+    ext.grants = await this.loadGrants(manifest);
+    try {
+      this.deps.onChange(ext, 'registered');
+    } catch (err) {
+      this.extensions.delete(manifest.name);
+      throw err;
+    }
+    return ext;
+  }
+
+  private track(manifest: Manifest, state: ExtensionState): Extension {
+    const previous = this.extensions.get(manifest.name);
+    const ext: Extension = { manifest, state, grants: previous?.grants ?? new Set(), schemaVersion: previous?.schemaVersion ?? null, crashes: [], restarts: 0 };
+    this.extensions.set(manifest.name, ext);
+    return ext;
+  }
+
+  /** Grants live in the kernel database; on first sight an extension gets what its manifest asks for. */
+  private async loadGrants(manifest: Manifest): Promise<Set<string>> {
+    const rows: Array<{ capability: string; granted: number | boolean }> = await this.deps.db('extension_grants').where({ extension: manifest.name });
+    if (rows.length === 0) {
+      const now = new Date().toISOString();
+      const asked = Object.entries(manifest.capabilities).filter(([, wanted]) => wanted).map(([capability]) => capability);
+      if (asked.length > 0) {
+        await this.deps.db('extension_grants').insert(asked.map((capability) => ({ extension: manifest.name, capability, granted: true, updated_at: now }))).onConflict(['extension', 'capability']).ignore();
+      }
+      return new Set(asked);
+    }
+    return new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability));
+  }
+
+  private async start(ext: Extension): Promise<PluginProcess> {
+    const { manifest } = ext;
+    const server = manifest.server!;
+    ext.state = 'starting';
+    const storage = ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined;
+    let markReady!: (version: number) => void;
+    const ready = new Promise<number>((resolve) => (markReady = resolve));
+    const proc = new PluginProcess({
+      manifest,
+      entry: server.main,
+      grants: ext.grants,
+      services: this.deps.servicesFor(manifest.name),
+      init: { args: [], project: null, host: HOST_INFO, storage, config: this.deps.initConfig(manifest.name) },
+      env: this.deps.env,
+      requestTimeoutMs: server.timeoutMs,
+      onStderr: (line) => this.deps.log('info', `[${manifest.name}] ${line}`),
+      onReady: ({ schemaVersion }) => markReady(schemaVersion),
+      onExit: (exit) => this.onExit(ext, proc, exit),
+    });
+    ext.process = proc;
+    const timeoutMs = this.deps.startTimeoutMs ?? 15_000;
+    const outcome = await Promise.race([
+      ready.then((v) => ({ ok: true as const, version: v })),
+      proc.child.exited.then((exit) => ({ ok: false as const, why: `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
+      delay(timeoutMs).then(() => ({ ok: false as const, why: `sent no "ready" within ${timeoutMs} ms` })),
+    ]);
+    if (!outcome.ok) {
+      ext.lastError = outcome.why;
+      if (proc.child.running) await proc.stop();
+      throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} ${outcome.why}`);
+    }
+    ext.schemaVersion = outcome.version;
+    ext.state = 'running';
+    ext.startedAt = new Date().toISOString();
+    return proc;
+  }
+
+  private onExit(ext: Extension, proc: PluginProcess, exit: { code: number | null; signal: string | null }): void {
+    if (ext.process !== proc) return;
+    ext.process = undefined;
+    if (ext.state === 'stopped' || ext.state === 'unloaded' || this.closing) return;
+    const now = Date.now();
+    ext.crashes = [...ext.crashes.filter((t) => now - t < this.deps.crashWindowMs), now];
+    ext.lastError = `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
+    this.deps.log('warn', `extension ${ext.manifest.name} ${ext.lastError}`);
+    if (ext.crashes.length > this.deps.crashBudget) {
+      ext.state = 'failed';
+      this.deps.log('error', `extension ${ext.manifest.name} crashed ${ext.crashes.length} times within ${this.deps.crashWindowMs / 1000} s; not restarting it`);
+      return;
+    }
+    ext.state = 'crashed';
+    const backoff = Math.min(5_000, 200 * 2 ** (ext.crashes.length - 1));
+    ext.restartTimer = setTimeout(() => {
+      ext.restartTimer = undefined;
+      if (ext.state !== 'crashed') return;
+      ext.state = 'stopped';
+      ext.restarts++;
+      // A failed start exits the new process, whose own exit handler counts the crash.
+      this.ensureRunning(ext.manifest.name).catch((err) => this.deps.log('warn', `extension ${ext.manifest.name} restart failed: ${(err as Error).message}`));
+    }, backoff);
+  }
+
+  private async stopProcess(ext: Extension, state: 'stopped' | 'unloaded'): Promise<void> {
+    if (ext.restartTimer) clearTimeout(ext.restartTimer);
+    ext.state = state;
+    const proc = ext.process;
+    if (proc) await proc.stop();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,42 @@
+// HostServices for server extensions: the kernel's key/value store, bus, audit log, WebSocket clients,
+// MCP tokens and the route table (for `call`). There is no terminal: questions take their default.
+import { hostname } from 'node:os';
+import { RoostError } from '../../protocol/errors.js';
+import type { Kernel } from '../kernel.js';
+import type { WsHub } from '../ws/hub.js';
+import { runExec } from './exec.js';
+import type { HostServices } from './services.js';
+
+export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secretNames: Set<string>): HostServices {
+  const source = `extension:${name}`;
+  return {
+    exec: (request) => runExec(request, dir),
+    async store(key, value) {
+      await k.db('plugin_kv').insert({ plugin: name, key, value, updated_at: new Date().toISOString() }).onConflict(['plugin', 'key']).merge();
+    },
+    async load(key) {
+      const row = await k.db('plugin_kv').where({ plugin: name, key }).first();
+      return row ? (row.value as string) : null;
+    },
+    async metadata(keys) {
+      const all: Record<string, unknown> = { language: null, name: 'roost-server', host: hostname(), version: k.version, git: null };
+      return keys ? Object.fromEntries(Object.entries(all).filter(([key]) => keys.includes(key))) : all;
+    },
+    async ask(request) {
+      if (request.default !== undefined) return request.default;
+      throw new RoostError('VALIDATION_ERROR', `${request.kind} "${request.message}" has no default and the server has no terminal`);
+    },
+    output: (text) => k.log('info', `[${name}] ${text}`),
+    log: (level, message) => k.log(level, message),
+    progress: () => undefined,
+    emit: (topic, payload, tenantId) => k.bus.publish({ topic, payload, tenantId, source: name }),
+    call: (request) => k.dispatcher.call({ ...request, body: request.body ?? null }),
+    async secret(secretName) {
+      if (!secretNames.has(secretName) && !secretName.startsWith('ROOST_SECRET_')) return null;
+      return process.env[secretName] ?? null;
+    },
+    audit: (entry) => k.audit.append({ tenantId: entry.tenantId, actor: source, action: entry.action, resource: entry.resource, detail: entry.detail }),
+    wsSend: (clientId, message) => void ws.send(clientId, message),
+    token: (request) => k.mcpTokens.mint(request, source),
+  };
+}

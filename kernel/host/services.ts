@@ -1,0 +1,58 @@
+// What a plugin may ask of its host. The CLI and the server each provide their own implementation;
+// the plugin process checks capabilities before any of these is reached.
+import type { AuthContext, ExecResult } from '../../protocol/messages.js';
+
+export interface ExecRequest {
+  command: string;
+  cwd?: string;
+  /** Seconds; default 30, at most 300. */
+  timeout?: number;
+}
+
+export interface AskRequest {
+  kind: 'prompt' | 'confirm' | 'select';
+  message: string;
+  default?: unknown;
+  options?: string[];
+}
+
+export interface ProgressUpdate {
+  message?: string;
+  current?: number;
+  total?: number;
+  done?: boolean;
+}
+
+export interface CallRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+  auth: AuthContext;
+}
+
+export interface TokenRequest {
+  tenantId: string;
+  agentId: string;
+  sessionId: string | null;
+  /** Privileged MCP tools this token may call (the agent's mcp_tool_permissions). */
+  tools: string[];
+  ttlSeconds?: number;
+}
+
+export interface HostServices {
+  exec(request: ExecRequest): Promise<ExecResult>;
+  store(key: string, value: string): Promise<void>;
+  load(key: string): Promise<string | null>;
+  metadata(keys: string[] | undefined): Promise<Record<string, unknown>>;
+  ask(request: AskRequest): Promise<unknown>;
+  output(text: string): void;
+  log(level: string, message: string): void;
+  progress(update: ProgressUpdate): void;
+  // Server extensions only; a CLI host leaves them out and such messages are refused.
+  emit?(topic: string, payload: unknown, tenantId: string | null): void;
+  call?(request: CallRequest): Promise<{ status: number; body: unknown }>;
+  secret?(name: string): Promise<string | null>;
+  audit?(entry: { action: string; resource: string; detail: unknown; tenantId: string | null }): Promise<void>;
+  wsSend?(clientId: string, message: Record<string, unknown>): void;
+  token?(request: TokenRequest): Promise<string>;
+}

@@ -1,0 +1,134 @@
+// The HTTP front: koa with one error shape, authentication, rate limiting, the viewer rule, a 1 MiB
+// body limit, the audit trail of every mutation, the kernel's own routes, then the routes extensions
+// declared, and 404 ROUTE_NOT_FOUND for everything else.
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { RoostError, toRoostError } from '../../protocol/errors.js';
+import type { Identity } from '../auth/identity.js';
+import type { Kernel } from '../kernel.js';
+import type { RouteMatch } from './route-table.js';
+import { isKernelPublicRoute, kernelServes, registerKernelRoutes } from './routes/index.js';
+
+export interface State {
+  identity: Identity;
+  route?: RouteMatch;
+}
+
+export type AppContext = Koa.ParameterizedContext<State>;
+
+const ANONYMOUS: Identity = { tenantId: '', role: 'viewer', actor: 'anonymous', keyHash: null, local: false };
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** POSTs that change nothing a viewer could not see anyway. */
+const VIEWER_POSTS = new Set(['/api/ws/ticket']);
+
+export interface HttpFront {
+  koa: Koa<State>;
+  /** True when the kernel itself serves this method and path (so no extension may claim it). */
+  kernelServes(method: string, path: string): boolean;
+}
+
+export function createApp(kernel: Kernel): HttpFront {
+  const app = new Koa<State>({ proxy: false });
+  const router = new Router<State>();
+  registerKernelRoutes(router, kernel);
+
+  app.use(errors(kernel));
+  app.use(authenticate(kernel));
+  app.use(auditMutations(kernel));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: kernel.config.bodyLimitBytes,
+      encoding: 'utf-8',
+      onError: (err) => {
+        const status = (err as { status?: number }).status;
+        if (status === 413) throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${kernel.config.bodyLimitBytes} bytes`);
+        throw new RoostError('VALIDATION_ERROR', 'the body is not valid JSON');
+      },
+    }),
+  );
+  app.use(router.routes());
+  app.use(serveExtensionRoute(kernel));
+  app.use((ctx) => {
+    throw new RoostError('ROUTE_NOT_FOUND', `nothing serves ${ctx.method} ${ctx.path}`);
+  });
+  return { koa: app, kernelServes: (method, path) => kernelServes(router, method, path) };
+}
+
+function errors(kernel: Kernel): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const error = toRoostError(err);
+      if (error.code === 'INTERNAL') kernel.log('error', `${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`);
+      ctx.status = error.status;
+      ctx.body = error.toBody();
+      if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="roost"');
+      if (error.code === 'RATE_LIMITED') ctx.set('Retry-After', String((error.details as { retryAfter: number }).retryAfter));
+      if (error.code === 'AUTH_REQUIRED' || error.code === 'INVALID_API_KEY') {
+        kernel.audit.append({ tenantId: null, actor: ctx.ip || 'unknown', action: 'auth.failure', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
+      }
+      if (error.code === 'RATE_LIMITED' || error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
+    }
+  };
+}
+
+function authenticate(kernel: Kernel): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const route = kernel.dispatcher.match(ctx.method, ctx.path);
+    if (route) ctx.state.route = route;
+    const isPublic = route ? route.decl.public : isKernelPublicRoute(ctx.method, ctx.path);
+    const identity = isPublic && !ctx.get('authorization') ? ANONYMOUS : await kernel.auth.identify(ctx.req);
+    ctx.state.identity = identity;
+    if (identity.keyHash !== null || !identity.local) kernel.rateLimiter.take(identity.keyHash ?? `ip:${ctx.ip}`);
+    if (!isPublic && identity.role === 'viewer' && MUTATING.has(ctx.method) && !VIEWER_POSTS.has(ctx.path)) {
+      throw new RoostError('FORBIDDEN', 'viewers cannot change anything');
+    }
+    await next();
+  };
+}
+
+function auditMutations(kernel: Kernel): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    if (!MUTATING.has(ctx.method)) return next();
+    let status = 0;
+    try {
+      await next();
+      status = ctx.status;
+    } catch (err) {
+      status = toRoostError(err).status;
+      throw err;
+    } finally {
+      const { identity, route } = ctx.state;
+      const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
+      kernel.audit.append({
+        tenantId: identity?.tenantId || null,
+        actor: identity?.actor ?? 'anonymous',
+        action: route?.key ?? (kernelRoute ? `${ctx.method} ${kernelRoute}` : `${ctx.method} ${ctx.path}`),
+        resource: ctx.path,
+        detail: { status, ...(route ? { extension: route.owner } : {}) },
+      });
+    }
+  };
+}
+
+function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const route = ctx.state.route;
+    if (!route) return next();
+    const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
+    const reply = await kernel.dispatcher.serve(route, {
+      method: ctx.method,
+      path: ctx.path,
+      query: ctx.query as Record<string, string | string[]>,
+      body: route.decl.raw ? (request.rawBody ?? '') : request.body,
+      auth: ctx.state.identity,
+    });
+    ctx.status = reply.status;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    ctx.body = reply.body === undefined ? null : reply.body;
+    if (reply.status === 204) ctx.body = null;
+  };
+}

@@ -1,0 +1,63 @@
+// Serving a route an extension declared: from an HTTP request or from another extension's `call`.
+import { RoostError } from '../../protocol/errors.js';
+import type { AuthContext, RouteReply } from '../../protocol/messages.js';
+import type { ExtensionRegistry } from '../host/registry.js';
+import type { RouteMatch, RouteTable } from './route-table.js';
+
+export interface DispatchInput {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  auth: AuthContext;
+}
+
+export class Dispatcher {
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly registry: ExtensionRegistry,
+  ) {}
+
+  match(method: string, path: string): RouteMatch | undefined {
+    return this.routes.match(method, path);
+  }
+
+  async serve(route: RouteMatch, input: DispatchInput): Promise<RouteReply> {
+    const reply = await this.registry.request<RouteReply>(route.owner, {
+      type: 'request',
+      method: input.method,
+      path: input.path,
+      route: route.key,
+      params: route.params,
+      query: input.query,
+      body: input.body ?? null,
+      auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
+    });
+    if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
+    return reply;
+  }
+
+  /** An extension calling another extension's route, with the auth of the request it serves. */
+  async call(input: Omit<DispatchInput, 'query'>): Promise<{ status: number; body: unknown }> {
+    const url = new URL(input.path, 'http://internal');
+    const route = this.routes.match(input.method, url.pathname);
+    if (!route) return { status: 404, body: new RoostError('ROUTE_NOT_FOUND', `nobody serves ${input.method} ${url.pathname}`).toBody() };
+    if (input.auth.role === 'viewer' && input.method !== 'GET') {
+      return { status: 403, body: new RoostError('FORBIDDEN', 'viewers cannot change anything').toBody() };
+    }
+    try {
+      const reply = await this.serve(route, { ...input, path: url.pathname, query: Object.fromEntries(url.searchParams) });
+      return { status: reply.status, body: reply.body ?? null };
+    } catch (err) {
+      const error = err instanceof RoostError ? err : new RoostError('INTERNAL', 'internal error');
+      return { status: error.status, body: error.toBody() };
+    }
+  }
+}
+
+function isReply(value: unknown): value is RouteReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const status = (value as RouteReply).status;
+  const headers = (value as RouteReply).headers;
+  return Number.isInteger(status) && status >= 100 && status <= 599 && (headers === undefined || (typeof headers === 'object' && headers !== null));
+}

@@ -1,0 +1,76 @@
+// The routes extensions declared, matched by method and path. One table serves HTTP requests and the
+// `call` messages extensions send each other, so both go through the same matching and auth rules.
+import { match, type MatchFunction } from 'path-to-regexp';
+import { conflict } from '../../protocol/errors.js';
+import type { RouteDecl } from '../host/manifest.js';
+
+export interface RouteMatch {
+  owner: string;
+  decl: RouteDecl;
+  /** "GET /api/projects/:id", the key the extension's handler is registered under. */
+  key: string;
+  params: Record<string, string>;
+}
+
+interface Entry {
+  owner: string;
+  decl: RouteDecl;
+  key: string;
+  match: MatchFunction<Record<string, string>>;
+}
+
+export class RouteTable {
+  private readonly byMethod = new Map<string, Entry[]>();
+
+  /** Adds every route of an owner, or none if one of them is already served by someone else. */
+  addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
+    for (const decl of routes) {
+      const clash = this.findExact(decl.method, decl.path);
+      if ((clash && clash.owner !== owner) || reserved(decl.method, decl.path)) {
+        throw conflict(`${owner} declares ${decl.method} ${decl.path}, which ${clash ? clash.owner : 'the kernel'} already serves`);
+      }
+    }
+    this.removeOwner(owner);
+    for (const decl of routes) {
+      const list = this.byMethod.get(decl.method) ?? [];
+      list.push({ owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }) });
+      // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
+      list.sort((a, b) => specificity(b.decl.path) - specificity(a.decl.path));
+      this.byMethod.set(decl.method, list);
+    }
+  }
+
+  removeOwner(owner: string): void {
+    for (const [method, list] of this.byMethod) this.byMethod.set(method, list.filter((e) => e.owner !== owner));
+  }
+
+  match(method: string, path: string): RouteMatch | undefined {
+    const list = this.byMethod.get(method === 'HEAD' ? 'GET' : method);
+    if (!list) return undefined;
+    for (const entry of list) {
+      let result;
+      try {
+        result = entry.match(path);
+      } catch {
+        return undefined; // malformed percent-encoding: nobody serves it
+      }
+      if (result) return { owner: entry.owner, decl: entry.decl, key: entry.key, params: { ...result.params } };
+    }
+    return undefined;
+  }
+
+  routesOf(owner: string): string[] {
+    const out: string[] = [];
+    for (const list of this.byMethod.values()) for (const e of list) if (e.owner === owner) out.push(e.key);
+    return out.sort();
+  }
+
+  private findExact(method: string, path: string): Entry | undefined {
+    return this.byMethod.get(method)?.find((e) => e.decl.path === path);
+  }
+}
+
+function specificity(path: string): number {
+  const segments = path.split('/').filter(Boolean);
+  return segments.reduce((score, s) => score * 2 + (s.startsWith(':') || s.startsWith('*') ? 0 : 1), 1) * 100 + segments.length;
+}

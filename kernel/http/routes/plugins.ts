@@ -1,0 +1,56 @@
+// The live server's extensions: list, load, unload, grant and revoke (instance owner only).
+import type Router from '@koa/router';
+import { validate } from '../../../protocol/validate.js';
+import { requireInstanceOwner } from '../../auth/identity.js';
+import type { Extension } from '../../host/registry.js';
+import type { Kernel } from '../../kernel.js';
+import type { State } from '../app.js';
+
+export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
+  const describe = (ext: Extension) => ({
+    name: ext.manifest.name,
+    version: ext.manifest.version,
+    description: ext.manifest.description,
+    dir: ext.manifest.dir,
+    state: ext.state,
+    pid: ext.state === 'running' ? (ext.process?.pid ?? null) : null,
+    activation: ext.manifest.server?.activation ?? 'eager',
+    capabilities: { requested: Object.keys(ext.manifest.capabilities).filter((c) => ext.manifest.capabilities[c]), granted: [...ext.grants].sort() },
+    routes: ext.state === 'unloaded' ? [] : k.routes.routesOf(ext.manifest.name),
+    tools: ext.manifest.server?.tools.map((t) => t.name) ?? [],
+    ws: ext.manifest.server?.ws ?? [],
+    schemaVersion: ext.schemaVersion,
+    restarts: ext.restarts,
+    startedAt: ext.startedAt ?? null,
+    lastError: ext.lastError ?? null,
+  });
+
+  router.get('/api/plugins', (ctx) => {
+    ctx.body = { plugins: k.registry.list().map(describe) };
+  });
+
+  router.post('/api/plugins/load', async (ctx) => {
+    requireInstanceOwner(ctx.state.identity);
+    const body = validate<{ path?: string; name?: string }>('api/plugin-load.json', ctx.request.body);
+    const ext = await k.registry.load(body.path ?? body.name!);
+    ctx.status = 201;
+    ctx.body = describe(ext);
+  });
+
+  router.post('/api/plugins/:name/unload', async (ctx) => {
+    requireInstanceOwner(ctx.state.identity);
+    await k.registry.unload(ctx.params.name!);
+    ctx.body = describe(k.registry.get(ctx.params.name!));
+  });
+
+  for (const action of ['grant', 'revoke'] as const) {
+    router.post(`/api/plugins/:name/${action}`, async (ctx) => {
+      const { identity } = ctx.state;
+      requireInstanceOwner(identity);
+      const { capability } = validate<{ capability: string }>('api/plugin-grant.json', ctx.request.body);
+      const ext = await k.registry.setGrant(ctx.params.name!, capability, action === 'grant');
+      k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: `grant.capability_${action === 'grant' ? 'granted' : 'revoked'}`, resource: `extension:${ext.manifest.name}`, detail: { capability } });
+      ctx.body = describe(ext);
+    });
+  }
+}

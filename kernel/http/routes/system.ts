@@ -1,0 +1,82 @@
+// Health, operational mode, settings and backups.
+import type Router from '@koa/router';
+import { RoostError } from '../../../protocol/errors.js';
+import { validate } from '../../../protocol/validate.js';
+import { requireInstanceOwner, requireRole } from '../../auth/identity.js';
+import { DEFAULT_TENANT } from '../../auth/keys.js';
+import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
+import { backupAll } from '../../storage/backup.js';
+import type { State } from '../app.js';
+
+export const OPERATIONAL_MODE_KEY = 'operational_mode';
+
+export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
+  router.get('/api/health', (ctx) => {
+    const extensions = Object.fromEntries(k.registry.list().map((e) => [e.manifest.name, e.state]));
+    const schema = Object.fromEntries([['kernel', k.schemaVersion], ...k.registry.list().filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
+    const states = k.registry.list().filter((e) => e.manifest.server?.activation === 'eager').map((e) => e.state);
+    const status = states.includes('starting') ? 'starting' : states.some((s) => s === 'failed' || s === 'crashed') ? 'degraded' : 'ok';
+    ctx.body = { status, version: k.version, uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000), schemaVersions: schema, extensions };
+  });
+
+  router.get('/api/operational-mode', async (ctx) => {
+    ctx.body = { mode: await k.settings.get<OperationalMode>(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'), modes: OPERATIONAL_MODES };
+  });
+
+  router.post('/api/operational-mode', async (ctx) => {
+    requireInstanceOwner(ctx.state.identity);
+    const { mode } = validate<{ mode: OperationalMode }>('api/operational-mode.json', ctx.request.body);
+    await k.settings.set(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, mode);
+    k.bus.publish({ topic: 'system.operational_mode', payload: { mode }, tenantId: null, source: 'kernel' });
+    ctx.body = { mode };
+  });
+
+  router.get('/api/settings', async (ctx) => {
+    const { identity } = ctx.state;
+    ctx.body = {
+      tenantId: identity.tenantId,
+      role: identity.role,
+      operationalMode: await k.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
+      settings: await k.settings.all(identity.tenantId),
+      limits: { bodyLimitBytes: k.config.bodyLimitBytes, rateLimitPerMinute: k.config.rateLimitPerMinute },
+      auth: { localAuthRequired: k.config.localAuthRequired, keyTtlDays: k.config.keyTtlDays, keyGraceSeconds: k.config.keyGraceSeconds },
+    };
+  });
+
+  // A one-time ticket for the WebSocket, so a browser never puts its API key in a URL.
+  router.post('/api/ws/ticket', (ctx) => {
+    ctx.status = 201;
+    ctx.body = k.ws.issueTicket(ctx.state.identity);
+  });
+
+  router.post('/api/backup', async (ctx) => {
+    requireInstanceOwner(ctx.state.identity);
+    ctx.status = 201;
+    ctx.body = await backupAll(k.config, k.db);
+  });
+
+  router.post('/api/settings/api-key/rotate', async (ctx) => {
+    const { identity } = ctx.state;
+    requireRole(identity, 'owner');
+    if (!identity.keyHash) throw new RoostError('VALIDATION_ERROR', 'call with the API key to rotate (Authorization: Bearer <key>)');
+    const { key, record, previousExpiresAt } = await k.keys.rotate(identity.keyHash, k.config.keyGraceSeconds);
+    ctx.status = 201;
+    ctx.body = { apiKey: key, keyHash: record.keyHash, expiresAt: record.expiresAt, previous: { keyHash: identity.keyHash, validUntil: previousExpiresAt } };
+  });
+
+  router.get('/api/settings/api-key/status', async (ctx) => {
+    const { identity } = ctx.state;
+    const now = Date.now();
+    const keys = (await k.keys.list(identity.tenantId)).filter((key) => !key.expiresAt || Date.parse(key.expiresAt) > now);
+    const current = identity.keyHash ? keys.find((key) => key.keyHash === identity.keyHash) : undefined;
+    ctx.body = {
+      authenticated: identity.keyHash !== null,
+      keyHash: identity.keyHash,
+      createdAt: current?.createdAt ?? null,
+      expiresAt: current?.expiresAt ?? null,
+      expiresInSeconds: current?.expiresAt ? Math.round((Date.parse(current.expiresAt) - now) / 1000) : null,
+      graceSeconds: k.config.keyGraceSeconds,
+      activeKeys: keys.length,
+    };
+  });
+}

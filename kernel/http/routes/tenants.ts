@@ -1,0 +1,83 @@
+// Tenants and their members. A member is an API key with a role; registering a tenant is public and
+// returns its first owner key exactly once.
+import { randomUUID } from 'node:crypto';
+import type Router from '@koa/router';
+import { conflict, notFound } from '../../../protocol/errors.js';
+import { validate } from '../../../protocol/validate.js';
+import { requireRole } from '../../auth/identity.js';
+import type { KeyRecord, Role } from '../../auth/keys.js';
+import type { Kernel } from '../../kernel.js';
+import type { State } from '../app.js';
+
+interface TenantRow {
+  id: string;
+  org: string;
+  plan: string;
+  limits: string;
+  created_at: string;
+}
+
+const PLAN_LIMITS: Record<string, Record<string, number>> = {
+  free: { agents: 10, sessionsPerDay: 100, members: 5 },
+  pro: { agents: 100, sessionsPerDay: 5_000, members: 50 },
+  enterprise: { agents: 10_000, sessionsPerDay: 1_000_000, members: 1_000 },
+};
+
+export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
+  router.post('/api/tenants/register', async (ctx) => {
+    const body = validate<{ org: string; plan?: string }>('api/tenant-register.json', ctx.request.body);
+    const plan = body.plan ?? 'free';
+    const tenant: TenantRow = { id: randomUUID(), org: body.org, plan, limits: JSON.stringify(PLAN_LIMITS[plan]), created_at: new Date().toISOString() };
+    await k.db('tenants').insert(tenant);
+    const { key, record } = await k.keys.create(tenant.id, 'owner', 'owner');
+    k.audit.append({ tenantId: tenant.id, actor: ctx.state.identity.actor, action: 'tenant.register', resource: `tenant:${tenant.id}`, detail: { org: body.org, plan } });
+    ctx.status = 201;
+    ctx.body = { tenant: toTenant(tenant), apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
+  });
+
+  router.get('/api/tenants/me', async (ctx) => {
+    const { identity } = ctx.state;
+    const row = await k.db<TenantRow>('tenants').where({ id: identity.tenantId }).first();
+    if (!row) throw notFound('tenant');
+    ctx.body = { ...toTenant(row), role: identity.role, keyHash: identity.keyHash };
+  });
+
+  router.get('/api/tenants/me/members', async (ctx) => {
+    requireRole(ctx.state.identity, 'operator');
+    ctx.body = { members: (await k.keys.list(ctx.state.identity.tenantId)).map(toMember) };
+  });
+
+  router.post('/api/tenants/me/members', async (ctx) => {
+    const { identity } = ctx.state;
+    requireRole(identity, 'owner');
+    const body = validate<{ role: Role; label?: string; expiresInDays?: number }>('api/member-create.json', ctx.request.body);
+    const expiresAt = body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000).toISOString() : undefined;
+    const { key, record } = await k.keys.create(identity.tenantId, body.role, body.label ?? '', expiresAt);
+    k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.member_added', resource: `member:${record.keyHash}`, detail: { role: body.role } });
+    ctx.status = 201;
+    ctx.body = { ...toMember(record), apiKey: key };
+  });
+
+  router.delete('/api/tenants/me/members/:keyHash', async (ctx) => {
+    const { identity } = ctx.state;
+    requireRole(identity, 'owner');
+    const keyHash = ctx.params.keyHash!;
+    const target = await k.keys.get(keyHash);
+    if (!target || target.tenantId !== identity.tenantId) throw notFound('member');
+    if (target.role === 'owner') {
+      const owners = (await k.keys.list(identity.tenantId)).filter((m) => m.role === 'owner');
+      if (owners.length <= 1) throw conflict('a tenant keeps at least one owner');
+    }
+    await k.keys.revoke(identity.tenantId, keyHash);
+    k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.member_removed', resource: `member:${keyHash}`, detail: { role: target.role } });
+    ctx.status = 204;
+  });
+}
+
+function toTenant(row: TenantRow) {
+  return { id: row.id, org: row.org, plan: row.plan, limits: JSON.parse(row.limits) as Record<string, number>, createdAt: row.created_at };
+}
+
+function toMember(record: KeyRecord) {
+  return { keyHash: record.keyHash, role: record.role, label: record.label, createdAt: record.createdAt, expiresAt: record.expiresAt };
+}

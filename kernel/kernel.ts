@@ -1,0 +1,37 @@
+// Everything the kernel is made of, wired once at start-up and handed to the fronts (HTTP, WebSocket, MCP).
+import type { Knex } from 'knex';
+import type { AuditLog } from './audit/log.js';
+import type { Authenticator } from './auth/identity.js';
+import type { KeyStore } from './auth/keys.js';
+import type { RateLimiter } from './auth/rate-limit.js';
+import type { EventBus } from './bus.js';
+import type { ServerConfig } from './config.js';
+import type { Dispatcher } from './http/dispatch.js';
+import type { RouteTable } from './http/route-table.js';
+import type { ExtensionRegistry } from './host/registry.js';
+import type { McpTokens } from './mcp/tokens.js';
+import type { Settings } from './settings.js';
+import type { WsHub } from './ws/hub.js';
+
+export interface Kernel {
+  config: ServerConfig;
+  version: string;
+  startedAt: number;
+  db: Knex;
+  schemaVersion: number;
+  bus: EventBus;
+  audit: AuditLog;
+  keys: KeyStore;
+  auth: Authenticator;
+  rateLimiter: RateLimiter;
+  settings: Settings;
+  registry: ExtensionRegistry;
+  routes: RouteTable;
+  dispatcher: Dispatcher;
+  mcpTokens: McpTokens;
+  ws: WsHub;
+  log(level: string, message: string): void;
+}
+
+export const OPERATIONAL_MODES = ['normal', 'queued', 'paused'] as const;
+export type OperationalMode = (typeof OPERATIONAL_MODES)[number];

@@ -1,0 +1,124 @@
+// Boot: open the kernel database, wire the kernel, discover and start extensions, listen for HTTP,
+// WebSocket and MCP on one port. `close()` stops in the reverse order.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { packageRoot } from '../protocol/paths.js';
+import { AuditLog } from './audit/log.js';
+import { Authenticator } from './auth/identity.js';
+import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
+import { RateLimiter } from './auth/rate-limit.js';
+import { ensureOwnerKey } from './auth/owner-key.js';
+import { EventBus } from './bus.js';
+import { loadConfig, type ServerConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { Dispatcher } from './http/dispatch.js';
+import { RouteTable } from './http/route-table.js';
+import { ExtensionRegistry } from './host/registry.js';
+import { serverServices } from './host/server-services.js';
+import type { Kernel } from './kernel.js';
+import { createMcpHandler } from './mcp/front.js';
+import { McpTokens } from './mcp/tokens.js';
+import { Settings } from './settings.js';
+import { openKernelDatabase, storageFor } from './storage/provision.js';
+import { WsHub } from './ws/hub.js';
+
+export interface RunningServer {
+  kernel: Kernel;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Environment variables an extension may read through the `secrets` capability. */
+const SECRET_NAMES = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OLLAMA_HOST', 'GITHUB_TOKEN', 'ROOST_GITHUB_API']);
+/** The only environment an extension process inherits; everything else arrives in init or via `secret`. */
+const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV', 'SYSTEMROOT'];
+
+export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
+  const config = { ...loadConfig(), ...overrides };
+  const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const log = (level: string, message: string) => {
+    if (level !== 'debug') process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`);
+  };
+  const { db, schemaVersion } = await openKernelDatabase(config);
+  await db('tenants').insert({ id: DEFAULT_TENANT, org: 'default', plan: 'enterprise', limits: '{}', created_at: new Date().toISOString() }).onConflict('id').ignore();
+
+  const keys = new KeyStore(db, config.keyTtlDays);
+  const routes = new RouteTable();
+  const kernel = {
+    config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
+    bus: new EventBus(),
+    audit: new AuditLog(db),
+    auth: new Authenticator(keys, config.localAuthRequired),
+    rateLimiter: new RateLimiter(config.rateLimitPerMinute),
+    settings: new Settings(db),
+    mcpTokens: new McpTokens(db),
+  } as Kernel;
+  const ws = new WsHub(kernel);
+  const unsubscribers = new Map<string, Array<() => void>>();
+  const extensionEnv = Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
+  kernel.registry = new ExtensionRegistry({
+    db,
+    crashBudget: config.crashBudget,
+    crashWindowMs: config.crashWindowMs,
+    storageFor: (name) => storageFor(config, name),
+    servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES),
+    initConfig: () => ({ serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`, allowedRoots: config.allowedRoots, protectedFiles: config.protectedFiles, dataDir: config.dataDir }),
+    env: extensionEnv,
+    log,
+    onChange(ext, change) {
+      const name = ext.manifest.name;
+      for (const off of unsubscribers.get(name) ?? []) off();
+      unsubscribers.delete(name);
+      if (change === 'unloaded') return routes.removeOwner(name);
+      routes.addAll(name, ext.manifest.server?.routes ?? [], front.kernelServes);
+      unsubscribers.set(name, (ext.manifest.server?.subscribe ?? []).map((pattern) =>
+        kernel.bus.subscribe(pattern, (event) => {
+          if (event.source === name || kernel.registry.get(name).state === 'unloaded') return;
+          kernel.registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
+        }),
+      ));
+    },
+  });
+  kernel.dispatcher = new Dispatcher(routes, kernel.registry);
+  kernel.ws = ws;
+  const front = createApp(kernel);
+
+  await ensureOwnerKey(kernel);
+  const mcp = createMcpHandler(kernel);
+  const handler = front.koa.callback();
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
+    void handler(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  ws.attach(server);
+
+  await kernel.registry.discover(config.extensionDirs);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  await kernel.registry.startEager();
+  const port = (server.address() as AddressInfo).port;
+  const tokenSweep = setInterval(() => void kernel.mcpTokens.pruneExpired().catch(() => undefined), 3_600_000).unref();
+
+  return {
+    kernel,
+    port,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    async close() {
+      clearInterval(tokenSweep);
+      ws.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await kernel.registry.closeAll();
+      await kernel.audit.flush();
+      await db.destroy();
+    },
+  };
+}

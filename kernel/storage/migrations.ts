@@ -1,0 +1,92 @@
+// The kernel's own tables. Numbered; never edit one that has landed — add the next.
+import type { Migration } from '../../protocol/storage.js';
+
+export const kernelMigrations: Migration[] = [
+  {
+    name: '001_tenants_and_keys',
+    async up(db) {
+      await db.schema.createTable('tenants', (t) => {
+        t.string('id').primary();
+        t.string('org').notNullable();
+        t.string('plan').notNullable().defaultTo('free');
+        t.text('limits').notNullable().defaultTo('{}');
+        t.string('created_at').notNullable();
+      });
+      await db.schema.createTable('api_keys', (t) => {
+        t.string('key_hash').primary();
+        t.string('tenant_id').notNullable().references('tenants.id').onDelete('CASCADE');
+        t.string('role').notNullable();
+        t.string('label').notNullable().defaultTo('');
+        t.string('created_at').notNullable();
+        t.string('expires_at');
+        t.string('revoked_at');
+        t.string('last_used_at');
+        t.index(['tenant_id']);
+      });
+    },
+  },
+  {
+    name: '002_settings_kv_grants',
+    async up(db) {
+      await db.schema.createTable('settings', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('key').notNullable();
+        t.text('value').notNullable();
+        t.string('updated_at').notNullable();
+        t.primary(['tenant_id', 'key']);
+      });
+      await db.schema.createTable('plugin_kv', (t) => {
+        t.string('plugin').notNullable();
+        t.string('key').notNullable();
+        t.text('value').notNullable();
+        t.string('updated_at').notNullable();
+        t.primary(['plugin', 'key']);
+      });
+      await db.schema.createTable('extension_grants', (t) => {
+        t.string('extension').notNullable();
+        t.string('capability').notNullable();
+        t.boolean('granted').notNullable();
+        t.string('updated_at').notNullable();
+        t.primary(['extension', 'capability']);
+      });
+      await db.schema.createTable('extension_sources', (t) => {
+        t.string('name').primary();
+        t.string('dir').notNullable();
+        t.boolean('loaded').notNullable();
+        t.string('updated_at').notNullable();
+      });
+    },
+  },
+  {
+    name: '003_audit_log',
+    async up(db) {
+      await db.schema.createTable('audit_log', (t) => {
+        t.increments('seq').primary();
+        t.string('ts').notNullable();
+        t.string('tenant_id');
+        t.string('actor').notNullable();
+        t.string('action').notNullable();
+        t.string('resource').notNullable();
+        t.text('detail').notNullable();
+        t.string('prev_hash').notNullable();
+        t.string('hash').notNullable();
+        t.index(['tenant_id', 'seq']);
+        t.index(['action']);
+      });
+    },
+  },
+  {
+    name: '004_mcp_tokens',
+    async up(db) {
+      await db.schema.createTable('mcp_tokens', (t) => {
+        t.string('token_hash').primary();
+        t.string('tenant_id').notNullable();
+        t.string('agent_id').notNullable();
+        t.string('session_id');
+        t.text('tools').notNullable();
+        t.string('issued_by').notNullable();
+        t.string('expires_at').notNullable();
+      });
+    },
+  },
+];

@@ -1,0 +1,180 @@
+// The WebSocket front on /ws: auth at upgrade (bearer header or a one-time ticket), `welcome`,
+// ping/pong and heartbeats, subscriptions authorised by the extension that owns the stream,
+// client messages routed to the extension that declared their type, bus events fanned out to
+// subscribers of the same tenant.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { RoostError, toRoostError } from '../../protocol/errors.js';
+import type { Identity } from '../auth/identity.js';
+import type { BusEvent } from '../bus.js';
+import type { Kernel } from '../kernel.js';
+import { StreamSubscriptions } from './subscriptions.js';
+
+export const HEARTBEAT_MS = 30_000;
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const TICKET_TTL_MS = 60_000;
+
+export interface WsClient {
+  id: string;
+  socket: WebSocket;
+  identity: Identity;
+  alive: boolean;
+}
+
+export class WsHub {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly clients = new Map<string, WsClient>();
+  private readonly tickets = new Map<string, { identity: Identity; expires: number }>();
+  private readonly subscriptions: StreamSubscriptions;
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly kernel: Kernel) {
+    this.subscriptions = new StreamSubscriptions(kernel, (client, event) => this.deliver(client, event));
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (req, socket, head) => {
+      this.upgrade(req, socket, head).catch(() => socket.destroy());
+    });
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** A short-lived, single-use ticket, so browsers never put the API key in a URL. */
+  issueTicket(identity: Identity): { ticket: string; expiresInSeconds: number } {
+    const ticket = randomBytes(24).toString('base64url');
+    this.tickets.set(ticket, { identity, expires: Date.now() + TICKET_TTL_MS });
+    return { ticket, expiresInSeconds: TICKET_TTL_MS / 1000 };
+  }
+
+  send(clientId: string, message: object): boolean {
+    const client = this.clients.get(clientId);
+    if (!client) return false;
+    this.write(client, JSON.stringify(message));
+    return true;
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  close(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const client of this.clients.values()) client.socket.close(1001, 'server shutting down');
+    this.wss.close();
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws') return refuse(socket, 404, 'Not Found');
+    let identity: Identity;
+    try {
+      identity = this.takeTicket(url.searchParams.get('ticket')) ?? (await this.kernel.auth.identify(req));
+    } catch (err) {
+      const error = toRoostError(err);
+      this.kernel.audit.append({ tenantId: null, actor: req.socket.remoteAddress ?? 'unknown', action: 'auth.failure', resource: 'GET /ws', detail: { code: error.code } });
+      return refuse(socket, error.status, error.status === 401 ? 'Unauthorized' : 'Forbidden');
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, identity));
+  }
+
+  private takeTicket(ticket: string | null): Identity | undefined {
+    if (!ticket) return undefined;
+    const entry = this.tickets.get(ticket);
+    this.tickets.delete(ticket);
+    if (!entry || entry.expires < Date.now()) throw new RoostError('INVALID_API_KEY', 'the WebSocket ticket is unknown or expired');
+    return entry.identity;
+  }
+
+  private connect(socket: WebSocket, identity: Identity): void {
+    const client: WsClient = { id: randomUUID(), socket, identity, alive: true };
+    this.clients.set(client.id, client);
+    socket.on('pong', () => (client.alive = true));
+    socket.on('message', (data, isBinary) => {
+      client.alive = true;
+      this.receive(client, isBinary ? null : data.toString()).catch((err) => this.fail(client, err));
+    });
+    socket.on('close', () => {
+      this.clients.delete(client.id);
+      this.subscriptions.dropClient(client);
+    });
+    socket.on('error', () => socket.terminate());
+    this.write(client, JSON.stringify({ type: 'welcome', clientId: client.id, tenantId: identity.tenantId, role: identity.role, serverVersion: this.kernel.version, heartbeatSeconds: HEARTBEAT_MS / 1000 }));
+  }
+
+  private async receive(client: WsClient, text: string | null): Promise<void> {
+    let message: unknown;
+    try {
+      message = text === null ? undefined : JSON.parse(text);
+    } catch {
+      message = undefined;
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) throw new RoostError('VALIDATION_ERROR', 'messages must be JSON objects');
+    const m = message as Record<string, unknown>;
+    if (typeof m.type !== 'string' || m.type === '') throw new RoostError('VALIDATION_ERROR', 'a message needs a string "type"');
+    switch (m.type) {
+      case 'ping':
+        return void this.write(client, JSON.stringify({ type: 'pong', ts: new Date().toISOString() }));
+      case 'subscribe':
+        return this.reply(client, await this.subscriptions.subscribe(client, m));
+      case 'unsubscribe':
+        return this.reply(client, this.subscriptions.unsubscribe(client, m));
+      default:
+        return this.route(client, m);
+    }
+  }
+
+  /** A client message type an extension declared goes to that extension, with the client's identity. */
+  private async route(client: WsClient, message: Record<string, unknown>): Promise<void> {
+    const owner = this.kernel.registry.list().find((e) => e.state !== 'unloaded' && e.manifest.server?.ws.includes(String(message.type)));
+    if (!owner) throw new RoostError('VALIDATION_ERROR', `unknown message type "${String(message.type)}"`);
+    if (client.identity.role === 'viewer') throw new RoostError('FORBIDDEN', 'viewers may only subscribe and listen');
+    const { tenantId, role, actor } = client.identity;
+    await this.kernel.registry.notify(owner.manifest.name, { type: 'ws', clientId: client.id, message, auth: { tenantId, role, actor } });
+  }
+
+  private deliver(client: WsClient, event: BusEvent & { encoded: string }): void {
+    this.write(client, event.encoded);
+  }
+
+  private reply(client: WsClient, message: object): void {
+    this.write(client, JSON.stringify(message));
+  }
+
+  private fail(client: WsClient, err: unknown): void {
+    const error = toRoostError(err);
+    if (error.code === 'INTERNAL') this.kernel.log('error', `ws: ${err instanceof Error ? err.stack : String(err)}`);
+    this.write(client, JSON.stringify({ type: 'error', message: error.message, code: error.code }));
+  }
+
+  /** Sends unless the client stopped reading: a slow consumer is dropped before it can hurt the server. */
+  private write(client: WsClient, data: string): void {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      client.socket.terminate();
+      return;
+    }
+    client.socket.send(data);
+  }
+
+  private beat(): void {
+    const now = Date.now();
+    for (const [ticket, entry] of this.tickets) if (entry.expires < now) this.tickets.delete(ticket);
+    for (const client of this.clients.values()) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  const auth = status === 401 ? 'WWW-Authenticate: Bearer realm="roost"\r\n' : '';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\n${auth}Connection: close\r\nContent-Length: 0\r\n\r\n`);
+}

@@ -1,0 +1,118 @@
+// A plugin or extension child process with a Peer on its stdin/stdout and its stderr as a log.
+// Shutdown is orderly: close stdin, then SIGTERM, then SIGKILL, each after a grace period.
+import { execa, type ResultPromise } from 'execa';
+import { RoostError } from './errors.js';
+import { Peer, type PeerOptions } from './peer.js';
+
+export interface SpawnOptions extends PeerOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  /** Extra node flags when the entry is a JavaScript file (e.g. permission-model flags). */
+  nodeFlags?: string[];
+  /** Each line the child writes to stderr. */
+  onStderr?: (line: string) => void;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface StopOptions {
+  /** How long the child may take to leave after its stdin closes. */
+  closeGraceMs?: number;
+  /** How long after SIGTERM before SIGKILL. */
+  termGraceMs?: number;
+}
+
+export class PluginChild {
+  readonly peer: Peer;
+  readonly exited: Promise<ChildExit>;
+  private readonly process: ResultPromise;
+  private exitInfo: ChildExit | undefined;
+
+  constructor(entry: string, args: string[], options: SpawnOptions) {
+    const isScript = /\.(c|m)?js$/.test(entry);
+    const file = isScript ? process.execPath : entry;
+    const argv = isScript ? [...(options.nodeFlags ?? []), entry, ...args] : args;
+    this.process = execa(file, argv, {
+      cwd: options.cwd,
+      env: options.env,
+      extendEnv: options.env === undefined,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      cleanup: true,
+    });
+    const stdin = this.process.stdin!;
+    stdin.on('error', () => undefined); // EPIPE when the child is gone: the exit handler reports it
+    this.peer = new Peer(stdin, options).attach(this.process.stdout!);
+    forwardLines(this.process.stderr!, options.onStderr);
+    this.exited = this.process.then(
+      (result) => this.recordExit(result.exitCode ?? null, result.signal ?? null),
+      (err: { exitCode?: number; signal?: string }) => this.recordExit(err.exitCode ?? null, err.signal ?? null),
+    );
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  get running(): boolean {
+    return this.exitInfo === undefined;
+  }
+
+  /** close stdin → SIGTERM → SIGKILL; resolves when the process is gone. */
+  async stop(options: StopOptions = {}): Promise<ChildExit> {
+    if (this.exitInfo) return this.exitInfo;
+    this.process.stdin?.end();
+    if (await this.waitExit(options.closeGraceMs ?? 2_000)) return this.exitInfo!;
+    this.signal('SIGTERM');
+    if (await this.waitExit(options.termGraceMs ?? 5_000)) return this.exitInfo!;
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.exitInfo) return;
+    try {
+      this.process.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  private waitExit(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private recordExit(code: number | null, signal: string | null): ChildExit {
+    this.exitInfo = { code, signal };
+    this.peer.close(new RoostError('EXTENSION_UNAVAILABLE', `process exited (${signal ?? `code ${code}`})`));
+    return this.exitInfo;
+  }
+}
+
+function forwardLines(stream: NodeJS.ReadableStream, onLine: ((line: string) => void) | undefined): void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    if (!onLine) return;
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    if (pending.length > 64 * 1024) pending = pending.slice(0, 64 * 1024); // a line without end stays bounded
+    for (const line of lines) if (line !== '') onLine(line);
+  });
+  stream.on('end', () => {
+    if (onLine && pending !== '') onLine(pending);
+  });
+}

@@ -1,0 +1,61 @@
+// The one error module of the house: every failure that crosses a boundary (REST, WebSocket,
+// protocol response, CLI --json envelope) is a RoostError with a machine code and an HTTP status.
+
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  BAD_JSON: 400,
+  AUTH_REQUIRED: 401,
+  FORBIDDEN: 403,
+  INVALID_API_KEY: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UPSTREAM_ERROR: 502,
+  EXTENSION_UNAVAILABLE: 503,
+  EXTENSION_TIMEOUT: 504,
+  // protocol- and CLI-level codes (never sent as an HTTP status of their own)
+  USAGE: 400,
+  CAPABILITY_DENIED: 403,
+  UNKNOWN_TYPE: 400,
+  TIMEOUT: 504,
+  CANCELLED: 499,
+  PROTOCOL_ERROR: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS | (string & {});
+
+export class RoostError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, options: { status?: number; details?: unknown; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RoostError';
+    this.code = code;
+    this.status = options.status ?? (ERROR_STATUS as Record<string, number>)[code] ?? 500;
+    this.details = options.details;
+  }
+
+  /** The JSON body every REST error carries. */
+  toBody(): { error: string; code: string; details?: unknown } {
+    return this.details === undefined
+      ? { error: this.message, code: this.code }
+      : { error: this.message, code: this.code, details: this.details };
+  }
+}
+
+export const validationError = (message: string, details?: unknown) =>
+  new RoostError('VALIDATION_ERROR', message, { details });
+export const notFound = (what: string) => new RoostError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message: string) => new RoostError('FORBIDDEN', message);
+export const conflict = (message: string) => new RoostError('CONFLICT', message);
+
+/** Turns anything thrown into a RoostError; unknown failures become INTERNAL without leaking internals. */
+export function toRoostError(err: unknown): RoostError {
+  if (err instanceof RoostError) return err;
+  return new RoostError('INTERNAL', 'internal error', { cause: err });
+}

@@ -1,0 +1,137 @@
+// The cli-v1 message vocabulary (see docs/protocol.md). Every message has a `type`; a message that
+// expects an answer carries a string `id` and is answered by exactly one `response`.
+
+export const PROTOCOL = 'cli-v1';
+
+export interface WireError {
+  code: string;
+  message: string;
+}
+
+export interface ResponseMessage {
+  type: 'response';
+  id: string;
+  value?: unknown;
+  error?: WireError;
+}
+
+export interface ProjectInfo {
+  name: string;
+  root: string;
+  language: string | null;
+  git: { branch: string | null; dirty: boolean; remote: string | null } | null;
+}
+
+export interface StorageInfo {
+  client: 'sqlite3' | 'pg';
+  connection: string | { filename: string };
+  /** PostgreSQL schema that belongs to the extension (pg only). */
+  schema?: string;
+}
+
+export interface InitMessage {
+  type: 'init';
+  protocol: typeof PROTOCOL;
+  args: string[];
+  project: ProjectInfo | null;
+  plugin: { name: string; version: string; dir: string };
+  host: { name: string; version: string };
+  capabilities: Record<string, boolean>;
+  /** Server extensions only. */
+  storage?: StorageInfo;
+  config?: Record<string, unknown>;
+}
+
+export interface AuthContext {
+  tenantId: string;
+  role: 'owner' | 'operator' | 'viewer';
+  /** Who acts: a key hash, `local`, or `agent:<id>`. */
+  actor: string;
+}
+
+export interface RequestMessage {
+  type: 'request';
+  id: string;
+  method: string;
+  path: string;
+  /** The declared route that matched: "GET /api/projects/:id". */
+  route: string;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  auth: AuthContext;
+}
+
+export interface RouteReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ToolCaller {
+  agentId: string | null;
+  sessionId: string | null;
+  tenantId: string;
+}
+
+export interface ToolMessage {
+  type: 'tool';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  caller: ToolCaller;
+}
+
+export interface ToolReply {
+  content: Array<{ type: 'text'; text: string } | Record<string, unknown>>;
+  isError?: boolean;
+}
+
+export interface WsMessage {
+  type: 'ws';
+  clientId: string;
+  message: Record<string, unknown>;
+  auth: AuthContext;
+}
+
+export interface EventMessage {
+  type: 'event';
+  topic: string;
+  payload: unknown;
+  tenantId: string | null;
+}
+
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** True when output past the capture limit was dropped (the head is kept). */
+  truncated?: boolean;
+}
+
+/** Plugin → host message types and the capability each needs (undefined: always allowed). */
+export const CAPABILITY_OF: Record<string, string | undefined> = {
+  exec: 'exec',
+  store: 'store',
+  load: 'store',
+  metadata: 'metadata',
+  prompt: undefined,
+  confirm: undefined,
+  select: undefined,
+  output: undefined,
+  log: undefined,
+  progress: undefined,
+  emit: 'events',
+  call: 'call',
+  secret: 'secrets',
+  audit: undefined,
+  ws_send: 'events',
+  token: 'tokens',
+  ready: undefined,
+};
+
+/** Every capability a manifest may ask for. */
+export const KNOWN_CAPABILITIES = [
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens',
+] as const;
+export type Capability = (typeof KNOWN_CAPABILITIES)[number];

@@ -1,0 +1,198 @@
+// One end of a cli-v1 conversation. It frames messages, correlates requests with responses by id,
+// times requests out, dispatches incoming messages to handlers by type, and answers requests whose
+// handler returns (or throws). Both the host and the plugin side use this same class.
+import type { Readable, Writable } from 'node:stream';
+import { RoostError, toRoostError } from './errors.js';
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, LineDecoder, type FrameWarning } from './framing.js';
+import type { ResponseMessage, WireError } from './messages.js';
+
+export type IncomingMessage = Record<string, unknown> & { type: string; id?: unknown };
+export type MessageHandler = (message: IncomingMessage) => unknown;
+export type PeerWarning = FrameWarning | { kind: 'unmatched_response'; id: string } | { kind: 'handler_failed'; type: string; error: string };
+
+export interface PeerOptions {
+  /** Default per-request timeout; 0 disables it. */
+  timeoutMs?: number;
+  maxFrameBytes?: number;
+  onWarning?: (warning: PeerWarning) => void;
+  /** Messages without a handler; by default requests among them are answered UNKNOWN_TYPE. */
+  onUnhandled?: (message: IncomingMessage) => void;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** An id chosen by the caller (unique among its requests in flight); by default the peer numbers them. */
+  id?: string;
+}
+
+export type OutgoingMessage = { type: string; [field: string]: unknown } | ({ type: string } & object);
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: RoostError): void;
+  timer: NodeJS.Timeout | undefined;
+  type: string;
+}
+
+export class Peer {
+  private readonly handlers = new Map<string, MessageHandler>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly decoder: LineDecoder;
+  private nextId = 0;
+  private closedWith: RoostError | undefined;
+
+  constructor(
+    private readonly output: Writable,
+    private readonly options: PeerOptions = {},
+  ) {
+    this.decoder = new LineDecoder(
+      { message: (m) => this.receive(m as IncomingMessage), warning: (w) => this.warn(w) },
+      options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    );
+  }
+
+  /** Starts reading frames from a stream (a child's stdout, or process.stdin on the plugin side). */
+  attach(input: Readable): this {
+    input.on('data', (chunk: Buffer) => this.decoder.push(chunk));
+    input.on('end', () => this.decoder.end());
+    return this;
+  }
+
+  /** Feeds raw bytes, for transports that are not streams. */
+  push(chunk: Buffer | string): void {
+    this.decoder.push(chunk);
+  }
+
+  handle(type: string, handler: MessageHandler): this {
+    this.handlers.set(type, handler);
+    return this;
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  get closed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
+  /** Sends a message that expects one response and resolves with its value. */
+  request<T = unknown>(message: OutgoingMessage, options: RequestOptions = {}): Promise<T> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = options.id ?? `${++this.nextId}`;
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 0;
+    return new Promise<T>((resolve, reject) => {
+      const entry: Pending = { resolve: resolve as (v: unknown) => void, reject, timer: undefined, type: message.type };
+      if (timeoutMs > 0) {
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new RoostError('TIMEOUT', `${message.type} got no response within ${timeoutMs} ms`));
+        }, timeoutMs);
+        entry.timer.unref?.();
+      }
+      if (options.signal) {
+        const onAbort = () => {
+          if (!this.settle(id)) return;
+          reject(new RoostError('CANCELLED', `${message.type} was cancelled`));
+        };
+        if (options.signal.aborted) return onAbort();
+        options.signal.addEventListener('abort', onAbort, { once: true });
+      }
+      this.pending.set(id, entry);
+      this.write({ ...message, id });
+    });
+  }
+
+  /** Sends a message that expects no answer. */
+  notify(message: OutgoingMessage): void {
+    if (!this.closedWith) this.write(message);
+  }
+
+  respond(id: string, value: unknown): void {
+    this.notify({ type: 'response', id, value: value === undefined ? null : value });
+  }
+
+  respondError(id: string, error: WireError): void {
+    this.notify({ type: 'response', id, error: { code: error.code, message: error.message } });
+  }
+
+  /** Fails every request still waiting (the other side is gone) and refuses new ones. */
+  close(reason: RoostError): void {
+    if (this.closedWith) return;
+    this.closedWith = reason;
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(reason);
+  }
+
+  private write(message: object): void {
+    const output = this.output as Writable & { destroyed?: boolean; writableEnded?: boolean };
+    if (output.destroyed || output.writableEnded) return;
+    output.write(encodeFrame(message));
+  }
+
+  private settle(id: string): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    return entry;
+  }
+
+  private receive(message: IncomingMessage): void {
+    if (message.type === 'response') return this.receiveResponse(message as unknown as ResponseMessage);
+    const handler = this.handlers.get(message.type);
+    const id = typeof message.id === 'string' ? message.id : undefined;
+    if (!handler) {
+      if (this.options.onUnhandled) return this.options.onUnhandled(message);
+      if (id !== undefined) this.respondError(id, { code: 'UNKNOWN_TYPE', message: `unknown message type "${message.type}"` });
+      return;
+    }
+    let result: unknown;
+    try {
+      result = handler(message);
+    } catch (err) {
+      return this.answerFailure(id, message.type, err);
+    }
+    if (id === undefined) {
+      if (isPromise(result)) result.catch((err) => this.warnFailure(message.type, err));
+      return;
+    }
+    if (isPromise(result)) {
+      result.then((value) => this.respond(id, value), (err) => this.answerFailure(id, message.type, err));
+    } else {
+      this.respond(id, result);
+    }
+  }
+
+  private receiveResponse(message: ResponseMessage): void {
+    const id = typeof message.id === 'string' ? message.id : String(message.id);
+    const entry = this.settle(id);
+    if (!entry) return this.warn({ kind: 'unmatched_response', id });
+    if (message.error && typeof message.error === 'object') {
+      const code = typeof message.error.code === 'string' ? message.error.code : 'PROTOCOL_ERROR';
+      const text = typeof message.error.message === 'string' ? message.error.message : 'request failed';
+      entry.reject(new RoostError(code, text));
+    } else {
+      entry.resolve(message.value);
+    }
+  }
+
+  private answerFailure(id: string | undefined, type: string, err: unknown): void {
+    if (id === undefined) return this.warnFailure(type, err);
+    const error = toRoostError(err);
+    if (error.code === 'INTERNAL') this.warnFailure(type, err);
+    this.respondError(id, { code: error.code, message: error.message });
+  }
+
+  private warnFailure(type: string, err: unknown): void {
+    this.warn({ kind: 'handler_failed', type, error: err instanceof Error ? err.message : String(err) });
+  }
+
+  private warn(warning: PeerWarning): void {
+    this.options.onWarning?.(warning);
+  }
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as Promise<unknown>).then === 'function';
+}
