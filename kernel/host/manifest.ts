@@ -16,6 +16,8 @@ export interface RouteDecl {
   public: boolean;
   /** The body reaches the extension as the raw string (for signature checks). */
   raw: boolean;
+  /** Reachable only by other extensions through `call`, never over HTTP. */
+  internal: boolean;
 }
 
 export interface ToolDecl {
@@ -66,7 +68,7 @@ interface RawManifest {
     main: string;
     activation?: 'eager' | 'lazy';
     timeout_ms?: number;
-    routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean }>;
+    routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }>;
     ws?: string[];
     subscribe?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
@@ -134,10 +136,12 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
   };
 }
 
-function normaliseRoute(route: string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean }): RouteDecl {
-  if (typeof route !== 'string') return { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false };
+function normaliseRoute(route: string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }): RouteDecl {
+  if (typeof route !== 'string') {
+    return { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false, internal: route.internal ?? false };
+  }
   const [method, path] = route.split(' ') as [HttpMethod, string];
-  return { method, path, public: false, raw: false };
+  return { method, path, public: false, raw: false, internal: false };
 }
 
 async function readToolSchema(file: string): Promise<Record<string, unknown>> {

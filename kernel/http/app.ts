@@ -77,7 +77,8 @@ function errors(kernel: Kernel): Koa.Middleware<State> {
 
 function authenticate(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
-    const route = kernel.dispatcher.match(ctx.method, ctx.path);
+    const found = kernel.dispatcher.match(ctx.method, ctx.path);
+    const route = found?.decl.internal ? undefined : found;
     if (route) ctx.state.route = route;
     const isPublic = route ? route.decl.public : isKernelPublicRoute(ctx.method, ctx.path);
     const identity = isPublic && !ctx.get('authorization') ? ANONYMOUS : await kernel.auth.identify(ctx.req);

@@ -1,0 +1,169 @@
+// Starts the real built server (`roost serve`) as a child process on a free port with a temporary
+// data dir, and talks to it over real HTTP and WebSocket.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import WebSocket from 'ws';
+import { roostBin } from './cli.js';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ResultPromise;
+  /** Everything the server wrote to stderr so far. */
+  log(): string;
+  api(method: string, path: string, options?: { body?: unknown; raw?: string; key?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  ws(options?: { key?: string; path?: string }): Promise<TestSocket>;
+  stop(): Promise<void>;
+  /** Stops the server and removes its data dir. */
+  cleanup(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse a data dir (to test that data survives a restart). */
+  dataDir?: string;
+  extraArgs?: string[];
+}
+
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'roost-data-')));
+  const child = execa(process.execPath, [roostBin, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.extraArgs ?? [])], {
+    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ...options.env },
+    stdin: 'ignore',
+    buffer: false,
+    reject: false,
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000);
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.then(() => reject(new Error(`server exited:\n${stderr}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url);
+
+  const api: TestServer['api'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    } else if (opts.raw !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await child;
+    clearTimeout(timer);
+  };
+
+  return {
+    url,
+    port,
+    dataDir,
+    process: child,
+    log: () => stderr,
+    api,
+    ws: (o = {}) => connectSocket(`ws://127.0.0.1:${port}${o.path ?? '/ws'}`, o.key),
+    stop,
+    async cleanup() {
+      await stop();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitHealthy(url: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${url}/api/health`).catch(() => undefined);
+    if (res?.ok && ((await res.json()) as { status: string }).status === 'ok') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('server never became healthy');
+}
+
+export interface TestSocket {
+  socket: WebSocket;
+  /** Every message received so far, parsed. */
+  messages: any[];
+  send(message: unknown): void;
+  /** Resolves with the first (already received or future) message that matches. */
+  next(match: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  close(): Promise<void>;
+}
+
+export function connectSocket(url: string, key?: string): Promise<TestSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+    const messages: any[] = [];
+    const waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
+    socket.on('message', (data) => {
+      const m = JSON.parse(data.toString());
+      messages.push(m);
+      for (const w of [...waiters]) {
+        if (w.match(m)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(m);
+        }
+      }
+    });
+    socket.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
+    socket.once('error', reject);
+    socket.once('open', () =>
+      resolve({
+        socket,
+        messages,
+        send: (m) => socket.send(typeof m === 'string' ? m : JSON.stringify(m)),
+        next(match, timeoutMs = 5_000) {
+          const seen = messages.find(match);
+          if (seen) {
+            messages.splice(messages.indexOf(seen), 1);
+            return Promise.resolve(seen);
+          }
+          return new Promise((res, rej) => {
+            const timer = setTimeout(() => rej(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`)), timeoutMs);
+            waiters.push({ match, resolve: (m) => { clearTimeout(timer); messages.splice(messages.indexOf(m), 1); res(m); } });
+          });
+        },
+        close: () => new Promise<void>((res) => {
+          if (socket.readyState === WebSocket.CLOSED) return res();
+          socket.once('close', () => res());
+          socket.close();
+        }),
+      }),
+    );
+  });
+}
