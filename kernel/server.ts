@@ -14,6 +14,7 @@ import { EventBus } from './bus.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { Dispatcher } from './http/dispatch.js';
+import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
 import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
@@ -65,7 +66,14 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
     crashWindowMs: config.crashWindowMs,
     storageFor: (name) => storageFor(config, name),
     servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES),
-    initConfig: () => ({ serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`, allowedRoots: config.allowedRoots, protectedFiles: config.protectedFiles, dataDir: config.dataDir }),
+    // What every extension learns at init; the operational mode then follows the system.operational_mode event.
+    initConfig: async () => ({
+      serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
+      allowedRoots: config.allowedRoots,
+      protectedFiles: config.protectedFiles,
+      dataDir: config.dataDir,
+      operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
+    }),
     env: extensionEnv,
     log,
     onChange(ext, change) {

@@ -34,7 +34,7 @@ export interface RegistryDeps {
   startTimeoutMs?: number;
   storageFor(name: string): Promise<StorageInfo>;
   servicesFor(name: string): HostServices;
-  initConfig(name: string): Record<string, unknown>;
+  initConfig(name: string): Promise<Record<string, unknown>>;
   env: Record<string, string | undefined>;
   /** Called when an extension's routes, tools or subscriptions come or go. */
   onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
@@ -217,7 +217,7 @@ export class ExtensionRegistry {
       entry: server.main,
       grants: ext.grants,
       services: this.deps.servicesFor(manifest.name),
-      init: { args: [], project: null, host: HOST_INFO, storage, config: this.deps.initConfig(manifest.name) },
+      init: { args: [], project: null, host: HOST_INFO, storage, config: await this.deps.initConfig(manifest.name) },
       env: this.deps.env,
       requestTimeoutMs: server.timeoutMs,
       onStderr: (line) => this.deps.log('info', `[${manifest.name}] ${line}`),
