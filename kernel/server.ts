@@ -2,6 +2,7 @@
 // WebSocket and MCP on one port. `close()` stops in the reverse order.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot } from '../protocol/paths.js';
@@ -13,9 +14,10 @@ import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
-import { Dispatcher } from './http/dispatch.js';
+import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
+import { permissionFlags } from './host/permissions.js';
 import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
 import type { Kernel } from './kernel.js';
@@ -37,7 +39,12 @@ const SECRET_NAMES = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OLLAMA
 /** The only environment an extension process inherits; everything else arrives in init or via `secret`. */
 const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV', 'SYSTEMROOT'];
 
-export async function startServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
+/** What only a program embedding the kernel can pass (never configuration): see EmbeddedRoute. */
+export interface EmbedOptions {
+  routes?: EmbeddedRoute[];
+}
+
+export async function startServer(overrides: Partial<ServerConfig> = {}, embed: EmbedOptions = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const log = (level: string, message: string) => {
@@ -75,6 +82,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
       operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
     }),
     env: extensionEnv,
+    nodeFlags: (grants) => permissionFlags(grants, [join(config.dataDir, 'extensions'), tmpdir()]),
     log,
     onChange(ext, change) {
       const name = ext.manifest.name;
@@ -93,6 +101,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}): Promis
   kernel.dispatcher = new Dispatcher(routes, kernel.registry);
   kernel.ws = ws;
   const front = createApp(kernel);
+  if (embed.routes) kernel.dispatcher.embed(embed.routes, front.kernelServes);
 
   await ensureOwnerKey(kernel);
   const mcp = createMcpHandler(kernel);

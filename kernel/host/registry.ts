@@ -36,6 +36,8 @@ export interface RegistryDeps {
   servicesFor(name: string): HostServices;
   initConfig(name: string): Promise<Record<string, unknown>>;
   env: Record<string, string | undefined>;
+  /** Node flags for a JavaScript extension (the OS-level side of its grants). */
+  nodeFlags(grants: Set<string>): string[];
   /** Called when an extension's routes, tools or subscriptions come or go. */
   onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
   log(level: string, message: string): void;
@@ -219,6 +221,7 @@ export class ExtensionRegistry {
       services: this.deps.servicesFor(manifest.name),
       init: { args: [], project: null, host: HOST_INFO, storage, config: await this.deps.initConfig(manifest.name) },
       env: this.deps.env,
+      nodeFlags: this.deps.nodeFlags(ext.grants),
       requestTimeoutMs: server.timeoutMs,
       onStderr: (line) => this.deps.log('info', `[${manifest.name}] ${line}`),
       onReady: ({ schemaVersion }) => markReady(schemaVersion),
