@@ -5,7 +5,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
-import type { Identity } from '../auth/identity.js';
+import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelServes, registerKernelRoutes } from './routes/index.js';
@@ -13,6 +13,8 @@ import { isKernelPublicRoute, kernelServes, registerKernelRoutes } from './route
 export interface State {
   identity: Identity;
   route?: RouteMatch;
+  /** Served without authentication (registration, health, public extension routes). */
+  public: boolean;
 }
 
 export type AppContext = Koa.ParameterizedContext<State>;
@@ -36,9 +38,12 @@ export function createApp(kernel: Kernel): HttpFront {
   app.use(errors(kernel));
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
+  app.use(viewersOnlyRead());
+  app.use(bodyGuard(kernel));
   app.use(
     bodyParser({
       enableTypes: ['json'],
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
       jsonLimit: kernel.config.bodyLimitBytes,
       encoding: 'utf-8',
       onError: (err) => {
@@ -69,6 +74,10 @@ function errors(kernel: Kernel): Koa.Middleware<State> {
       if (error.code === 'RATE_LIMITED') ctx.set('Retry-After', String((error.details as { retryAfter: number }).retryAfter));
       if (error.code === 'AUTH_REQUIRED' || error.code === 'INVALID_API_KEY') {
         kernel.audit.append({ tenantId: null, actor: ctx.ip || 'unknown', action: 'auth.failure', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
+      } else if (error.code === 'FORBIDDEN' && !MUTATING.has(ctx.method)) {
+        // Refused mutations are in the trail already (auditMutations); refused reads are recorded here.
+        const { identity } = ctx.state;
+        kernel.audit.append({ tenantId: identity?.tenantId || null, actor: identity?.actor ?? (ctx.ip || 'unknown'), action: 'auth.forbidden', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
       }
       if (error.code === 'RATE_LIMITED' || error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
     }
@@ -81,11 +90,44 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
     const route = found?.decl.internal ? undefined : found;
     if (route) ctx.state.route = route;
     const isPublic = route ? route.decl.public : isKernelPublicRoute(ctx.method, ctx.path);
-    const identity = isPublic && !ctx.get('authorization') ? ANONYMOUS : await kernel.auth.identify(ctx.req);
+    ctx.state.public = isPublic;
+    let identity: Identity;
+    try {
+      identity = isPublic && !ctx.get('authorization')
+        ? { ...ANONYMOUS, local: isLoopback(ctx.req.socket.remoteAddress) }
+        : await kernel.auth.identify(ctx.req);
+    } catch (err) {
+      // A refused key still costs its address a token, so keys cannot be guessed at full speed.
+      kernel.rateLimiter.take(`ip:${ctx.ip}`);
+      throw err;
+    }
     ctx.state.identity = identity;
-    if (identity.keyHash !== null || !identity.local) kernel.rateLimiter.take(identity.keyHash ?? `ip:${ctx.ip}`);
-    if (!isPublic && identity.role === 'viewer' && MUTATING.has(ctx.method) && !VIEWER_POSTS.has(ctx.path)) {
+    // A loopback caller without a key is the machine's owner and is not limited, unless local auth is required.
+    const exempt = identity.keyHash === null && identity.local && !kernel.config.localAuthRequired;
+    if (!exempt) kernel.rateLimiter.take(identity.keyHash ?? `ip:${ctx.ip}`);
+    await next();
+  };
+}
+
+/** Runs inside auditMutations, so a viewer's refused change is in the audit trail. */
+function viewersOnlyRead(): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const { identity } = ctx.state;
+    if (!ctx.state.public && identity.role === 'viewer' && MUTATING.has(ctx.method) && !VIEWER_POSTS.has(ctx.path)) {
       throw new RoostError('FORBIDDEN', 'viewers cannot change anything');
+    }
+    await next();
+  };
+}
+
+/** The size limit holds whatever the content type; a body that is not JSON is refused unless the route takes it raw. */
+function bodyGuard(kernel: Kernel): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const length = ctx.request.length ?? 0;
+    if (length > kernel.config.bodyLimitBytes) throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${kernel.config.bodyLimitBytes} bytes`);
+    const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
+    if (MUTATING.has(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !ctx.request.is('json', '+json')) {
+      throw new RoostError('VALIDATION_ERROR', `the body must be JSON (Content-Type: application/json), not ${ctx.get('content-type') || 'untyped'}`);
     }
     await next();
   };
@@ -124,7 +166,8 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
       method: ctx.method,
       path: ctx.path,
       query: ctx.query as Record<string, string | string[]>,
-      body: route.decl.raw ? (request.rawBody ?? '') : request.body,
+      // No body at all reaches the extension as null, not as the parser's empty object.
+      body: route.decl.raw ? (request.rawBody ?? '') : request.rawBody === undefined ? null : request.body,
       auth: ctx.state.identity,
     });
     ctx.status = reply.status;

@@ -1,0 +1,65 @@
+// The local model runner extension: a tenant-safe front for the machine's Ollama. Reading is open to
+// every caller; pulling and deleting models change the machine, so only the instance owner may.
+import { join } from 'node:path';
+import { forbidden } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import { runExtension, type ExtensionContext, type RouteRequest } from '../_shared/extension.js';
+import { ok, queryString } from '../_shared/http.js';
+import { searchLibrary } from './library.js';
+import { DEFAULT_OLLAMA_HOST, OllamaClient } from './ollama.js';
+import { Pulls } from './pulls.js';
+
+const pulls = new Pulls();
+let client: OllamaClient;
+
+function requireInstanceOwner(req: RouteRequest): void {
+  if (req.auth.tenantId !== 'default' || req.auth.role !== 'owner') throw forbidden('only the instance owner may change the local models');
+}
+
+const modelName = (ctx: ExtensionContext, body: unknown) => validate<{ name: string }>(join(ctx.init.plugin.dir, 'schemas/model-name.json'), body).name;
+const full = (name: string) => (name.includes(':') ? name : `${name}:latest`);
+
+runExtension({
+  async setup(ctx) {
+    client = new OllamaClient(((await ctx.host.secret('OLLAMA_HOST')) ?? DEFAULT_OLLAMA_HOST).replace(/\/+$/, ''));
+  },
+  routes: {
+    async 'GET /api/localmodel/status'() {
+      try {
+        const { version } = await client.json<{ version: string }>('GET', '/api/version');
+        const { models } = await client.json<{ models: unknown[] }>('GET', '/api/ps');
+        return ok({ available: true, host: client.host, version, running: models.length });
+      } catch (err) {
+        return ok({ available: false, host: client.host, error: (err as Error).message });
+      }
+    },
+    async 'GET /api/localmodel/models'() {
+      return ok(await client.json('GET', '/api/tags'));
+    },
+    async 'GET /api/localmodel/models/running'() {
+      return ok(await client.json('GET', '/api/ps'));
+    },
+    async 'POST /api/localmodel/models/pull'(req, ctx) {
+      requireInstanceOwner(req);
+      const name = modelName(ctx, req.body);
+      return { status: 202, body: pulls.start(name, client, ctx) };
+    },
+    async 'GET /api/localmodel/models/pull/status'() {
+      return ok({ pulls: pulls.list() });
+    },
+    async 'DELETE /api/localmodel/models'(req, ctx) {
+      requireInstanceOwner(req);
+      const name = modelName(ctx, req.body ?? { name: queryString(req.query, 'name') });
+      await client.json('DELETE', '/api/delete', { name });
+      ctx.host.audit('localmodel.deleted', `model:${full(name)}`, {}, req.auth.tenantId);
+      return ok({ deleted: full(name) });
+    },
+    async 'GET /api/localmodel/library'(req) {
+      const installed = await client.json<{ models: Array<{ name: string }> }>('GET', '/api/tags').then(
+        (r) => new Set(r.models.map((m) => m.name)),
+        () => new Set<string>(),
+      );
+      return ok({ models: searchLibrary(queryString(req.query, 'search'), installed) });
+    },
+  },
+});
