@@ -1,6 +1,7 @@
 // Serving a route an extension declared: from an HTTP request or from another extension's `call`.
 import { RoostError } from '../../protocol/errors.js';
-import type { AuthContext, RouteReply } from '../../protocol/messages.js';
+import type { AuthContext, RequestMessage, RouteReply } from '../../protocol/messages.js';
+import type { HttpMethod } from '../host/manifest.js';
 import type { ExtensionRegistry } from '../host/registry.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
@@ -12,19 +13,44 @@ export interface DispatchInput {
   auth: AuthContext;
 }
 
+/**
+ * Embedding hook: a route served inside the kernel process instead of by an extension. Only a program
+ * that embeds the kernel can add one (startServer's second argument; the isolation benchmark does);
+ * no configuration enables it. It is matched, authenticated, rate-limited, audited and body-parsed
+ * like an extension route and dispatched at the same point, so the only difference is the process boundary.
+ */
+export interface EmbeddedRoute {
+  method: HttpMethod;
+  path: string;
+  /** Gets the very message an extension would receive, and answers as an extension would. */
+  handler(request: RequestMessage): Promise<RouteReply> | RouteReply;
+}
+
+/** Route-table owner of embedded routes; extension names cannot contain ':', so it never clashes. */
+export const EMBEDDED_OWNER = 'kernel:embedded';
+
 export class Dispatcher {
+  private readonly embedded = new Map<string, EmbeddedRoute['handler']>();
+  private embeddedRequests = 0;
+
   constructor(
     private readonly routes: RouteTable,
     private readonly registry: ExtensionRegistry,
   ) {}
+
+  /** See EmbeddedRoute; `reserved` tells which paths the kernel itself serves. */
+  embed(routes: EmbeddedRoute[], reserved: (method: string, path: string) => boolean): void {
+    this.routes.addAll(EMBEDDED_OWNER, routes.map((r) => ({ method: r.method, path: r.path, public: false, raw: false, internal: false })), reserved);
+    for (const r of routes) this.embedded.set(`${r.method} ${r.path}`, r.handler);
+  }
 
   match(method: string, path: string): RouteMatch | undefined {
     return this.routes.match(method, path);
   }
 
   async serve(route: RouteMatch, input: DispatchInput): Promise<RouteReply> {
-    const reply = await this.registry.request<RouteReply>(route.owner, {
-      type: 'request',
+    const message = {
+      type: 'request' as const,
       method: input.method,
       path: input.path,
       route: route.key,
@@ -32,7 +58,11 @@ export class Dispatcher {
       query: input.query,
       body: input.body ?? null,
       auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
-    });
+    };
+    const embedded = route.owner === EMBEDDED_OWNER ? this.embedded.get(route.key) : undefined;
+    const reply = embedded
+      ? await embedded({ ...message, id: `k${++this.embeddedRequests}` })
+      : await this.registry.request<RouteReply>(route.owner, message);
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
     return reply;
   }

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// The roost command. Kept small on purpose: it parses argv with cac and imports a command's module
+// only when that command runs.
+import { readFileSync } from 'node:fs';
+import { cac } from 'cac';
+import { createContext } from './context.js';
+import { printError, printResult, usageError } from './output.js';
+import { builtinCommands, type CommandSpec } from './tree.js';
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export async function main(argv: string[]): Promise<number> {
+  const specs = builtinCommands;
+  const json = argv.includes('--json');
+  const cli = cac('roost');
+  cli.option('--json', 'Print exactly one JSON document on stdout');
+  cli.option('--non-interactive', 'Never ask a question: take the default or fail naming the flag');
+  cli.help();
+  cli.version(version);
+
+  let chosen: { spec: CommandSpec; args: string[]; options: Record<string, unknown> } | undefined;
+  for (const spec of specs) {
+    const command = cli.command(spec.args ? `${spec.name} ${spec.args}` : spec.name, spec.description);
+    for (const [flags, description, config] of spec.options ?? []) command.option(flags, description, config);
+    command.action((...params: unknown[]) => {
+      const options = params.pop() as Record<string, unknown>;
+      chosen = { spec, args: params.flat().filter((p): p is string => typeof p === 'string'), options };
+    });
+  }
+
+  try {
+    const parsed = cli.parse(joinCommandWords(argv, specs), { run: false });
+    if (parsed.options.help || parsed.options.version) return 0;
+    if (!cli.matchedCommand) {
+      if (parsed.args.length === 0) {
+        cli.outputHelp();
+        return 0;
+      }
+      throw usageError(`unknown command "${parsed.args.join(' ')}"; see roost --help`);
+    }
+    await cli.runMatchedCommand();
+    if (!chosen) throw usageError('no command matched');
+    const { spec, args, options } = chosen;
+    const ctx = createContext({ json, nonInteractive: Boolean(options.nonInteractive) });
+    const handler = await spec.load();
+    const rest = Array.isArray(options['--']) ? (options['--'] as string[]) : [];
+    return printResult(await handler({ args, options, rest }, ctx), json);
+  } catch (err) {
+    return printError(isCacError(err) ? usageError(err.message) : err, json);
+  }
+}
+
+/** cac matches one word; multi-word commands ("lanes run") are joined into one token before parsing. */
+function joinCommandWords(argv: string[], specs: CommandSpec[]): string[] {
+  const words = argv.slice(2);
+  const names = new Set(specs.map((s) => s.name));
+  for (let n = 3; n >= 2; n--) {
+    const candidate = words.slice(0, n).join(' ');
+    if (words.length >= n && names.has(candidate)) return [...argv.slice(0, 2), candidate, ...words.slice(n)];
+  }
+  return argv;
+}
+
+function isCacError(err: unknown): err is Error {
+  return err instanceof Error && err.name === 'CACError';
+}
+
+process.exitCode = await main(process.argv);
