@@ -5,16 +5,19 @@ import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import { createContext } from './context.js';
 import { printError, printResult, usageError } from './output.js';
-import { builtinCommands, type CommandSpec } from './tree.js';
+import { builtinCommands, GLOBAL_OPTIONS, type CommandSpec } from './tree.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function main(argv: string[]): Promise<number> {
   const specs = builtinCommands;
-  const json = argv.includes('--json');
+  // Only roost's own flags count: `roost run test -- --json` hands --json to the task.
+  const dashDash = argv.indexOf('--');
+  const json = (dashDash === -1 ? argv : argv.slice(0, dashDash)).includes('--json');
+  const pluginExit = await runPluginCommand(argv, specs, json);
+  if (pluginExit !== undefined) return pluginExit;
   const cli = cac('roost');
-  cli.option('--json', 'Print exactly one JSON document on stdout');
-  cli.option('--non-interactive', 'Never ask a question: take the default or fail naming the flag');
+  for (const [flags, description] of GLOBAL_OPTIONS) cli.option(flags, description);
   cli.help();
   cli.version(version);
 
@@ -47,6 +50,23 @@ export async function main(argv: string[]): Promise<number> {
     return printResult(await handler({ args, options, rest }, ctx), json);
   } catch (err) {
     return printError(isCacError(err) ? usageError(err.message) : err, json);
+  }
+}
+
+/**
+ * A command word that no built-in owns may belong to a plugin: only then is the plugin registry read,
+ * so built-ins and `roost --version` start without touching it. The plugin gets its arguments raw.
+ */
+async function runPluginCommand(argv: string[], specs: CommandSpec[], json: boolean): Promise<number | undefined> {
+  const words = argv.slice(2);
+  const end = words.indexOf('--') === -1 ? words.length : words.indexOf('--');
+  const first = words.slice(0, end).find((w) => !w.startsWith('-'));
+  if (first === undefined || specs.some((s) => s.name.split(' ')[0] === first)) return undefined;
+  try {
+    const { dispatchPluginCommand } = await import('./plugins/commands.js');
+    return await dispatchPluginCommand(words);
+  } catch (err) {
+    return printError(err, json);
   }
 }
 

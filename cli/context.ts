@@ -1,6 +1,7 @@
 // What a command handler gets besides its arguments: where it runs, how it may talk to the person.
-import { stdin, stderr } from 'node:process';
-import { createInterface } from 'node:readline/promises';
+// process.stdin is not touched until a question is asked: creating it costs start-up time and can
+// change the mode of an inherited stdin that a task roost runs shares.
+import { isatty } from 'node:tty';
 import { usageError } from './output.js';
 
 export interface CliContext {
@@ -21,16 +22,18 @@ export interface Question {
 }
 
 export function createContext(options: { json: boolean; nonInteractive: boolean; cwd?: string }): CliContext {
-  const interactive = !options.nonInteractive && stdin.isTTY === true;
+  const interactive = !options.nonInteractive && isatty(0);
   const log = (message: string) => {
-    stderr.write(message.endsWith('\n') ? message : `${message}\n`);
+    process.stderr.write(message.endsWith('\n') ? message : `${message}\n`);
   };
   const ask = async (question: Question): Promise<string> => {
     if (!interactive) {
       if (question.default !== undefined) return question.default;
       throw usageError(`${question.message}: no terminal to ask${question.flag ? `; pass ${question.flag}` : ''}`);
     }
-    const rl = createInterface({ input: stdin, output: stderr });
+    // Loaded only when a question is really asked: it is a noticeable part of the cold start.
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       const suffix = question.default !== undefined ? ` [${question.default}]` : '';
       const answer = (await rl.question(`${question.message}${suffix} `)).trim();

@@ -23,6 +23,20 @@ export interface CommandSpec {
   options?: Array<[flags: string, description: string, config?: { default?: unknown; type?: unknown[] }]>;
   /** Imports the module that does the work. */
   load: () => Promise<CommandHandler>;
+  /** "builtin", or the plugin that contributes the command. */
+  source?: string;
+}
+
+/** Flags every command accepts (cac adds --help and --version). */
+export const GLOBAL_OPTIONS: Array<[flags: string, description: string]> = [
+  ['--json', 'Print exactly one JSON document on stdout'],
+  ['--non-interactive', 'Never ask a question: take the default or fail naming the flag'],
+];
+
+/** Every command roost knows — bin.ts parses with it and `introspect` prints it; plugin commands join here. */
+export async function allCommandSpecs(): Promise<CommandSpec[]> {
+  const { pluginCommandSpecs } = await import('./plugins/commands.js');
+  return [...builtinCommands, ...(await pluginCommandSpecs())];
 }
 
 export const builtinCommands: CommandSpec[] = [
@@ -36,4 +50,84 @@ export const builtinCommands: CommandSpec[] = [
     ],
     load: async () => (await import('./commands/serve.js')).serve,
   },
+  // run, lanes, work, introspect
+  {
+    name: 'run', args: '[task]', description: 'Run a built-in task of the detected stack (no task: list them); extra args after --',
+    options: [['--dry-run', 'Show the command without running it'], ['--stack <id>', 'Take the task from this stack (rust, node, go, python, ruby, java, swift)']],
+    load: async () => (await import('./commands/run.js')).handler,
+  },
+  {
+    name: 'lanes run', args: '<lane>', description: 'Run a lane from lanes.toml',
+    options: [['--dry-run', 'Show the plan without running anything']],
+    load: async () => (await import('./commands/lanes-run.js')).handler,
+  },
+  { name: 'lanes list', description: 'List the lanes (local and imported)', load: async () => (await import('./commands/lanes-list.js')).handler },
+  {
+    name: 'lanes create', args: '<name>', description: 'Create a lanes repository: a git repo with lanes.toml and a README',
+    load: async () => (await import('./commands/lanes-create.js')).handler,
+  },
+  {
+    name: 'lanes publish', description: 'Push the lanes repository in this directory to its origin (never forced)',
+    load: async () => (await import('./commands/lanes-publish.js')).handler,
+  },
+  {
+    name: 'lanes import', args: '<repository>', description: 'Import shared lanes from <org>/<repo> on ROOST_GIT_HOST',
+    load: async () => (await import('./commands/lanes-import.js')).handler,
+  },
+  {
+    name: 'work start', args: '<name>', description: 'Create the branch <author>/<kind>/<name> and push it with upstream',
+    options: [['--issue <number>', 'Issue number, prefixed to the branch name'], ['--kind <kind>', 'Kind segment of the branch', { default: 'feat' }]],
+    load: async () => (await import('./commands/work-start.js')).handler,
+  },
+  {
+    name: 'work push', description: 'Commit all changes and push the branch to origin (pre_push hooks first)',
+    options: [['--message <message>', 'Commit message (default: derived from the branch name)']],
+    load: async () => (await import('./commands/work-push.js')).handler,
+  },
+  {
+    name: 'introspect', description: 'Print the whole command tree, plugin commands included',
+    load: async () => (await import('./commands/introspect.js')).handler,
+  },
+  // end run, lanes, work, introspect
+  // review, ai status, spec list
+  {
+    name: 'review', description: 'Review the working changes (or one file) with the active model and an optional panel',
+    options: [
+      ['--file <path>', 'Review this file instead of the changes against HEAD'],
+      ['--with-model <name>', 'Add a panel member: provider:model, or a model of the active provider (repeatable)'],
+      ['--provider <name>', 'Active provider for this run (anthropic, ollama)'],
+      ['--model <name>', 'Active model for this run'],
+      ['--timeout <seconds>', 'Give up on a member after this long (default 300)'],
+      ['--max-tokens <n>', 'Longest answer a member may write (default 4096)'],
+    ],
+    load: async () => (await import('./commands/review.js')).handler,
+  },
+  {
+    name: 'ai status', description: 'Show the active provider and model, and where each value came from',
+    options: [
+      ['--provider <name>', 'Provider as a flag would set it (anthropic, ollama)'],
+      ['--model <name>', 'Model as a flag would set it'],
+      ['--check', 'Ask the provider whether it answers and knows the model (exit 1 when not)'],
+    ],
+    load: async () => (await import('./commands/ai-status.js')).handler,
+  },
+  {
+    name: 'spec list', description: 'Spec index and semantic project map: packages, modules, exported symbols, spec documents',
+    options: [['--workers <n>', 'Worker threads for indexing (0: in-process; default: by tree size)']],
+    load: async () => (await import('./commands/spec-list.js')).handler,
+  },
+  // end review, ai status, spec list
+  // plugins
+  {
+    name: 'plugins install', args: '[source]', description: 'Install a plugin from <org>/<repo>, a path or a git URL (--defaults: deps, metrics, github)',
+    options: [['--defaults', 'Install the default plugins that ship with roost'], ['--yes', 'Approve the capabilities and hooks the plugin asks for']],
+    load: async () => (await import('./commands/plugins-install.js')).handler,
+  },
+  { name: 'plugins list', description: 'List the installed plugins', load: async () => (await import('./commands/plugins-list.js')).handler },
+  {
+    name: 'plugins remove', args: '<name>', description: 'Uninstall a plugin',
+    options: [['--purge', "Also delete the plugin's stored values"]],
+    load: async () => (await import('./commands/plugins-remove.js')).handler,
+  },
+  // end plugins
 ];

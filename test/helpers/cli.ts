@@ -1,5 +1,6 @@
 // Runs the built roost binary the way a person or a script would, in temporary directories and git
 // repositories that the test owns.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +18,10 @@ export interface RoostRun {
   json: any;
 }
 
+/** A ROOST_HOME private to this test process, so no test touches the real ~/.roost. */
+const privateHome = mkdtempSync(join(tmpdir(), 'roost-home-'));
+process.once('exit', () => rmSync(privateHome, { recursive: true, force: true }));
+
 /** Runs `roost <args>` with a private ROOST_HOME unless the caller passes one. */
 export async function roost(args: string[], options: Options & { cwd: string }): Promise<RoostRun> {
   const result = await execa(process.execPath, [roostBin, ...args], {
@@ -24,7 +29,7 @@ export async function roost(args: string[], options: Options & { cwd: string }):
     stdin: 'ignore',
     timeout: 120_000,
     ...options,
-    env: { ROOST_NO_COLOR: '1', ...options.env },
+    env: { ROOST_NO_COLOR: '1', ROOST_HOME: privateHome, ...options.env },
   });
   const stdout = String(result.stdout ?? '');
   let json: unknown;

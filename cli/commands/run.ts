@@ -1,0 +1,43 @@
+// `roost run [task] [-- args]`: runs a built-in task of the detected stack, or lists the tasks.
+import { RoostError } from '../../protocol/errors.js';
+import { usageError, type CommandResult } from '../output.js';
+import type { CommandHandler } from '../tree.js';
+import { detectProject, findTask, listTasks, taskArgv, type Project } from '../project/detect.js';
+import { ROOT_MARKERS } from '../project/stacks.js';
+import { shellQuote } from '../tasks/quote.js';
+import { runTask } from '../tasks/run-task.js';
+
+export const handler: CommandHandler = async ({ args, options, rest }, ctx) => {
+  const project = detectProject(ctx.cwd);
+  const stackId = typeof options.stack === 'string' ? options.stack : undefined;
+  const name = args[0];
+  if (name === undefined) return listing(project);
+  if (project.stacks.length === 0) throw noStack(project);
+  const task = findTask(project, name, stackId);
+  if (!task) {
+    const available = listTasks(project).filter((t) => stackId === undefined || t.stack.id === stackId).map((t) => t.name);
+    throw usageError(`unknown task "${name}"${stackId ? ` for stack ${stackId}` : ''}; available: ${available.join(', ') || 'none'}`);
+  }
+  const argv = taskArgv(task, rest);
+  const command = shellQuote(argv);
+  const base = { task: name, stack: task.stack.id, tool: task.stack.tool, root: project.root, command, argv };
+  if (options.dryRun) return { data: { ...base, dryRun: true }, text: command };
+  ctx.log(`› ${command}`);
+  const result = await runTask(argv, { cwd: project.root, capture: ctx.json });
+  return { data: { ...base, dryRun: false, ...result }, exitCode: result.exitCode };
+};
+
+function listing(project: Project): CommandResult {
+  const tasks = listTasks(project).map((t) => ({ name: t.name, stack: t.stack.id, command: shellQuote(t.command.argv) }));
+  const stacks = project.stacks.map(({ id, tool, marker }) => ({ id, tool, marker }));
+  const width = Math.max(0, ...tasks.map((t) => t.name.length));
+  const text = stacks.length === 0
+    ? `No stack detected in ${project.root} (looked for ${ROOT_MARKERS.filter((m) => m !== 'lanes.toml').join(', ')}).`
+    : [`${project.root} (${stacks.map((s) => `${s.id}/${s.tool}`).join(', ')})`,
+      ...tasks.map((t) => `  ${t.name.padEnd(width)}  ${t.command}`)].join('\n');
+  return { data: { root: project.root, stacks, tasks }, text };
+}
+
+function noStack(project: Project): RoostError {
+  return new RoostError('NO_STACK', `no project stack detected in ${project.root}; looked for ${ROOT_MARKERS.filter((m) => m !== 'lanes.toml').join(', ')}`);
+}

@@ -1,0 +1,59 @@
+// `roost spec list`: the spec index and semantic project map — packages, modules with their exported
+// symbols, and the project's spec documents.
+import type { CliContext } from '../context.js';
+import { usageError, type CommandResult } from '../output.js';
+import { findProjectRoot } from '../project/detect.js';
+import { listProjectFiles } from '../spec/files.js';
+import { PARALLEL_THRESHOLD, analyseProject } from '../spec/indexer.js';
+import { buildProjectMap, type ProjectMap } from '../spec/project-map.js';
+import type { CommandInput } from '../tree.js';
+
+const MAX_WORKERS = 64;
+
+export async function handler(input: CommandInput, ctx: CliContext): Promise<CommandResult> {
+  const workers = workerCount(input.options.workers);
+  const root = findProjectRoot(ctx.cwd);
+  const listing = await listProjectFiles(root);
+  const run = await analyseProject(root, listing.files, workers);
+  const map = buildProjectMap(run.analysed);
+  return {
+    data: {
+      root,
+      listing: listing.source,
+      fileCount: listing.files.length,
+      indexer: { mode: run.mode, workers: run.workers, threshold: PARALLEL_THRESHOLD },
+      ...map,
+    },
+    text: describe(root, listing.files.length, map),
+  };
+}
+
+function workerCount(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (Array.isArray(value) || !Number.isInteger(n) || n < 0 || n > MAX_WORKERS) {
+    throw usageError(`--workers must be a whole number from 0 to ${MAX_WORKERS} (got "${String(value)}")`);
+  }
+  return n;
+}
+
+function describe(root: string, fileCount: number, map: ProjectMap): string {
+  const lines = [`${root}: ${fileCount} files, ${map.modules.length} modules, ${map.packages.length} packages, ${map.specs.length} spec documents`];
+  if (map.packages.length) {
+    lines.push('', 'Packages');
+    for (const p of map.packages) lines.push(`  ${p.path.padEnd(30)} ${p.manifest.padEnd(16)} ${p.name ?? '(unnamed)'}`);
+  }
+  if (map.modules.length) {
+    lines.push('', 'Modules');
+    for (const m of map.modules) {
+      const names = [...new Set(m.files.flatMap((f) => f.symbols.map((s) => s.name)))];
+      const preview = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
+      lines.push(`  ${m.path.padEnd(30)} ${m.languages.join('+').padEnd(12)} ${String(m.files.length).padStart(4)} files  ${preview}`);
+    }
+  }
+  if (map.specs.length) {
+    lines.push('', 'Specs');
+    for (const s of map.specs) lines.push(`  ${s.path.padEnd(40)} ${s.kind.padEnd(7)} ${s.title ?? ''}`);
+  }
+  return lines.join('\n');
+}

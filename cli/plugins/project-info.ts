@@ -1,0 +1,38 @@
+// The project a plugin runs in (init.project and the metadata reply): name, root, language and git state.
+import { basename } from 'node:path';
+import { execa } from 'execa';
+import type { ProjectInfo } from '../../protocol/messages.js';
+import { detectProject } from '../project/detect.js';
+
+/** The detected project around cwd, or null when cwd is in no project (no marker file, no git). */
+export async function projectInfo(cwd: string): Promise<ProjectInfo | null> {
+  const project = detectProject(cwd);
+  const git = await gitState(project.root);
+  if (project.stacks.length === 0 && git === null) return null;
+  return { name: basename(project.root), root: project.root, language: project.stacks[0]?.id ?? null, git };
+}
+
+async function gitState(root: string): Promise<ProjectInfo['git']> {
+  const run = (...args: string[]) => execa('git', args, { cwd: root, reject: false, stdin: 'ignore' });
+  const [status, remote] = await Promise.all([
+    run('status', '--porcelain=v2', '--branch', '--untracked-files=normal'),
+    run('config', '--get', 'remote.origin.url'),
+  ]);
+  if (status.exitCode !== 0) return null;
+  const lines = String(status.stdout).split('\n');
+  const head = lines.find((l) => l.startsWith('# branch.head '))?.slice('# branch.head '.length);
+  return {
+    branch: head && head !== '(detached)' ? head : null,
+    dirty: lines.some((l) => l !== '' && !l.startsWith('#')),
+    remote: remote.exitCode === 0 && String(remote.stdout).trim() !== '' ? String(remote.stdout).trim() : null,
+  };
+}
+
+/** The metadata reply: project facts, filtered to the keys the plugin asked for. */
+export function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined): Record<string, unknown> {
+  const all: Record<string, unknown> = project
+    ? { language: project.language, name: project.name, root: project.root, git: project.git }
+    : { language: null, name: basename(cwd), root: cwd, git: null };
+  if (!keys) return all;
+  return Object.fromEntries(keys.filter((k) => Object.hasOwn(all, k)).map((k) => [k, all[k]]));
+}

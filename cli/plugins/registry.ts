@@ -1,0 +1,106 @@
+// The registry of installed plugins: $ROOST_HOME/plugins/registry.json, always replaced atomically.
+// Each entry records what the user approved at install time (capabilities, commands, hooks), so a run
+// never grants more than was shown, whatever the plugin's checkout says later.
+import { readFile } from 'node:fs/promises';
+import type { Manifest } from '../../kernel/host/manifest.js';
+import { RoostError } from '../../protocol/errors.js';
+import { schemaValidator, describeErrors } from '../../protocol/validate.js';
+import { writeJsonAtomic } from './atomic.js';
+import { registryFile } from './home.js';
+
+export interface PluginCommand {
+  name: string;
+  description: string;
+  binary: string;
+}
+
+export interface RegistryEntry {
+  /** The manifest name, cli-plugin-<name>. */
+  name: string;
+  version: string;
+  description: string;
+  /** The plugin's folder: its checkout under plugins/, or the in-tree folder of a linked default. */
+  dir: string;
+  /** What was installed from: a git URL, a path, or "builtin:<name>". */
+  source: string;
+  linked: boolean;
+  /** Capabilities granted at install (those the manifest asked for and the user approved). */
+  capabilities: string[];
+  commands: PluginCommand[];
+  hooks: { post_install?: string; pre_push?: string };
+  installedAt: string;
+}
+
+export interface Registry {
+  version: 1;
+  plugins: RegistryEntry[];
+}
+
+const REGISTRY_SCHEMA = {
+  type: 'object',
+  required: ['version', 'plugins'],
+  properties: {
+    version: { const: 1 },
+    plugins: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'version', 'dir', 'capabilities', 'commands', 'hooks'],
+        properties: {
+          name: { type: 'string' },
+          dir: { type: 'string' },
+          capabilities: { type: 'array', items: { type: 'string' } },
+          commands: { type: 'array', items: { type: 'object', required: ['name', 'binary'] } },
+          hooks: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+export async function readRegistry(home: string): Promise<Registry> {
+  const file = registryFile(home);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, plugins: [] };
+    throw err;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new RoostError('VALIDATION_ERROR', `${file} is not valid JSON; repair it or remove it and reinstall the plugins`);
+  }
+  const check = schemaValidator(REGISTRY_SCHEMA);
+  if (!check(data)) {
+    throw new RoostError('VALIDATION_ERROR', `${file} is damaged (${describeErrors(check.errors ?? [], 'registry')}); repair it or remove it and reinstall the plugins`);
+  }
+  return data as Registry;
+}
+
+export function writeRegistry(home: string, registry: Registry): Promise<void> {
+  const plugins = [...registry.plugins].sort((a, b) => a.name.localeCompare(b.name));
+  return writeJsonAtomic(registryFile(home), { version: 1, plugins });
+}
+
+/** Finds a plugin by its manifest name (cli-plugin-deps) or its short name (deps). */
+export function findEntry(registry: Registry, name: string): RegistryEntry | undefined {
+  return registry.plugins.find((p) => p.name === name || p.name === `cli-plugin-${name}`);
+}
+
+export const shortName = (name: string) => name.replace(/^cli-plugin-/, '');
+
+/** The manifest PluginProcess runs with: the approved state recorded at install. */
+export function entryManifest(entry: RegistryEntry): Manifest {
+  return {
+    name: entry.name,
+    version: entry.version,
+    description: entry.description,
+    dir: entry.dir,
+    capabilities: Object.fromEntries(entry.capabilities.map((c) => [c, true])),
+    commands: entry.commands,
+    hooks: entry.hooks,
+  };
+}

@@ -1,0 +1,71 @@
+// The CLI's HostServices: what a plugin command or hook gets when it asks roost for something.
+// Capabilities are already checked by PluginProcess before any of these runs.
+import { runExec } from '../../kernel/host/exec.js';
+import type { AskRequest, HostServices, ProgressUpdate } from '../../kernel/host/services.js';
+import { RoostError } from '../../protocol/errors.js';
+import type { ProjectInfo } from '../../protocol/messages.js';
+import type { Question } from '../context.js';
+import { metadataReply } from './project-info.js';
+import { PluginStore } from './store.js';
+
+export interface CliServicesOptions {
+  home: string;
+  pluginName: string;
+  cwd: string;
+  project: ProjectInfo | null;
+  /** Asks the person (CliContext.ask): takes the default or fails when there is no terminal. */
+  ask(question: Question): Promise<string>;
+  /** Where `output` text goes: stdout for a command, the log for a hook. */
+  output(text: string): void;
+  /** A line for the person, on stderr. */
+  log(line: string): void;
+}
+
+const PROGRESS_INTERVAL_MS = 500;
+
+export function createCliServices(options: CliServicesOptions): HostServices {
+  const store = new PluginStore(options.home, options.pluginName);
+  let lastProgress = 0;
+  return {
+    exec: (request) => runExec(request, options.project?.root ?? options.cwd),
+    store: (key, value) => store.store(key, value),
+    load: (key) => store.load(key),
+    metadata: async (keys) => metadataReply(options.project, options.cwd, keys),
+    ask: (request) => answer(request, options.ask),
+    output: (text) => options.output(text),
+    log: (level, message) => {
+      if (level === 'debug' && !process.env.ROOST_DEBUG) return;
+      options.log(level === 'info' ? message : `${level}: ${message}`);
+    },
+    progress: (update: ProgressUpdate) => {
+      const now = Date.now();
+      if (!update.done && now - lastProgress < PROGRESS_INTERVAL_MS) return;
+      lastProgress = now;
+      options.log(describeProgress(options.pluginName, update));
+    },
+  };
+}
+
+async function answer(request: AskRequest, ask: CliServicesOptions['ask']): Promise<unknown> {
+  if (request.kind === 'prompt') {
+    return ask({ message: request.message, default: request.default === undefined ? undefined : String(request.default) });
+  }
+  if (request.kind === 'confirm') {
+    const def = request.default === undefined ? undefined : request.default === true || /^y(es)?$/i.test(String(request.default)) ? 'y' : 'n';
+    return /^y(es)?$/i.test(await ask({ message: `${request.message} (y/n)`, default: def }));
+  }
+  const options = request.options ?? [];
+  if (options.length === 0) throw new RoostError('VALIDATION_ERROR', 'select needs a non-empty options list');
+  const def = request.default === undefined ? undefined : String(request.default);
+  if (def !== undefined && !options.includes(def)) throw new RoostError('VALIDATION_ERROR', `select default "${def}" is not one of its options`);
+  const menu = options.map((o, i) => `  ${i + 1}) ${o}`).join('\n');
+  const reply = await ask({ message: `${request.message}\n${menu}\nchoose 1-${options.length}:`, default: def });
+  const picked = /^\d+$/.test(reply) ? options[Number(reply) - 1] : options.find((o) => o === reply);
+  if (picked === undefined) throw new RoostError('VALIDATION_ERROR', `"${reply}" is not one of the options`);
+  return picked;
+}
+
+function describeProgress(plugin: string, update: ProgressUpdate): string {
+  const count = update.total ? ` ${update.current ?? 0}/${update.total}` : update.current !== undefined ? ` ${update.current}` : '';
+  return `[${plugin}] ${update.message ?? 'working'}${count}${update.done ? ' (done)' : ''}`;
+}

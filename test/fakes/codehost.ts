@@ -1,0 +1,113 @@
+// A fake GitHub-like code host: the few REST routes roost's github plugin uses, with GitHub's status
+// codes and error bodies (401 Bad credentials, 404 Not Found, 422 Validation Failed). It keeps pull
+// requests in memory and records every request so tests can see exactly what was sent.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeCheckRun {
+  name: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null;
+}
+
+export interface FakeRepo {
+  defaultBranch: string;
+  /** Check runs by ref (branch name or sha). */
+  checks?: Record<string, FakeCheckRun[]>;
+}
+
+export interface CodeHostRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: any;
+}
+
+export interface FakeCodeHost {
+  url: string;
+  requests: CodeHostRequest[];
+  pulls: Array<{ number: number; repo: string; title: string; body: string; head: string; base: string; draft: boolean }>;
+  close(): Promise<void>;
+}
+
+export async function startCodeHost(options: { token: string; repos: Record<string, FakeRepo> }): Promise<FakeCodeHost> {
+  const requests: CodeHostRequest[] = [];
+  const pulls: FakeCodeHost['pulls'] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const path = req.url ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
+    if (req.headers.authorization !== `Bearer ${options.token}`) {
+      return send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+    }
+    const url = new URL(path, 'http://codehost');
+    const match = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    const slug = match ? `${decodeURIComponent(match[1]!)}/${decodeURIComponent(match[2]!)}` : '';
+    const repo = options.repos[slug];
+    if (!match || !repo) return send(res, 404, { message: 'Not Found' });
+    const rest = match[3] ?? '';
+    if (req.method === 'GET' && rest === '') {
+      return send(res, 200, { full_name: slug, name: match[2], default_branch: repo.defaultBranch, private: false });
+    }
+    if (req.method === 'POST' && rest === '/pulls') return createPull(res, slug, body);
+    const checks = /^\/commits\/([^/]+)\/check-runs$/.exec(rest);
+    if (req.method === 'GET' && checks) {
+      const runs = (repo.checks?.[decodeURIComponent(checks[1]!)] ?? []).map((run, i) => ({
+        id: i + 1, ...run, html_url: `https://codehost.test/${slug}/runs/${i + 1}`,
+      }));
+      return send(res, 200, { total_count: runs.length, check_runs: runs });
+    }
+    return send(res, 404, { message: 'Not Found' });
+  });
+
+  function createPull(res: ServerResponse, repo: string, body: any): void {
+    const missing = ['title', 'head', 'base'].filter((field) => typeof body?.[field] !== 'string' || body[field] === '');
+    if (missing.length > 0) {
+      return send(res, 422, { message: 'Validation Failed', errors: missing.map((field) => ({ resource: 'PullRequest', field, code: 'missing_field' })) });
+    }
+    if (pulls.some((p) => p.repo === repo && p.head === body.head && p.base === body.base)) {
+      return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${body.head}.` }] });
+    }
+    const pull = { number: pulls.length + 1, repo, title: body.title, body: body.body ?? '', head: body.head, base: body.base, draft: Boolean(body.draft) };
+    pulls.push(pull);
+    send(res, 201, {
+      number: pull.number,
+      html_url: `https://codehost.test/${repo}/pull/${pull.number}`,
+      title: pull.title,
+      body: pull.body,
+      draft: pull.draft,
+      state: 'open',
+      head: { ref: pull.head },
+      base: { ref: pull.base },
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    pulls,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
