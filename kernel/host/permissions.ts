@@ -4,8 +4,11 @@
 // effect in the host at once and at the OS level on the extension's next start.
 
 export function permissionFlags(grants: Set<string>, writableDirs: string[]): string[] {
-  const flags = ['--experimental-permission', '--disable-warning=ExperimentalWarning', '--allow-fs-read=*', '--allow-addons'];
-  flags.push(grants.has('filesystem') ? '--allow-fs-write=*' : `--allow-fs-write=${writableDirs.join(',')}`);
+  // --allow-addons (the sqlite3 binding) draws a SecurityWarning on every start: known and intended.
+  const flags = ['--experimental-permission', '--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning', '--allow-fs-read=*', '--allow-addons'];
+  // One flag per folder: Node 20.16+ reads a comma-separated list as a single path.
+  if (grants.has('filesystem')) flags.push('--allow-fs-write=*');
+  else for (const dir of writableDirs) flags.push(`--allow-fs-write=${dir}`);
   if (grants.has('exec')) flags.push('--allow-child-process');
   return flags;
 }
