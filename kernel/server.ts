@@ -1,8 +1,8 @@
 // Boot: open the kernel database, wire the kernel, discover and start extensions, listen for HTTP,
 // WebSocket and MCP on one port. `close()` stops in the reverse order.
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot } from '../protocol/paths.js';
@@ -37,7 +37,7 @@ export interface RunningServer {
 /** Environment variables an extension may read through the `secrets` capability. */
 const SECRET_NAMES = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OLLAMA_HOST', 'GITHUB_TOKEN', 'ROOST_GITHUB_API']);
 /** The only environment an extension process inherits; everything else arrives in init or via `secret`. */
-const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV', 'SYSTEMROOT'];
+const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV', 'SYSTEMROOT'];
 
 /** What only a program embedding the kernel can pass (never configuration): see EmbeddedRoute. */
 export interface EmbedOptions {
@@ -66,13 +66,19 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
   } as Kernel;
   const ws = new WsHub(kernel);
   const unsubscribers = new Map<string, Array<() => void>>();
-  const extensionEnv = Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
+  // Extensions write only under <data>/extensions (their databases, and TMPDIR for scratch files).
+  const extensionsDir = join(config.dataDir, 'extensions');
+  await mkdir(join(extensionsDir, 'tmp'), { recursive: true });
+  const extensionEnv: Record<string, string | undefined> = {
+    ...Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]])),
+    TMPDIR: join(extensionsDir, 'tmp'),
+  };
   kernel.registry = new ExtensionRegistry({
     db,
     crashBudget: config.crashBudget,
     crashWindowMs: config.crashWindowMs,
     storageFor: (name) => storageFor(config, name),
-    servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES),
+    servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES, extensionEnv),
     // What every extension learns at init; the operational mode then follows the system.operational_mode event.
     initConfig: async () => ({
       serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
@@ -82,7 +88,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
     }),
     env: extensionEnv,
-    nodeFlags: (grants) => permissionFlags(grants, [join(config.dataDir, 'extensions'), tmpdir()]),
+    nodeFlags: (grants) => permissionFlags(grants, [extensionsDir]),
     log,
     onChange(ext, change) {
       const name = ext.manifest.name;

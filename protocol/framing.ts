@@ -1,8 +1,8 @@
 // NDJSON framing: one compact JSON object per line. The decoder never throws on bad input: a line
 // that does not parse, is not an object, or grows past the frame limit is dropped with a warning.
-import { StringDecoder } from 'node:string_decoder';
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
 
 export type FrameWarning =
   | { kind: 'oversize'; bytes: number }
@@ -19,10 +19,12 @@ export function encodeFrame(message: object): string {
 }
 
 export class LineDecoder {
-  private readonly decoder = new StringDecoder('utf8');
-  private pending = '';
-  /** Bytes of an over-long line being skipped until its newline arrives (-1 when not skipping). */
-  private skipping = -1;
+  /** The bytes of the current line so far. Lines are cut on the newline byte, which never occurs inside a
+   * multi-byte UTF-8 character, and decoded whole, so a character split across chunks is never broken. */
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** True while the rest of an over-long line is counted and dropped until its newline arrives. */
+  private skipping = false;
 
   constructor(
     private readonly handlers: DecoderHandlers,
@@ -30,50 +32,43 @@ export class LineDecoder {
   ) {}
 
   push(chunk: Buffer | string): void {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
-    let newline = text.indexOf('\n');
+    let newline = bytes.indexOf(NEWLINE);
     while (newline !== -1) {
-      this.finishLine(text.slice(start, newline));
+      this.take(bytes.subarray(start, newline));
+      this.finishLine();
       start = newline + 1;
-      newline = text.indexOf('\n', start);
+      newline = bytes.indexOf(NEWLINE, start);
     }
-    this.accumulate(text.slice(start));
+    this.take(bytes.subarray(start));
   }
 
   /** Flushes a last line that had no trailing newline (the stream ended). */
   end(): void {
-    this.finishLine(this.decoder.end());
+    this.finishLine();
   }
 
-  private accumulate(part: string): void {
-    if (part === '') return;
-    if (this.skipping >= 0) {
-      this.skipping += Buffer.byteLength(part);
+  private take(part: Buffer): void {
+    if (part.length === 0) return;
+    this.size += part.length;
+    if (this.skipping) return;
+    if (this.size > this.maxFrameBytes) {
+      this.skipping = true;
+      this.parts = [];
       return;
     }
-    this.pending += part;
-    // String length bounds the UTF-8 size from below; check bytes only when it could matter.
-    if (this.pending.length * 3 > this.maxFrameBytes && Buffer.byteLength(this.pending) > this.maxFrameBytes) {
-      this.skipping = Buffer.byteLength(this.pending);
-      this.pending = '';
-    }
+    this.parts.push(part);
   }
 
-  private finishLine(tail: string): void {
-    if (this.skipping >= 0) {
-      const bytes = this.skipping + Buffer.byteLength(tail);
-      this.skipping = -1;
-      this.handlers.warning({ kind: 'oversize', bytes });
-      return;
-    }
-    const line = this.pending === '' ? tail : this.pending + tail;
-    this.pending = '';
-    if (line.length > this.maxFrameBytes / 3 && Buffer.byteLength(line) > this.maxFrameBytes) {
-      this.handlers.warning({ kind: 'oversize', bytes: Buffer.byteLength(line) });
-      return;
-    }
-    const trimmed = line.trim();
+  private finishLine(): void {
+    const { parts, size, skipping } = this;
+    this.parts = [];
+    this.size = 0;
+    this.skipping = false;
+    if (skipping) return this.handlers.warning({ kind: 'oversize', bytes: size });
+    if (size === 0) return;
+    const trimmed = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8').trim();
     if (trimmed === '') return;
     let value: unknown;
     try {

@@ -33,6 +33,8 @@ interface Pending {
   reject(error: RoostError): void;
   timer: NodeJS.Timeout | undefined;
   type: string;
+  /** Detaches the abort listener, so a long-lived signal does not collect one per request. */
+  detach?: () => void;
 }
 
 export class Peer {
@@ -80,24 +82,25 @@ export class Peer {
   /** Sends a message that expects one response and resolves with its value. */
   request<T = unknown>(message: OutgoingMessage, options: RequestOptions = {}): Promise<T> {
     if (this.closedWith) return Promise.reject(this.closedWith);
+    const cancelled = () => new RoostError('CANCELLED', `${message.type} was cancelled`);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(cancelled());
     const id = options.id ?? `${++this.nextId}`;
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 0;
     return new Promise<T>((resolve, reject) => {
       const entry: Pending = { resolve: resolve as (v: unknown) => void, reject, timer: undefined, type: message.type };
       if (timeoutMs > 0) {
         entry.timer = setTimeout(() => {
-          this.pending.delete(id);
-          reject(new RoostError('TIMEOUT', `${message.type} got no response within ${timeoutMs} ms`));
+          if (this.settle(id)) reject(new RoostError('TIMEOUT', `${message.type} got no response within ${timeoutMs} ms`));
         }, timeoutMs);
         entry.timer.unref?.();
       }
-      if (options.signal) {
+      if (signal) {
         const onAbort = () => {
-          if (!this.settle(id)) return;
-          reject(new RoostError('CANCELLED', `${message.type} was cancelled`));
+          if (this.settle(id)) reject(cancelled());
         };
-        if (options.signal.aborted) return onAbort();
-        options.signal.addEventListener('abort', onAbort, { once: true });
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.detach = () => signal.removeEventListener('abort', onAbort);
       }
       this.pending.set(id, entry);
       this.write({ ...message, id });
@@ -135,6 +138,7 @@ export class Peer {
     if (!entry) return undefined;
     this.pending.delete(id);
     if (entry.timer) clearTimeout(entry.timer);
+    entry.detach?.();
     return entry;
   }
 

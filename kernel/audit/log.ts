@@ -76,9 +76,9 @@ export class AuditLog {
   async query(q: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
     const base = this.db<Row>('audit_log').where((w) => {
       if (q.tenantId !== undefined) w.where('tenant_id', q.tenantId);
-      if (q.action) w.where('action', 'like', `${q.action.replace(/[%_]/g, '')}%`);
+      if (q.action) w.whereRaw("action LIKE ? ESCAPE '\\'", [startsWith(q.action)]);
       if (q.actor) w.where('actor', q.actor);
-      if (q.resource) w.where('resource', 'like', `${q.resource.replace(/[%_]/g, '')}%`);
+      if (q.resource) w.whereRaw("resource LIKE ? ESCAPE '\\'", [startsWith(q.resource)]);
       if (q.since) w.where('ts', '>=', q.since);
       if (q.until) w.where('ts', '<=', q.until);
     });
@@ -126,6 +126,11 @@ export class AuditLog {
     await this.db('audit_log').insert({ ...row, hash });
     this.head = { seq: row.seq, hash };
   }
+}
+
+/** A LIKE pattern matching values that start with `prefix` taken literally (`_` and `%` included). */
+function startsWith(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function hashOf(row: Omit<Row, 'hash'>): string {

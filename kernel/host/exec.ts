@@ -10,12 +10,14 @@ export const EXEC_DEFAULT_TIMEOUT_S = 30;
 export const EXEC_MAX_TIMEOUT_S = 300;
 export const EXEC_CAPTURE_LIMIT = 8 * 1024 * 1024;
 
-export async function runExec(request: ExecRequest, baseDir: string, env?: Record<string, string>): Promise<ExecResult> {
+/** With `env`, the command gets exactly that environment; without, the host's own. */
+export async function runExec(request: ExecRequest, baseDir: string, env?: Record<string, string | undefined>): Promise<ExecResult> {
   const timeoutS = Math.min(request.timeout ?? EXEC_DEFAULT_TIMEOUT_S, EXEC_MAX_TIMEOUT_S);
   const child = execa(request.command, {
     shell: true,
     cwd: resolve(baseDir, request.cwd ?? '.'),
     env,
+    extendEnv: env === undefined,
     stdin: 'ignore',
     buffer: false,
     reject: false,

@@ -50,6 +50,8 @@ export interface Manifest {
     main: string;
     activation: 'eager' | 'lazy';
     timeoutMs: number;
+    /** From spawn to `ready`, migrations included. */
+    startTimeoutMs: number;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -68,6 +70,7 @@ interface RawManifest {
     main: string;
     activation?: 'eager' | 'lazy';
     timeout_ms?: number;
+    start_timeout_ms?: number;
     routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }>;
     ws?: string[];
     subscribe?: string[];
@@ -77,6 +80,7 @@ interface RawManifest {
 }
 
 export const DEFAULT_EXTENSION_TIMEOUT_MS = 30_000;
+export const DEFAULT_START_TIMEOUT_MS = 15_000;
 
 /** Reads `<dir>/plugin.toml`, or the manifest file itself when given a path ending in .toml. */
 export async function readManifest(path: string): Promise<Manifest> {
@@ -128,6 +132,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     main: server.main,
     activation: server.activation ?? 'eager',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
+    startTimeoutMs: server.start_timeout_ms ?? DEFAULT_START_TIMEOUT_MS,
     routes: (server.routes ?? []).map(normaliseRoute),
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

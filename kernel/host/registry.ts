@@ -31,7 +31,6 @@ export interface RegistryDeps {
   db: Knex;
   crashBudget: number;
   crashWindowMs: number;
-  startTimeoutMs?: number;
   storageFor(name: string): Promise<StorageInfo>;
   servicesFor(name: string): HostServices;
   initConfig(name: string): Promise<Record<string, unknown>>;
@@ -69,12 +68,17 @@ export class ExtensionRegistry {
           continue;
         }
         if (!manifest.server) continue;
+        if (this.extensions.has(manifest.name)) {
+          this.deps.log('warn', `extension ${manifest.name} in ${manifest.dir}: an extension of that name is already registered; skipped`);
+          continue;
+        }
         const source = await this.deps.db('extension_sources').where({ name: manifest.name }).first();
         if (source && !source.loaded) {
           this.track(manifest, 'unloaded');
           continue;
         }
-        await this.register(manifest);
+        // One bad extension (a route clash) is skipped; it never keeps the server from starting.
+        await this.register(manifest).catch((err) => this.deps.log('warn', `extension ${manifest.name}: ${(err as Error).message}`));
       }
     }
     // Extensions loaded at run time from other folders come back after a restart.
@@ -138,10 +142,11 @@ export class ExtensionRegistry {
     if (!manifest.server) throw new RoostError('VALIDATION_ERROR', `${manifest.name} has no [server] table: it is not a server extension`);
     const current = this.extensions.get(manifest.name);
     if (current && current.state !== 'unloaded') throw conflict(`extension ${manifest.name} is already loaded`);
+    // Remembered only once registered: a refused extension (a route clash) leaves no trace behind.
+    const ext = await this.register(manifest);
     await this.deps.db('extension_sources')
       .insert({ name: manifest.name, dir: manifest.dir, loaded: true, updated_at: new Date().toISOString() })
       .onConflict('name').merge();
-    const ext = await this.register(manifest);
     if (manifest.server.activation === 'eager') await this.ensureRunning(manifest.name);
     return ext;
   }
@@ -175,13 +180,23 @@ export class ExtensionRegistry {
   }
 
   private async register(manifest: Manifest): Promise<Extension> {
+    const previous = this.extensions.get(manifest.name);
+    const stored = await this.storedGrants(manifest.name);
     const ext = this.track(manifest, 'stopped');
-    ext.grants = await this.loadGrants(manifest);
+    // On first sight an extension gets what its manifest asks for.
+    ext.grants = stored ?? new Set(Object.entries(manifest.capabilities).filter(([, wanted]) => wanted).map(([capability]) => capability));
     try {
       this.deps.onChange(ext, 'registered');
     } catch (err) {
-      this.extensions.delete(manifest.name);
+      if (previous) this.extensions.set(manifest.name, previous);
+      else this.extensions.delete(manifest.name);
       throw err;
+    }
+    if (!stored && ext.grants.size > 0) {
+      const now = new Date().toISOString();
+      await this.deps.db('extension_grants')
+        .insert([...ext.grants].map((capability) => ({ extension: manifest.name, capability, granted: true, updated_at: now })))
+        .onConflict(['extension', 'capability']).ignore();
     }
     return ext;
   }
@@ -193,18 +208,10 @@ export class ExtensionRegistry {
     return ext;
   }
 
-  /** Grants live in the kernel database; on first sight an extension gets what its manifest asks for. */
-  private async loadGrants(manifest: Manifest): Promise<Set<string>> {
-    const rows: Array<{ capability: string; granted: number | boolean }> = await this.deps.db('extension_grants').where({ extension: manifest.name });
-    if (rows.length === 0) {
-      const now = new Date().toISOString();
-      const asked = Object.entries(manifest.capabilities).filter(([, wanted]) => wanted).map(([capability]) => capability);
-      if (asked.length > 0) {
-        await this.deps.db('extension_grants').insert(asked.map((capability) => ({ extension: manifest.name, capability, granted: true, updated_at: now }))).onConflict(['extension', 'capability']).ignore();
-      }
-      return new Set(asked);
-    }
-    return new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability));
+  /** Grants live in the kernel database; undefined when this extension was never registered. */
+  private async storedGrants(name: string): Promise<Set<string> | undefined> {
+    const rows: Array<{ capability: string; granted: number | boolean }> = await this.deps.db('extension_grants').where({ extension: name });
+    return rows.length === 0 ? undefined : new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability));
   }
 
   private async start(ext: Extension): Promise<PluginProcess> {
@@ -228,15 +235,17 @@ export class ExtensionRegistry {
       onExit: (exit) => this.onExit(ext, proc, exit),
     });
     ext.process = proc;
-    const timeoutMs = this.deps.startTimeoutMs ?? 15_000;
+    const timeoutMs = server.startTimeoutMs;
     const outcome = await Promise.race([
       ready.then((v) => ({ ok: true as const, version: v })),
       proc.child.exited.then((exit) => ({ ok: false as const, why: `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
       delay(timeoutMs).then(() => ({ ok: false as const, why: `sent no "ready" within ${timeoutMs} ms` })),
     ]);
     if (!outcome.ok) {
-      ext.lastError = outcome.why;
       if (proc.child.running) await proc.stop();
+      // Set after the stop, whose exit handler records a less telling "exited unexpectedly".
+      ext.lastError = outcome.why;
+      this.deps.log('warn', `extension ${manifest.name} ${outcome.why}`);
       throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} ${outcome.why}`);
     }
     ext.schemaVersion = outcome.version;

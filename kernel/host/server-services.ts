@@ -7,10 +7,11 @@ import type { WsHub } from '../ws/hub.js';
 import { runExec } from './exec.js';
 import type { HostServices } from './services.js';
 
-export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secretNames: Set<string>): HostServices {
+/** `env` is the extension's own environment: commands it runs never see the server's secrets. */
+export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secretNames: Set<string>, env: Record<string, string | undefined>): HostServices {
   const source = `extension:${name}`;
   return {
-    exec: (request) => runExec(request, dir),
+    exec: (request) => runExec(request, dir, env),
     async store(key, value) {
       await k.db('plugin_kv').insert({ plugin: name, key, value, updated_at: new Date().toISOString() }).onConflict(['plugin', 'key']).merge();
     },

@@ -1,5 +1,6 @@
 // A consistent copy of every database: SQLite's VACUUM INTO for the kernel and each extension file,
 // pg_dump of each schema when the data lives in PostgreSQL.
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -16,7 +17,8 @@ export interface BackupResult {
 }
 
 export async function backupAll(config: ServerConfig, kernelDb: Knex): Promise<BackupResult> {
-  const id = new Date().toISOString().replace(/[:.]/g, '-');
+  // Two backups in the same millisecond still get their own folder (VACUUM INTO refuses an existing file).
+  const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
   const dir = join(config.dataDir, 'backups', id);
   await mkdir(dir, { recursive: true });
   return isPostgres(config) ? backupPostgres(config, id, dir) : backupSqlite(config, kernelDb, id, dir);

@@ -8,7 +8,6 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import type { Identity } from '../auth/identity.js';
-import type { BusEvent } from '../bus.js';
 import type { Kernel } from '../kernel.js';
 import { StreamSubscriptions } from './subscriptions.js';
 
@@ -32,7 +31,7 @@ export class WsHub {
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly kernel: Kernel) {
-    this.subscriptions = new StreamSubscriptions(kernel, (client, event) => this.deliver(client, event));
+    this.subscriptions = new StreamSubscriptions(kernel, (client, encoded) => this.deliver(client, encoded));
   }
 
   attach(server: Server): void {
@@ -136,8 +135,8 @@ export class WsHub {
     await this.kernel.registry.notify(owner.manifest.name, { type: 'ws', clientId: client.id, message, auth: { tenantId, role, actor } });
   }
 
-  private deliver(client: WsClient, event: BusEvent & { encoded: string }): void {
-    this.write(client, event.encoded);
+  private deliver(client: WsClient, encoded: Buffer): void {
+    this.write(client, encoded);
   }
 
   private reply(client: WsClient, message: object): void {
@@ -151,13 +150,13 @@ export class WsHub {
   }
 
   /** Sends unless the client stopped reading: a slow consumer is dropped before it can hurt the server. */
-  private write(client: WsClient, data: string): void {
+  private write(client: WsClient, data: string | Buffer): void {
     if (client.socket.readyState !== client.socket.OPEN) return;
     if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       client.socket.terminate();
       return;
     }
-    client.socket.send(data);
+    client.socket.send(data, { binary: false });
   }
 
   private beat(): void {

@@ -7,7 +7,8 @@ import type { StreamDecl } from '../host/manifest.js';
 import type { Kernel } from '../kernel.js';
 import type { WsClient } from './hub.js';
 
-type Deliver = (client: WsClient, event: BusEvent & { encoded: string }) => void;
+/** Sends an already encoded text frame payload to one client. */
+type Deliver = (client: WsClient, encoded: Buffer) => void;
 
 interface Topic {
   clients: Set<WsClient>;
@@ -62,14 +63,14 @@ export class StreamSubscriptions {
     }
   }
 
-  /** One serialisation per event, whatever the number of subscribers; other tenants never see it. */
+  /** One serialisation and one UTF-8 encoding per event, whatever the number of subscribers; other tenants never see it. */
   private fanOut(clients: Set<WsClient>, event: BusEvent): void {
     const payload = event.payload as { type?: unknown } | null;
     const message = payload && typeof payload === 'object' && typeof payload.type === 'string' ? payload : { type: 'event', topic: event.topic, payload: event.payload };
-    const encoded = JSON.stringify(message);
+    const encoded = Buffer.from(JSON.stringify(message));
     for (const client of clients) {
       if (event.tenantId !== null && event.tenantId !== client.identity.tenantId) continue;
-      this.deliver(client, { ...event, encoded });
+      this.deliver(client, encoded);
     }
   }
 

@@ -14,7 +14,7 @@ export interface TestServer {
   process: ResultPromise;
   /** Everything the server wrote to stderr so far. */
   log(): string;
-  api(method: string, path: string, options?: { body?: unknown; raw?: string; key?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  api(method: string, path: string, options?: { body?: unknown; raw?: string; key?: string; headers?: Record<string, string>; timeoutMs?: number }): Promise<ApiResponse>;
   ws(options?: { key?: string; path?: string }): Promise<TestSocket>;
   stop(): Promise<void>;
   /** Stops the server and removes its data dir. */
@@ -46,7 +46,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave an orphan that keeps the test file alive
+      reject(new Error(`server did not start:\n${stderr}`));
+    }, 60_000);
     child.stderr!.on('data', (chunk: string) => {
       stderr += chunk;
       const match = /listening on http:\/\/[^:]+:(\d+)/.exec(stderr);
@@ -58,7 +61,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     child.then(() => reject(new Error(`server exited:\n${stderr}`)));
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitHealthy(url);
+  await waitHealthy(url).catch((err) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
 
   const api: TestServer['api'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -68,7 +74,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     } else if (opts.raw !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(`${url}${path}`, { method, headers, body });
+    // A hung server fails the test instead of hanging it.
+    const res = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000) });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -106,9 +113,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
 }
 
 async function waitHealthy(url: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`${url}/api/health`).catch(() => undefined);
+    const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
     if (res?.ok && ((await res.json()) as { status: string }).status === 'ok') return;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -1,6 +1,7 @@
 // Reading the audit log and verifying its hash chain. A tenant sees its own entries; the instance
 // owner sees every entry and may filter by tenant.
 import type Router from '@koa/router';
+import { validationError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { isInstanceOwner, requireInstanceOwner } from '../../auth/identity.js';
 import type { Kernel } from '../../kernel.js';
@@ -16,7 +17,9 @@ export function registerAuditRoutes(router: Router<State>, k: Kernel): void {
     const limit = Math.min(Number(q.limit ?? 100), MAX_PAGE);
     const offset = Number(q.offset ?? 0);
     await k.audit.flush();
-    const { entries, total } = await k.audit.query({ tenantId, action: q.action, actor: q.actor, resource: q.resource, since: q.since, until: q.until, limit, offset });
+    const since = utc(q.since, 'since');
+    const until = utc(q.until, 'until');
+    const { entries, total } = await k.audit.query({ tenantId, action: q.action, actor: q.actor, resource: q.resource, since, until, limit, offset });
     ctx.body = { entries, total, limit, offset };
   });
 
@@ -25,4 +28,12 @@ export function registerAuditRoutes(router: Router<State>, k: Kernel): void {
     await k.audit.flush();
     ctx.body = await k.audit.verify();
   });
+}
+
+/** Stored timestamps are UTC ISO strings compared as text, so a bound given with another offset is converted first. */
+function utc(value: string | undefined, name: string): string | undefined {
+  if (!value) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw validationError(`query.${name} is not a valid date-time`);
+  return new Date(time).toISOString();
 }

@@ -1,5 +1,7 @@
 // The live server's extensions: list, load, unload, grant and revoke (instance owner only).
+import { isAbsolute } from 'node:path';
 import type Router from '@koa/router';
+import { validationError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { requireInstanceOwner } from '../../auth/identity.js';
 import type { Extension } from '../../host/registry.js';
@@ -32,7 +34,9 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/plugins/load', async (ctx) => {
     requireInstanceOwner(ctx.state.identity);
     const body = validate<{ path?: string; name?: string }>('api/plugin-load.json', ctx.request.body);
-    const ext = await k.registry.load(body.path ?? body.name!);
+    // A name re-loads an extension the server knows (404 otherwise); a path must not depend on the server's cwd.
+    if (body.path !== undefined && !isAbsolute(body.path)) throw validationError(`body.path must be an absolute path, got "${body.path}"`);
+    const ext = await k.registry.load(body.path ?? k.registry.get(body.name!).manifest.name);
     ctx.status = 201;
     ctx.body = describe(ext);
   });

@@ -65,8 +65,10 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
     const target = await k.keys.get(keyHash);
     if (!target || target.tenantId !== identity.tenantId) throw notFound('member');
     if (target.role === 'owner') {
-      const owners = (await k.keys.list(identity.tenantId)).filter((m) => m.role === 'owner');
-      if (owners.length <= 1) throw conflict('a tenant keeps at least one owner');
+      // Only keys that still work count: a rotated-out or expired owner key cannot run the tenant.
+      const now = Date.now();
+      const others = (await k.keys.list(identity.tenantId)).filter((m) => m.role === 'owner' && m.keyHash !== keyHash && (!m.expiresAt || Date.parse(m.expiresAt) > now));
+      if (others.length === 0) throw conflict('a tenant keeps at least one owner with a valid key');
     }
     await k.keys.revoke(identity.tenantId, keyHash);
     k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.member_removed', resource: `member:${keyHash}`, detail: { role: target.role } });

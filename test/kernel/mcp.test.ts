@@ -1,0 +1,149 @@
+// MCP at /mcp with the SDK's own client over Streamable HTTP: tools declared by extensions, tenant
+// isolation, argument validation, privileged tools behind agent tokens that an extension mints.
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { loadFixture } from '../fixtures/extensions/helpers.js';
+
+const OWNER_KEY = 'rk_mcp-test-owner-key-0123456789abcdef';
+
+describe('MCP /mcp', () => {
+  let server: TestServer;
+  let workDir: string;
+  let other: { key: string; tenantId: string };
+  const clients: Client[] = [];
+
+  /** A connected SDK client presenting `bearer` (an API key or an MCP token). */
+  async function connect(bearer?: string): Promise<Client> {
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: bearer ? { headers: { authorization: `Bearer ${bearer}` } } : {},
+    });
+    const client = new Client({ name: 'roost-mcp-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+  const textOf = (result: any): string => result.content.map((c: { text: string }) => c.text).join('');
+  const newProject = async (name: string, key: string) => (await server.api('POST', '/api/projects', { key, body: { name, workingDir: workDir } })).body;
+  const mint = async (body: object, key = OWNER_KEY) => {
+    const res = await server.api('POST', '/api/fx-probe/token', { key, body });
+    assert.equal(res.status, 201, res.text);
+    assert.match(res.body.token, /^rmt_/);
+    return res.body.token as string;
+  };
+
+  before(async () => {
+    server = await startTestServer({ env: { ROOST_LOCAL_AUTH: 'required', ROOST_API_KEY: OWNER_KEY } });
+    workDir = await mkdtemp(`${tmpdir()}/roost-mcp-`);
+    assert.equal((await loadFixture(server, 'fx-probe', OWNER_KEY)).status, 201);
+    const registered = await server.api('POST', '/api/tenants/register', { body: { org: 'mcp-other' } });
+    other = { key: registered.body.apiKey, tenantId: registered.body.tenant.id };
+  });
+  after(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await server.cleanup();
+  });
+
+  it('lists the tools extensions declare, with their input schemas', async () => {
+    const client = await connect(OWNER_KEY);
+    const { tools } = await client.listTools();
+    const list = tools.find((t) => t.name === 'svc_list_projects');
+    const remove = tools.find((t) => t.name === 'svc_delete_project');
+    assert.ok(list && remove);
+    assert.equal(list.inputSchema.type, 'object');
+    assert.deepEqual(remove.inputSchema.required, ['project_id']);
+    assert.match(remove.description ?? '', /privileged/);
+  });
+
+  it("returns the caller tenant's projects only", async () => {
+    await newProject('owner-project', OWNER_KEY);
+    await newProject('other-project', other.key);
+    const mine = JSON.parse(textOf(await (await connect(OWNER_KEY)).callTool({ name: 'svc_list_projects', arguments: {} })));
+    const theirs = JSON.parse(textOf(await (await connect(other.key)).callTool({ name: 'svc_list_projects', arguments: {} })));
+    assert.ok(mine.some((p: { name: string }) => p.name === 'owner-project'));
+    assert.ok(!mine.some((p: { name: string }) => p.name === 'other-project'));
+    assert.deepEqual(theirs.map((p: { name: string }) => p.name), ['other-project']);
+  });
+
+  it('answers arguments that fail the schema, and unknown tools, with isError', async () => {
+    const client = await connect(OWNER_KEY);
+    const wrongType = await client.callTool({ name: 'svc_list_projects', arguments: { search: 42 } });
+    assert.equal(wrongType.isError, true);
+    assert.match(textOf(wrongType), /arguments\.search must be string/);
+    const extra = await client.callTool({ name: 'svc_list_projects', arguments: { drop: 'tables' } });
+    assert.equal(extra.isError, true);
+    assert.match(textOf(extra), /arguments\.drop is not allowed/);
+    const unknown = await client.callTool({ name: 'svc_does_not_exist', arguments: {} });
+    assert.equal(unknown.isError, true);
+    assert.match(textOf(unknown), /unknown tool "svc_does_not_exist"/);
+  });
+
+  it('refuses a privileged tool to an API key, and to an agent token without the grant', async () => {
+    const project = await newProject('precious', OWNER_KEY);
+    const byKey = await (await connect(OWNER_KEY)).callTool({ name: 'svc_delete_project', arguments: { project_id: project.id } });
+    assert.equal(byKey.isError, true);
+    assert.match(textOf(byKey), /svc_delete_project is privileged/);
+    const ungranted = await connect(await mint({ agentId: 'agent-plain', tools: [] }));
+    const byAgent = await ungranted.callTool({ name: 'svc_delete_project', arguments: { project_id: project.id } });
+    assert.equal(byAgent.isError, true);
+    assert.match(textOf(byAgent), /privileged/);
+    assert.equal((await server.api('GET', `/api/projects/${project.id}`, { key: OWNER_KEY })).status, 200);
+    const refusals = await server.api('GET', '/api/audit-log?action=mcp.tool_refused', { key: OWNER_KEY });
+    assert.ok(refusals.body.entries.some((e: { actor: string }) => e.actor === 'agent:agent-plain'));
+  });
+
+  it('lets an agent token carrying the grant call the privileged tool, within its own tenant only', async () => {
+    const project = await newProject('doomed', OWNER_KEY);
+    const agent = await connect(await mint({ agentId: 'agent-cleaner', tools: ['svc_delete_project'] }));
+    const deleted = await agent.callTool({ name: 'svc_delete_project', arguments: { project_id: project.id } });
+    assert.equal(deleted.isError, false, textOf(deleted));
+    assert.deepEqual(JSON.parse(textOf(deleted)), { deleted: project.id });
+    assert.equal((await server.api('GET', `/api/projects/${project.id}`, { key: OWNER_KEY })).status, 404);
+
+    // A granted agent of another tenant cannot reach this tenant's projects.
+    const target = await newProject('out of reach', OWNER_KEY);
+    const foreign = await connect(await mint({ agentId: 'agent-foreign', tools: ['svc_delete_project'] }, other.key));
+    const attempt = await foreign.callTool({ name: 'svc_delete_project', arguments: { project_id: target.id } });
+    assert.equal(attempt.isError, true);
+    assert.match(textOf(attempt), /not found/);
+    assert.equal((await server.api('GET', `/api/projects/${target.id}`, { key: OWNER_KEY })).status, 200);
+  });
+
+  it('rejects unknown and expired tokens with 403, and a missing key with 401', async () => {
+    const status = async (headers: Record<string, string>) => {
+      const res = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      return { status: res.status, auth: res.headers.get('www-authenticate'), body: (await res.json()) as { code: string; error: string } };
+    };
+    const missing = await status({});
+    assert.equal(missing.status, 401);
+    assert.match(missing.auth ?? '', /^Bearer/);
+    assert.equal(missing.body.code, 'AUTH_REQUIRED');
+    assert.equal((await status({ authorization: 'Bearer rmt_never-issued' })).status, 403);
+    assert.equal((await status({ authorization: 'Bearer rk_not-a-key' })).status, 403);
+
+    const shortLived = await mint({ agentId: 'agent-brief', tools: ['svc_delete_project'], ttlSeconds: 1 });
+    await connect(shortLived);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const expired = await status({ authorization: `Bearer ${shortLived}` });
+    assert.equal(expired.status, 403);
+    assert.match(expired.body.error, /unknown or expired/);
+
+    await assert.rejects(connect(), (err: { code?: number }) => err.code === 401);
+    await assert.rejects(connect('rmt_never-issued'), (err: { code?: number }) => err.code === 403);
+  });
+
+  it('refuses malformed token requests from the extension', async () => {
+    const res = await server.api('POST', '/api/fx-probe/token', { key: OWNER_KEY, body: { agentId: 'x', ttlSeconds: 10 ** 9 } });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.code, 'VALIDATION_ERROR');
+    assert.match(res.body.error, /ttlSeconds/);
+  });
+});
