@@ -1,0 +1,34 @@
+// What every route of this extension shares: its schemas, its stores, the tenant-scoped agent lookup
+// and the role rule.
+import { join } from 'node:path';
+import { forbidden, notFound } from '../../protocol/errors.js';
+import type { AuthContext } from '../../protocol/messages.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import { BundleStore } from './bundles.js';
+import { MessageStore } from './messages.js';
+import { PersonaStore } from './personas.js';
+import { AgentStore, type Agent } from './store.js';
+
+export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);
+
+export const stores = (ctx: ExtensionContext) => ({
+  agents: new AgentStore(ctx.db),
+  personas: new PersonaStore(ctx.db),
+  bundles: new BundleStore(ctx.db),
+  messages: new MessageStore(ctx.db),
+});
+
+export async function mustGetAgent(ctx: ExtensionContext, tenantId: string, id: string): Promise<Agent> {
+  const agent = await new AgentStore(ctx.db).get(tenantId, id);
+  if (!agent) throw notFound(`agent ${id}`);
+  return agent;
+}
+
+export function requireOwner(auth: AuthContext, what: string): void {
+  if (auth.role !== 'owner') throw forbidden(`only an owner may ${what}; the caller is ${auth.role}`);
+}
+
+/** Tells subscribers of agent.{id} (WebSocket clients, the credits extension) that an agent changed. */
+export function announce(ctx: ExtensionContext, tenantId: string, action: 'created' | 'updated' | 'deleted', agent: Agent): void {
+  ctx.host.emit(`agent.${agent.id}`, { type: 'agent_updated', agentId: agent.id, action, agent }, tenantId);
+}

@@ -1,0 +1,60 @@
+// Agent-to-agent messages. `txid` stays null here: it is filled only when a message is also sent
+// on-chain (the chainchat layer), which this extension does not do.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+export interface AgentMessage {
+  id: string;
+  /** The sending agent, or null when a person or script sent it. */
+  from: string | null;
+  to: string;
+  content: string;
+  /** The session started for the recipient. */
+  sessionId: string | null;
+  txid: string | null;
+  createdAt: string;
+}
+
+interface Row {
+  id: string;
+  tenant_id: string;
+  from_agent_id: string | null;
+  to_agent_id: string;
+  content: string;
+  session_id: string | null;
+  txid: string | null;
+  created_at: string;
+}
+
+export class MessageStore {
+  constructor(private readonly db: Knex) {}
+
+  async record(tenantId: string, message: { from: string | null; to: string; content: string; sessionId: string | null }): Promise<AgentMessage> {
+    const row: Row = {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      from_agent_id: message.from,
+      to_agent_id: message.to,
+      content: message.content,
+      session_id: message.sessionId,
+      txid: null,
+      created_at: new Date().toISOString(),
+    };
+    await this.db('agent_messages').insert(row);
+    return toMessage(row);
+  }
+
+  /** Messages an agent sent or received, newest first. */
+  async history(tenantId: string, agentId: string, page: { limit: number; offset: number }): Promise<{ messages: AgentMessage[]; total: number }> {
+    const base = this.db<Row>('agent_messages')
+      .where({ tenant_id: tenantId })
+      .andWhere((q) => q.where({ to_agent_id: agentId }).orWhere({ from_agent_id: agentId }));
+    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset);
+    return { messages: rows.map(toMessage), total: Number(n) };
+  }
+}
+
+function toMessage(row: Row): AgentMessage {
+  return { id: row.id, from: row.from_agent_id, to: row.to_agent_id, content: row.content, sessionId: row.session_id, txid: row.txid, createdAt: row.created_at };
+}

@@ -1,0 +1,62 @@
+import type { Migration } from '../../protocol/storage.js';
+
+export const migrations: Migration[] = [
+  {
+    name: '001_agents',
+    async up(db) {
+      await db.schema.createTable('agents', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('name').notNullable();
+        t.text('description').notNullable().defaultTo('');
+        t.string('model').notNullable();
+        t.string('provider').notNullable();
+        t.text('system_prompt').notNullable().defaultTo('');
+        t.string('permission_mode').notNullable();
+        t.string('wallet').notNullable().unique();
+        t.text('mcp_tool_permissions').notNullable().defaultTo('[]');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.unique(['tenant_id', 'name']);
+        t.index(['tenant_id', 'created_at']);
+      });
+      await db.schema.createTable('personas', (t) => {
+        t.string('agent_id').primary().references('agents.id').onDelete('CASCADE');
+        t.string('archetype').notNullable();
+        t.text('traits').notNullable().defaultTo('[]');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+      });
+      await db.schema.createTable('skill_bundles', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('name').notNullable();
+        t.text('description').notNullable().defaultTo('');
+        t.text('tools').notNullable().defaultTo('[]');
+        t.text('prompts').notNullable().defaultTo('[]');
+        t.string('preset');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.unique(['tenant_id', 'name']);
+      });
+      await db.schema.createTable('agent_skills', (t) => {
+        t.string('agent_id').notNullable().references('agents.id').onDelete('CASCADE');
+        t.string('bundle_id').notNullable().references('skill_bundles.id').onDelete('CASCADE');
+        t.integer('position').notNullable();
+        t.primary(['agent_id', 'bundle_id']);
+      });
+      await db.schema.createTable('agent_messages', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('from_agent_id');
+        t.string('to_agent_id').notNullable();
+        t.text('content').notNullable();
+        t.string('session_id');
+        t.string('txid');
+        t.string('created_at').notNullable();
+        t.index(['tenant_id', 'to_agent_id', 'created_at']);
+        t.index(['tenant_id', 'from_agent_id', 'created_at']);
+      });
+    },
+  },
+];

@@ -1,0 +1,7 @@
+// Every route this extension declares in plugin.toml, keyed as declared.
+import type { RouteHandler } from '../_shared/extension.js';
+import { agentRoutes } from './routes-agents.js';
+import { bundleRoutes } from './routes-bundles.js';
+import { interactionRoutes } from './routes-interaction.js';
+
+export const routes: Record<string, RouteHandler> = { ...agentRoutes, ...bundleRoutes, ...interactionRoutes };

@@ -1,0 +1,139 @@
+// Agent records, always read and written within one tenant. The wallet address is minted here on
+// create and never changes.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { conflict } from '../../protocol/errors.js';
+
+export const PROVIDERS = ['anthropic', 'ollama'] as const;
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** The model an agent runs when its creator names none. */
+export const DEFAULT_MODEL: Record<Provider, string> = { anthropic: 'claude-sonnet-4-5', ollama: 'llama3.2' };
+
+export interface Agent {
+  id: string;
+  name: string;
+  description: string;
+  model: string;
+  provider: Provider;
+  systemPrompt: string;
+  permissionMode: PermissionMode;
+  wallet: string;
+  tenant: string;
+  mcp_tool_permissions: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AgentInput = Partial<Pick<Agent, 'name' | 'description' | 'model' | 'provider' | 'systemPrompt' | 'permissionMode' | 'mcp_tool_permissions'>>;
+
+interface Row {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  model: string;
+  provider: string;
+  system_prompt: string;
+  permission_mode: string;
+  wallet: string;
+  mcp_tool_permissions: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A LIKE pattern matching values that contain `text` literally (% and _ escaped with a backslash). */
+export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** "rw_" and 40 hex digits: unguessable, so a wallet address names exactly one agent. */
+export const newWalletAddress = (): string => `rw_${randomBytes(20).toString('hex')}`;
+
+export class AgentStore {
+  constructor(private readonly db: Knex) {}
+
+  async list(tenantId: string, page: { limit: number; offset: number; search?: string; wallet?: string }): Promise<{ agents: Agent[]; total: number }> {
+    const base = this.db<Row>('agents').where({ tenant_id: tenantId });
+    if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
+    if (page.wallet) base.andWhere({ wallet: page.wallet });
+    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+    const rows = await base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset);
+    return { agents: rows.map(toAgent), total: Number(n) };
+  }
+
+  async get(tenantId: string, id: string): Promise<Agent | undefined> {
+    const row = await this.db<Row>('agents').where({ tenant_id: tenantId, id }).first();
+    return row && toAgent(row);
+  }
+
+  async create(tenantId: string, input: AgentInput & { name: string }): Promise<Agent> {
+    const now = new Date().toISOString();
+    const provider = input.provider ?? 'anthropic';
+    const row: Row = {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      name: input.name,
+      description: input.description ?? '',
+      model: input.model ?? DEFAULT_MODEL[provider],
+      provider,
+      system_prompt: input.systemPrompt ?? '',
+      permission_mode: input.permissionMode ?? 'default',
+      wallet: newWalletAddress(),
+      mcp_tool_permissions: JSON.stringify(input.mcp_tool_permissions ?? []),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.unique(input.name, () => this.db('agents').insert(row));
+    return toAgent(row);
+  }
+
+  async update(tenantId: string, id: string, input: AgentInput): Promise<Agent | undefined> {
+    const patch: Partial<Row> = { updated_at: new Date().toISOString() };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.model !== undefined) patch.model = input.model;
+    if (input.provider !== undefined) patch.provider = input.provider;
+    if (input.systemPrompt !== undefined) patch.system_prompt = input.systemPrompt;
+    if (input.permissionMode !== undefined) patch.permission_mode = input.permissionMode;
+    if (input.mcp_tool_permissions !== undefined) patch.mcp_tool_permissions = JSON.stringify(input.mcp_tool_permissions);
+    const n = await this.unique(input.name, () => this.db('agents').where({ tenant_id: tenantId, id }).update(patch));
+    return n > 0 ? this.get(tenantId, id) : undefined;
+  }
+
+  async remove(tenantId: string, id: string): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      await trx('agent_messages').where({ tenant_id: tenantId, to_agent_id: id }).delete();
+      return (await trx('agents').where({ tenant_id: tenantId, id }).delete()) > 0;
+    });
+  }
+
+  /** Agent names are unique within a tenant, so agents can address each other by name. */
+  private async unique<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (name !== undefined && /UNIQUE|duplicate key/i.test(String((err as Error).message))) {
+        throw conflict(`an agent named "${name}" already exists`);
+      }
+      throw err;
+    }
+  }
+}
+
+function toAgent(row: Row): Agent {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    model: row.model,
+    provider: row.provider as Provider,
+    systemPrompt: row.system_prompt,
+    permissionMode: row.permission_mode as PermissionMode,
+    wallet: row.wallet,
+    tenant: row.tenant_id,
+    mcp_tool_permissions: JSON.parse(row.mcp_tool_permissions) as string[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

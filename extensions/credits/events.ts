@@ -1,0 +1,29 @@
+// Bus events from the agents extension (agent.* topics, type agent_updated): a new agent gets its
+// wallet (with the initial grant) at once, a rename follows, a deletion marks the wallet. The ledger
+// itself is kept: it is the history of what was granted and spent.
+import type { EventHandler } from '../_shared/extension.js';
+import { openWallet } from './agents-client.js';
+import { Ledger } from './ledger.js';
+
+interface AgentUpdated {
+  type: 'agent_updated';
+  action: 'created' | 'updated' | 'deleted';
+  agent: { id: string; name: string; wallet: string };
+}
+
+function isAgentUpdated(payload: unknown): payload is AgentUpdated {
+  const p = payload as Partial<AgentUpdated> | null;
+  return !!p && p.type === 'agent_updated' && typeof p.agent?.id === 'string' && typeof p.agent.wallet === 'string' && typeof p.agent.name === 'string';
+}
+
+export const onAgentEvent: EventHandler = async (event, ctx) => {
+  if (!event.tenantId || !isAgentUpdated(event.payload)) return;
+  const { action, agent } = event.payload;
+  try {
+    if (action === 'created') await openWallet(ctx, event.tenantId, agent);
+    else if (action === 'updated') await new Ledger(ctx.db).rename(event.tenantId, agent.id, agent.name);
+    else if (action === 'deleted') await new Ledger(ctx.db).markAgentDeleted(event.tenantId, agent.id);
+  } catch (err) {
+    ctx.host.log('warn', `agent event ${action} for ${agent.id}: ${(err as Error).message}`);
+  }
+};

@@ -1,0 +1,154 @@
+// The credit ledger: one wallet per agent and an append-only list of transactions. A wallet's balance
+// is the sum of its transactions; every append updates the cached balance in the same database
+// transaction, under a row lock on PostgreSQL (SQLite serialises writers anyway).
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { notFound } from '../../protocol/errors.js';
+import { num, safeSum } from './amounts.js';
+
+export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend';
+
+export interface Wallet {
+  address: string;
+  agentId: string;
+  agentName: string;
+  balance: number;
+  createdAt: string;
+  agentDeleted: boolean;
+}
+
+export interface Entry {
+  kind: Kind;
+  /** Signed: credits are positive, debits negative. */
+  microUnits: number;
+  reference?: string;
+  reason?: string;
+  actor: string;
+}
+
+export interface Transaction {
+  id: string;
+  wallet: string;
+  kind: Kind;
+  microUnits: number;
+  balanceAfter: number;
+  reference: string;
+  reason: string;
+  actor: string;
+  createdAt: string;
+}
+
+/** What changed, so the caller can announce it (agent_balance). */
+export interface BalanceChange {
+  tenantId: string;
+  agentId: string;
+  wallet: string;
+  balance: number;
+}
+
+export async function lockedWallet(trx: Knex.Transaction, tenantId: string, address: string): Promise<Record<string, any>> {
+  const query = trx('wallets').where({ tenant_id: tenantId, address });
+  if (trx.client.config.client === 'pg') query.forUpdate();
+  const row = await query.first();
+  if (!row) throw notFound(`wallet ${address}`);
+  return row;
+}
+
+/** Appends entries to one wallet inside `trx` and returns the new balance. */
+export async function post(trx: Knex.Transaction, tenantId: string, address: string, entries: Entry[]): Promise<{ balance: number; transactions: Transaction[] }> {
+  const row = await lockedWallet(trx, tenantId, address);
+  let balance = num(row.balance);
+  const now = new Date().toISOString();
+  const transactions: Transaction[] = [];
+  for (const e of entries) {
+    balance = safeSum(balance, e.microUnits, `the balance of wallet ${address}`);
+    const tx: Transaction = { id: randomUUID(), wallet: address, kind: e.kind, microUnits: e.microUnits, balanceAfter: balance, reference: e.reference ?? '', reason: e.reason ?? '', actor: e.actor, createdAt: now };
+    transactions.push(tx);
+    await trx('credit_transactions').insert({
+      id: tx.id, tenant_id: tenantId, wallet: address, kind: tx.kind, micro_units: tx.microUnits, balance_after: tx.balanceAfter,
+      reference: tx.reference, reason: tx.reason, actor: tx.actor, created_at: now,
+    });
+  }
+  await trx('wallets').where({ tenant_id: tenantId, address }).update({ balance, updated_at: now });
+  return { balance, transactions };
+}
+
+export class Ledger {
+  constructor(private readonly db: Knex) {}
+
+  async wallet(tenantId: string, address: string): Promise<Wallet | undefined> {
+    const row = await this.db('wallets').where({ tenant_id: tenantId, address }).first();
+    return row && toWallet(row);
+  }
+
+  async walletOfAgent(tenantId: string, agentId: string): Promise<Wallet | undefined> {
+    const row = await this.db('wallets').where({ tenant_id: tenantId, agent_id: agentId }).first();
+    return row && toWallet(row);
+  }
+
+  /** Creates the wallet on first sight, with the tenant's initial grant; idempotent. */
+  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: number): Promise<{ wallet: Wallet; change?: BalanceChange }> {
+    const existing = await this.wallet(tenantId, agent.wallet);
+    if (existing) {
+      if (existing.agentName !== agent.name) await this.rename(tenantId, agent.id, agent.name);
+      return { wallet: { ...existing, agentName: agent.name } };
+    }
+    try {
+      return await this.db.transaction(async (trx) => {
+        const now = new Date().toISOString();
+        await trx('wallets').insert({ address: agent.wallet, tenant_id: tenantId, agent_id: agent.id, agent_name: agent.name, balance: 0, created_at: now, updated_at: now });
+        const { balance } = initialGrant > 0
+          ? await post(trx, tenantId, agent.wallet, [{ kind: 'grant', microUnits: initialGrant, reference: 'initial-grant', reason: 'initial grant for a new wallet', actor: 'credits' }])
+          : { balance: 0 };
+        const wallet: Wallet = { address: agent.wallet, agentId: agent.id, agentName: agent.name, balance, createdAt: now, agentDeleted: false };
+        return { wallet, change: { tenantId, agentId: agent.id, wallet: agent.wallet, balance } };
+      });
+    } catch (err) {
+      const raced = await this.wallet(tenantId, agent.wallet);
+      if (raced) return { wallet: raced };
+      throw err;
+    }
+  }
+
+  async credit(tenantId: string, address: string, entry: Entry): Promise<{ balance: number; transaction: Transaction }> {
+    const { balance, transactions } = await this.db.transaction((trx) => post(trx, tenantId, address, [entry]));
+    return { balance, transaction: transactions[0]! };
+  }
+
+  async rename(tenantId: string, agentId: string, name: string): Promise<void> {
+    await this.db('wallets').where({ tenant_id: tenantId, agent_id: agentId }).update({ agent_name: name });
+  }
+
+  async markAgentDeleted(tenantId: string, agentId: string): Promise<void> {
+    await this.db('wallets').where({ tenant_id: tenantId, agent_id: agentId }).update({ agent_deleted_at: new Date().toISOString() });
+  }
+
+  async transactions(tenantId: string, address: string, page: { limit: number; offset: number }): Promise<{ messages: Transaction[]; total: number }> {
+    const base = this.db('credit_transactions').where({ tenant_id: tenantId, wallet: address });
+    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+    const rows = await base.clone().orderBy('seq', 'desc').limit(page.limit).offset(page.offset);
+    return { messages: rows.map(toTransaction), total: Number(n) };
+  }
+
+  async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ wallets: Wallet[]; total: number }> {
+    const base = this.db('wallets').where({ tenant_id: tenantId });
+    if (page.search) {
+      const like = `%${page.search.replace(/[\\%_]/g, '\\$&')}%`;
+      base.andWhere((q) => q.whereRaw("address like ? escape '\\'", [like]).orWhereRaw("agent_name like ? escape '\\'", [like]));
+    }
+    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+    const rows = await base.clone().orderBy('created_at').orderBy('address').limit(page.limit).offset(page.offset);
+    return { wallets: rows.map(toWallet), total: Number(n) };
+  }
+}
+
+function toWallet(row: Record<string, any>): Wallet {
+  return { address: row.address, agentId: row.agent_id, agentName: row.agent_name, balance: num(row.balance), createdAt: row.created_at, agentDeleted: row.agent_deleted_at !== null && row.agent_deleted_at !== undefined };
+}
+
+function toTransaction(row: Record<string, any>): Transaction {
+  return {
+    id: row.id, wallet: row.wallet, kind: row.kind, microUnits: num(row.micro_units), balanceAfter: num(row.balance_after),
+    reference: row.reference, reason: row.reason, actor: row.actor, createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,11 @@
+// The credits extension: wallet ledgers, reservations around agent turns, daily spending and caps,
+// the per-tenant credit configuration; MCP credit tools; WebSocket agent_reward; agent_balance events.
+import { runExtension } from '../_shared/extension.js';
+import { onAgentEvent } from './events.js';
+import { migrations } from './migrations.js';
+import { startExpirySweep, stopExpirySweep } from './expiry.js';
+import { routes } from './routes.js';
+import { tools } from './tools.js';
+import { ws } from './ws.js';
+
+runExtension({ migrations, routes, tools, ws, event: onAgentEvent, setup: startExpirySweep, shutdown: stopExpirySweep });

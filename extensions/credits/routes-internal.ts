@@ -1,0 +1,69 @@
+// Internal routes for the sessions extension (declared internal: reachable only through `call`):
+// reserve before an agent's turn, then commit its actual cost or release the hold.
+import { validationError } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { created, ok } from '../_shared/http.js';
+import { resolveAgent, resolveWallet } from './agents-client.js';
+import { announceBalance } from './announce.js';
+import { ConfigStore } from './config.js';
+import type { BalanceChange } from './ledger.js';
+import { Reservations, type Usage } from './reservations.js';
+import { schema } from './schemas.js';
+
+interface ReserveBody {
+  agentId?: string;
+  wallet?: string;
+  sessionId: string;
+  microUnits?: number;
+  provider?: string;
+  model?: string;
+  ttlSeconds?: number;
+}
+
+async function walletFor(req: RouteRequest, ctx: ExtensionContext, body: ReserveBody) {
+  const as = { requestId: req.id };
+  if (body.agentId !== undefined) {
+    const { agent, wallet } = await resolveAgent(ctx, as, req.auth.tenantId, body.agentId);
+    if (body.wallet !== undefined && body.wallet !== wallet.address) throw validationError(`body.wallet ${body.wallet} is not the wallet of agent ${agent.id}`);
+    return { wallet, provider: body.provider ?? agent.provider, model: body.model ?? agent.model };
+  }
+  const wallet = await resolveWallet(ctx, as, req.auth.tenantId, body.wallet!);
+  return { wallet, provider: body.provider ?? null, model: body.model ?? null };
+}
+
+const announce = (ctx: ExtensionContext, changes: Array<BalanceChange | undefined>) => {
+  for (const change of changes) if (change) announceBalance(ctx, change);
+};
+
+export const internalRoutes: Record<string, RouteHandler> = {
+  async 'POST /api/credits/reservations'(req, ctx) {
+    const body = validate<ReserveBody>(schema(ctx, 'reservation.json'), req.body);
+    const { wallet, provider, model } = await walletFor(req, ctx, body);
+    if (wallet.agentDeleted) throw validationError(`the agent of wallet ${wallet.address} has been deleted`);
+    const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
+    const reservations = new Reservations(ctx.db);
+    announce(ctx, await reservations.expire({ tenantId: req.auth.tenantId, wallet: wallet.address }));
+    const request = { sessionId: body.sessionId, microUnits: body.microUnits ?? config.reservePerTurn, provider, model, ttlSeconds: body.ttlSeconds ?? config.reservationTtlSeconds };
+    const { reservation, change } = await reservations.reserve(req.auth.tenantId, wallet, request, config.enabled);
+    announce(ctx, [change]);
+    return created({ reservationId: reservation.id, enforced: config.enabled, reservation, ...(change ? { balance: change.balance } : {}) });
+  },
+
+  async 'POST /api/credits/reservations/:id/commit'(req, ctx) {
+    const usage = validate<Usage>(schema(ctx, 'commit.json'), req.body);
+    const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
+    const { reservation, change } = await new Reservations(ctx.db).commit(req.auth.tenantId, req.params.id!, usage, config);
+    announce(ctx, [change]);
+    const charged = reservation.actualMicroUnits ?? 0;
+    // Tenant-wide spending, for analytics.
+    if (charged > 0) ctx.host.emit('credits.spent', { agentId: reservation.agentId, wallet: reservation.wallet, sessionId: reservation.sessionId, microUnits: charged, date: new Date().toISOString().slice(0, 10) }, req.auth.tenantId);
+    return ok({ reservation, charged, ...(change ? { balance: change.balance } : {}) });
+  },
+
+  async 'POST /api/credits/reservations/:id/release'(req, ctx) {
+    const { reservation, change } = await new Reservations(ctx.db).release(req.auth.tenantId, req.params.id!);
+    announce(ctx, [change]);
+    return ok({ reservation, ...(change ? { balance: change.balance } : {}) });
+  },
+};

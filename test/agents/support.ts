@@ -1,0 +1,78 @@
+// Shared by the agents and credits suites: a real server that also loads the fx-caller fixture
+// (test/fixtures/extensions/_credits), tenants with keys of each role, and an MCP client.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { repoRoot } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+export const FIXTURES = join(repoRoot, 'test/fixtures/extensions/_credits');
+export const SESSIONS_STAND_IN = join(FIXTURES, 'stand-ins/fx-sessions');
+
+export const startServer = (): Promise<TestServer> => startTestServer({ env: { ROOST_EXTENSION_DIRS: FIXTURES } });
+
+export interface Tenant {
+  tenantId: string;
+  owner: string;
+  operator: string;
+  viewer: string;
+}
+
+export async function registerTenant(server: TestServer, org: string): Promise<Tenant> {
+  const reg = await server.api('POST', '/api/tenants/register', { body: { org } });
+  assert.equal(reg.status, 201, reg.text);
+  const member = async (role: string) => {
+    const res = await server.api('POST', '/api/tenants/me/members', { key: reg.body.apiKey, body: { role } });
+    assert.equal(res.status, 201, res.text);
+    return res.body.apiKey as string;
+  };
+  return { tenantId: reg.body.tenant.id, owner: reg.body.apiKey, operator: await member('operator'), viewer: await member('viewer') };
+}
+
+export async function createAgent(server: TestServer, key: string | undefined, body: Record<string, unknown>): Promise<any> {
+  const res = await server.api('POST', '/api/agents', { key, body });
+  assert.equal(res.status, 201, res.text);
+  return res.body;
+}
+
+/** Calls another extension's route (internal ones included) as the caller of `key`, like a session runner. */
+export async function callAs(server: TestServer, key: string | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await server.api('POST', '/api/fx-caller/call', { key, body: { method, path, body: body ?? null } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** An MCP token for the agent, carrying its mcp_tool_permissions. */
+export async function agentToken(server: TestServer, key: string | undefined, agentId: string): Promise<string> {
+  const res = await server.api('POST', `/api/fx-caller/token/${agentId}`, { key, body: {} });
+  assert.equal(res.status, 201, res.text);
+  return res.body.token;
+}
+
+export async function mcpClient(server: TestServer, bearer?: string): Promise<Client> {
+  const client = new Client({ name: 'roost-test', version: '1.0.0' });
+  const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+/** The JSON a tool answered, or its error text. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; value: any; text: string }> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ type: string; text: string }>).map((c) => c.text).join('');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  return { isError: result.isError === true, value, text };
+}
+
+/** Unloads the real sessions extension if this build has one, so invocation can be tested on its own. */
+export async function unloadSessions(server: TestServer): Promise<void> {
+  const list = await server.api('GET', '/api/plugins');
+  const sessions = list.body.plugins.find((p: { name: string; state: string }) => p.name === 'sessions');
+  if (sessions && sessions.state !== 'unloaded') assert.equal((await server.api('POST', '/api/plugins/sessions/unload')).status, 200);
+}
