@@ -2,8 +2,15 @@
 // flags, environment, project config, home config, built-in default.
 import { RoostError } from '../../protocol/errors.js';
 import { usageError } from '../output.js';
-import { PROVIDER_DEFAULTS, PROVIDER_NAMES, createProvider, isProviderName, type ModelProvider, type ProviderName } from '../providers/index.js';
-import { normalizeOllamaHost } from '../providers/ollama.js';
+import {
+  PROVIDER_DEFAULTS,
+  PROVIDER_NAMES,
+  createProvider,
+  isProviderName,
+  normalizeOllamaHost,
+  type ModelProvider,
+  type ProviderName,
+} from '../../extensions/_shared/providers/index.js';
 import { loadConfigFiles, type ConfigFile } from './config-files.js';
 import { findProjectRoot } from '../project/detect.js';
 

@@ -1,0 +1,121 @@
+// The Anthropic Messages API through the official SDK, streamed, with tool use. Sessions get no SDK
+// retries (maxRetries 0): the session pauses and its auto-resume schedule retries.
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageParam, ContentBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { CallLimits, driverTimeout } from './call-limits.js';
+import { aborted, isUnreachable, notConfigured, statusError, unreachable } from './errors.js';
+import type { Block, ChatMessage, ModelCheck, ModelDriver, ModelReply, ModelRequest, ProviderConfig, StreamEvent, TextMessage } from './types.js';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-5-5';
+const REACH_HINT = 'check ANTHROPIC_BASE_URL and your network';
+
+export class AnthropicDriver implements ModelDriver {
+  readonly provider = 'anthropic' as const;
+  readonly model: string;
+  private readonly client: Anthropic;
+  private readonly timeoutMs: number | null;
+
+  constructor(private readonly config: ProviderConfig) {
+    if (!config.apiKey) {
+      throw notConfigured('ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your key>, or use a local model with ROOST_AI_PROVIDER=ollama');
+    }
+    this.model = config.model;
+    this.timeoutMs = driverTimeout(config.requestTimeoutMs);
+    // The key and base URL are passed explicitly so the SDK never falls back to other credential sources.
+    this.client = new Anthropic({
+      apiKey: config.apiKey,
+      baseURL: config.baseUrl,
+      maxRetries: config.maxRetries ?? 0,
+      ...(this.timeoutMs === null ? {} : { timeout: this.timeoutMs }),
+    });
+  }
+
+  async send(request: ModelRequest, onEvent: (event: StreamEvent) => void): Promise<ModelReply> {
+    const limits = new CallLimits('anthropic', request.signal, this.timeoutMs);
+    try {
+      const stream = this.client.messages.stream(
+        {
+          model: this.model,
+          max_tokens: request.maxTokens,
+          ...(request.system ? { system: request.system } : {}),
+          messages: request.messages.map(toParam),
+          ...(request.tools.length > 0 ? { tools: request.tools.map(toTool) } : {}),
+        },
+        { signal: limits.signal },
+      );
+      stream.on('text', (text) => onEvent({ type: 'text_delta', text }));
+      stream.on('thinking', (thinking) => onEvent({ type: 'thinking_delta', thinking }));
+      stream.on('contentBlock', (block) => {
+        if (block.type === 'tool_use') onEvent({ type: 'tool_use', id: block.id, name: block.name, input: asObject(block.input) });
+      });
+      const message = await stream.finalMessage();
+      const content: Block[] = [];
+      for (const block of message.content) {
+        if (block.type === 'text') content.push({ type: 'text', text: block.text });
+        else if (block.type === 'thinking') content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: asObject(block.input) });
+      }
+      return {
+        content,
+        usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+        stopReason: message.stop_reason,
+        model: message.model,
+      };
+    } catch (err) {
+      throw limits.abortError() ?? this.translate(err, request.signal);
+    }
+  }
+
+  async checkModel(signal?: AbortSignal): Promise<ModelCheck> {
+    try {
+      const info = await this.client.models.retrieve(this.model, {}, { signal, maxRetries: 0 });
+      return { reachable: true, modelAvailable: true, detail: `model ${info.id} is available` };
+    } catch (err) {
+      if (err instanceof Anthropic.NotFoundError) {
+        return { reachable: true, modelAvailable: false, detail: `model ${this.model} is unknown to ${this.config.baseUrl}` };
+      }
+      const error = signal?.aborted ? aborted('anthropic', signal) : this.translate(err, signal);
+      return { reachable: !isUnreachable(error), modelAvailable: null, detail: error.message };
+    }
+  }
+
+  private translate(err: unknown, signal: AbortSignal | undefined): Error {
+    if (err instanceof Anthropic.APIUserAbortError) return aborted('anthropic', signal);
+    if (err instanceof Anthropic.APIConnectionError) return unreachable('anthropic', this.config.baseUrl, err, REACH_HINT);
+    if (err instanceof Anthropic.APIError) {
+      const detail = `${err.type ? `${err.type}: ` : ''}${err.apiMessage ?? err.message}`;
+      return statusError('anthropic', err.status ?? statusOfStreamError(err.type), detail);
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+function toParam(message: ChatMessage | TextMessage): MessageParam {
+  if (typeof message.content === 'string') return { role: message.role, content: message.content };
+  const content: ContentBlockParam[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    // A thinking block goes back only with the signature the API gave it.
+    else if (block.type === 'thinking' && block.signature) content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    else if (block.type === 'tool_result') content.push({ type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, is_error: block.isError });
+  }
+  return { role: message.role, content };
+}
+
+function toTool(tool: { name: string; description: string; inputSchema: Record<string, unknown> }): Tool {
+  return { name: tool.name, description: tool.description, input_schema: { ...tool.inputSchema, type: 'object' } as Tool['input_schema'] };
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** An `error` event inside an SSE stream carries only a type; map it to the status the API would use. */
+function statusOfStreamError(type: string | null): number {
+  if (type === 'rate_limit_error') return 429;
+  if (type === 'invalid_request_error') return 400;
+  if (type === 'authentication_error') return 401;
+  return type === 'overloaded_error' ? 529 : 500;
+}

@@ -1,0 +1,70 @@
+// Paying for turns through the credits extension's internal routes: reserve before a turn (the amount
+// is the tenant's configured reservation per turn), commit the real token usage after it (credits
+// prices it from the tenant's price table and answers what it charged), release when the turn did
+// not happen. A server without the credits extension bills nothing (said once in the log); credits
+// that are there but failing pause the session.
+import { RoostError } from '../../protocol/errors.js';
+import type { HostClient } from '../_shared/host-client.js';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  provider: string;
+  model: string;
+}
+
+/** Codes that pause a session until credits come back. */
+export const CREDIT_CODES = new Set(['INSUFFICIENT_CREDITS', 'DAILY_CAP_REACHED', 'CREDITS_UNAVAILABLE']);
+
+export class Credits {
+  private absentNoted = false;
+
+  constructor(private readonly host: HostClient) {}
+
+  /** A reservation id; null when this server has no credits extension; throws a credit code otherwise. */
+  async reserve(tenantId: string, turn: { agentId: string; sessionId: string; provider: string; model: string }): Promise<string | null> {
+    const reply = await this.send(tenantId, 'POST', '/api/credits/reservations', turn);
+    if (reply.status === 201 || reply.status === 200) {
+      const id = (reply.body as { reservationId?: unknown } | null)?.reservationId;
+      if (typeof id === 'string') return id;
+      throw new RoostError('CREDITS_UNAVAILABLE', 'the credits extension answered a reservation without reservationId', { status: 503 });
+    }
+    if (this.absent(reply)) return null;
+    const body = reply.body as { code?: unknown; error?: unknown } | null;
+    if (reply.status === 409 && typeof body?.code === 'string') {
+      throw new RoostError(body.code, typeof body.error === 'string' ? body.error : `credits refused the turn (${body.code})`, { status: 409 });
+    }
+    throw new RoostError('CREDITS_UNAVAILABLE', `credits could not reserve a turn (status ${reply.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`, { status: 503 });
+  }
+
+  /** What the turn was charged, in microUnits. */
+  async commit(tenantId: string, reservationId: string, usage: Usage): Promise<number> {
+    const reply = await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/commit`, usage);
+    const charged = (reply.body as { charged?: unknown } | null)?.charged;
+    if (reply.status >= 300 || typeof charged !== 'number') {
+      throw new RoostError('CREDITS_UNAVAILABLE', `committing reservation ${reservationId} failed with status ${reply.status}`, { status: 503 });
+    }
+    return charged;
+  }
+
+  async release(tenantId: string, reservationId: string): Promise<void> {
+    await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/release`, {});
+  }
+
+  private async send(tenantId: string, method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+    try {
+      return await this.host.call(method, path, body, { tenantId });
+    } catch (err) {
+      return { status: 503, body: { code: 'EXTENSION_UNAVAILABLE', error: (err as Error).message } };
+    }
+  }
+
+  private absent(reply: { status: number; body: unknown }): boolean {
+    if (reply.status !== 404 || (reply.body as { code?: unknown } | null)?.code !== 'ROUTE_NOT_FOUND') return false;
+    if (!this.absentNoted) {
+      this.absentNoted = true;
+      this.host.log('warn', 'no credits extension serves /api/credits/reservations: sessions run without billing');
+    }
+    return true;
+  }
+}

@@ -1,0 +1,104 @@
+// The ordered stream of one session. Each event gets the next seq and goes out on the bus at once (so
+// subscribers see it with no storage latency, in order); rows are written in batches right after.
+// Some events also become conversation messages (role, content) for GET /messages and the summary.
+import type { Knex } from 'knex';
+
+export interface SessionEvent {
+  seq: number;
+  type: string;
+  turn: number;
+  at: string;
+  [field: string]: unknown;
+}
+
+export type Publish = (event: SessionEvent) => void;
+
+interface MessageRow {
+  session_id: string;
+  seq: number;
+  turn: number;
+  role: string;
+  content: string;
+  meta: string | null;
+  created_at: string;
+}
+
+export class SessionLog {
+  private events: Array<{ session_id: string; seq: number; type: string; data: string; created_at: string }> = [];
+  private messages: MessageRow[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  private scheduled = false;
+
+  private constructor(private readonly db: Knex, readonly sessionId: string, private nextSeq: number, private readonly publish: Publish) {}
+
+  static async open(db: Knex, sessionId: string, publish: Publish): Promise<SessionLog> {
+    const row = await db('session_events').where({ session_id: sessionId }).max<{ m: number | null }[]>({ m: 'seq' }).first();
+    return new SessionLog(db, sessionId, Number(row?.m ?? 0) + 1, publish);
+  }
+
+  append(type: string, data: Record<string, unknown>, turn: number): SessionEvent {
+    const at = new Date().toISOString();
+    const event: SessionEvent = { ...data, seq: this.nextSeq++, type, turn, at };
+    this.events.push({ session_id: this.sessionId, seq: event.seq, type, data: JSON.stringify(event), created_at: at });
+    const message = messageOf(event);
+    if (message) this.messages.push({ session_id: this.sessionId, seq: event.seq, turn, created_at: at, ...message });
+    this.publish(event);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    }
+    return event;
+  }
+
+  /** Resolves once every event appended so far is stored. */
+  flush(): Promise<void> {
+    this.scheduled = false;
+    const events = this.events;
+    const messages = this.messages;
+    this.events = [];
+    this.messages = [];
+    if (events.length > 0) {
+      this.writing = this.writing.then(() =>
+        this.db.transaction(async (trx) => {
+          for (let i = 0; i < events.length; i += 200) await trx('session_events').insert(events.slice(i, i + 200));
+          for (let i = 0; i < messages.length; i += 200) await trx('session_messages').insert(messages.slice(i, i + 200));
+        }).catch((err: Error) => void process.stderr.write(`session ${this.sessionId}: storing events failed: ${err.message}\n`)),
+      );
+    }
+    return this.writing;
+  }
+}
+
+/** Which events are conversation messages. */
+function messageOf(event: SessionEvent): { role: string; content: string; meta: string | null } | undefined {
+  switch (event.type) {
+    case 'user_message':
+      return { role: 'user', content: String(event.content), meta: null };
+    case 'assistant_message': {
+      const toolUses = event.toolUses as unknown[];
+      if (event.text === '' && toolUses.length === 0) return undefined;
+      return { role: 'assistant', content: String(event.text), meta: toolUses.length > 0 ? JSON.stringify({ toolUses }) : null };
+    }
+    case 'tool_result':
+      return { role: 'tool', content: String(event.output), meta: JSON.stringify({ toolUseId: event.id, name: event.name, isError: event.isError }) };
+    case 'runner_started':
+      return event.summary ? { role: 'system', content: String(event.summary), meta: JSON.stringify({ reason: event.reason }) } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export async function listMessages(db: Knex, sessionId: string, page: { limit: number; offset: number }) {
+  const base = db<MessageRow & { id: number }>('session_messages').where({ session_id: sessionId });
+  const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+  const rows = await base.clone().orderBy('seq').limit(page.limit).offset(page.offset);
+  return {
+    messages: rows.map((r) => ({ seq: r.seq, turn: r.turn, role: r.role, content: r.content, ...(r.meta ? JSON.parse(r.meta) : {}), createdAt: r.created_at })),
+    total: Number(n),
+  };
+}
+
+export async function listEvents(db: Knex, sessionId: string, after: number, limit: number): Promise<SessionEvent[]> {
+  const rows: Array<{ data: string }> = await db('session_events').where({ session_id: sessionId }).andWhere('seq', '>', after).orderBy('seq').limit(limit);
+  return rows.map((r) => JSON.parse(r.data) as SessionEvent);
+}

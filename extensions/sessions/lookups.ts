@@ -1,0 +1,54 @@
+// What a session reads from other extensions, through the kernel: the agent (as the agents extension
+// composes it for a run: record, persona and skills folded into one system prompt) and the project.
+import { notFound, RoostError } from '../../protocol/errors.js';
+import type { CallAs, HostClient } from '../_shared/host-client.js';
+import type { ProviderName } from '../_shared/providers/index.js';
+
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export interface AgentSpec {
+  id: string;
+  name: string;
+  provider: ProviderName;
+  model: string;
+  systemPrompt: string;
+  permissionMode: PermissionMode;
+  mcpToolPermissions: string[];
+}
+
+export interface ProjectSpec {
+  id: string;
+  workingDir: string;
+  env: Record<string, string>;
+}
+
+export async function agentSpec(host: HostClient, as: CallAs, agentId: string): Promise<AgentSpec> {
+  const body = await fetchRecord(host, as, `/api/internal/agents/${encodeURIComponent(agentId)}/runtime`, `agent ${agentId}`, 'agents');
+  const agent = body.agent as Record<string, unknown>;
+  const mode = PERMISSION_MODES.includes(agent.permissionMode as PermissionMode) ? (agent.permissionMode as PermissionMode) : 'default';
+  return {
+    id: String(agent.id),
+    name: String(agent.name),
+    provider: agent.provider === 'ollama' ? 'ollama' : 'anthropic',
+    model: String(agent.model),
+    systemPrompt: typeof body.systemPrompt === 'string' ? body.systemPrompt : String(agent.systemPrompt ?? ''),
+    permissionMode: mode,
+    mcpToolPermissions: Array.isArray(agent.mcp_tool_permissions) ? agent.mcp_tool_permissions.map(String) : [],
+  };
+}
+
+export async function projectSpec(host: HostClient, as: CallAs, projectId: string): Promise<ProjectSpec> {
+  const body = await fetchRecord(host, as, `/api/projects/${encodeURIComponent(projectId)}`, `project ${projectId}`, 'projects');
+  return { id: String(body.id), workingDir: String(body.workingDir), env: (body.env_vars as Record<string, string> | undefined) ?? {} };
+}
+
+async function fetchRecord(host: HostClient, as: CallAs, path: string, what: string, owner: string): Promise<Record<string, unknown>> {
+  const reply = await host.call<Record<string, unknown>>('GET', path, null, as);
+  if (reply.status === 200 && reply.body) return reply.body;
+  if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') {
+    throw new RoostError('EXTENSION_UNAVAILABLE', `sessions need the ${owner} extension, which is not loaded`);
+  }
+  if (reply.status === 404 || reply.status === 403) throw notFound(what);
+  throw new RoostError('EXTENSION_UNAVAILABLE', `reading ${what} failed with status ${reply.status}`);
+}

@@ -1,0 +1,40 @@
+// The sessions extension: agent sessions, each driven by an agent runner child process; their REST API,
+// their WebSocket stream (session.{id}), approvals and the escalation queue, chat, svc_extend_timeout.
+import { RoostError } from '../../protocol/errors.js';
+import { runExtension } from '../_shared/extension.js';
+import { ChatBridge } from './chat.js';
+import { SessionManager } from './manager.js';
+import { migrations } from './migrations.js';
+import { OPERATIONAL_MODES, type OperationalMode } from './policy.js';
+import { sessionRoutes } from './routes.js';
+import { sessionTools } from './tools.js';
+import { wsHandlers } from './ws.js';
+
+let manager: SessionManager | undefined;
+let chat: ChatBridge | undefined;
+const current = (): SessionManager => {
+  if (!manager) throw new RoostError('EXTENSION_UNAVAILABLE', 'the sessions extension is still starting');
+  return manager;
+};
+
+runExtension({
+  migrations,
+  setup(ctx) {
+    manager = new SessionManager(ctx);
+    chat = new ChatBridge(manager, ctx.host);
+    // After `ready`: restoring calls other extensions, which may still be starting themselves.
+    setImmediate(() => {
+      manager!.restoreAll().catch((err: Error) => ctx.host.log('error', `restoring sessions failed: ${err.message}`));
+    });
+  },
+  routes: sessionRoutes(current),
+  tools: sessionTools(current),
+  ws: wsHandlers(current, () => chat!),
+  event({ topic, payload }) {
+    const mode = (payload as { mode?: unknown } | null)?.mode;
+    if (topic === 'system.operational_mode' && OPERATIONAL_MODES.includes(mode as OperationalMode)) manager?.broker.setMode(mode as OperationalMode);
+  },
+  async shutdown() {
+    await manager?.shutdown();
+  },
+});

@@ -1,0 +1,214 @@
+// All sessions of this server: creating and starting them, finding them within a tenant, the live
+// ones in memory (with their runners), and bringing back at start-up what was running at shutdown.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { conflict, notFound } from '../../protocol/errors.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import type { CallAs } from '../_shared/host-client.js';
+import { resolveProvider } from '../_shared/providers/index.js';
+import { ApprovalBroker } from './approvals.js';
+import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
+import { Credits } from './credits.js';
+import { EscalationStore, type Escalation } from './escalations.js';
+import { agentSpec, projectSpec } from './lookups.js';
+import { RunnerPool } from './runner-pool.js';
+import { SessionRuntime, type RuntimeDeps } from './runtime.js';
+import { LIVE, SessionStore, toView, type SessionRow, type SessionView } from './store.js';
+
+export interface CreateInput {
+  agentId: string;
+  projectId?: string;
+  initialPrompt?: string;
+  name?: string;
+  source?: 'web' | 'chainchat' | 'agent';
+  timeoutMinutes?: number;
+  turnsPerContext?: number;
+  approvalTimeoutSeconds?: number;
+  resumeUnitMs?: number;
+}
+
+export class SessionManager {
+  readonly store: SessionStore;
+  readonly escalations: EscalationStore;
+  readonly broker: ApprovalBroker;
+  readonly config: InstanceConfig;
+  private readonly runtimes = new Map<string, SessionRuntime>();
+  private readonly deps: RuntimeDeps;
+  /** Someone wants a session's messages delivered outside its stream (chat). */
+  forward: RuntimeDeps['forward'] = () => undefined;
+
+  constructor(private readonly ctx: ExtensionContext) {
+    this.config = instanceConfig(ctx);
+    this.store = new SessionStore(ctx.db);
+    this.escalations = new EscalationStore(ctx.db);
+    this.broker = new ApprovalBroker(this.escalations, ctx.host, this.config.operationalMode);
+    this.broker.onLateGrant = (entry) => void this.lateGrant(entry);
+    this.deps = {
+      ctx,
+      store: this.store,
+      broker: this.broker,
+      credits: new Credits(ctx.host),
+      config: this.config,
+      pool: new RunnerPool(this.config.pluginDir),
+      forward: (rt, message) => this.forward(rt, message),
+      settled: (rt) => this.runtimes.delete(rt.id),
+    };
+  }
+
+  async create(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
+    const agent = await agentSpec(this.ctx.host, as, input.agentId);
+    const project = input.projectId ? await projectSpec(this.ctx.host, as, input.projectId) : null;
+    await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
+    const id = randomUUID();
+    // A session does not start when credits (or the agent's daily cap) would refuse its first turn.
+    const probe = await this.deps.credits.reserve(tenantId, { agentId: agent.id, sessionId: id, provider: agent.provider, model: agent.model });
+    if (probe) await this.deps.credits.release(tenantId, probe);
+    const now = new Date().toISOString();
+    const row: SessionRow = {
+      id,
+      tenant_id: tenantId,
+      agent_id: agent.id,
+      project_id: project?.id ?? null,
+      name: input.name ?? `${agent.name} ${now.slice(0, 16).replace('T', ' ')}`,
+      source: input.source ?? 'web',
+      status: 'created',
+      status_code: null,
+      status_reason: null,
+      provider: agent.provider,
+      model: agent.model,
+      working_dir: project?.workingDir ?? this.workspaceOf(id),
+      timeout_minutes: input.timeoutMinutes ?? DEFAULTS.timeoutMinutes,
+      timeout_at: null,
+      timeout_remaining_ms: null,
+      turns_per_context: input.turnsPerContext ?? DEFAULTS.turnsPerContext,
+      approval_timeout_ms: Math.round((input.approvalTimeoutSeconds ?? DEFAULTS.approvalTimeoutSeconds) * 1000),
+      resume_unit_ms: input.resumeUnitMs ?? DEFAULTS.resumeUnitMs,
+      turns: 0,
+      context_resets: 0,
+      cost_micro: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      pending_inputs: '[]',
+      continuing: false,
+      resume_attempts: 0,
+      next_resume_at: null,
+      created_at: now,
+      updated_at: now,
+      started_at: null,
+      ended_at: null,
+    };
+    await this.store.insert(row);
+    const rt = await SessionRuntime.load(this.deps, row);
+    this.runtimes.set(id, rt);
+    await rt.created();
+    await rt.start('start');
+    if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt);
+    this.ctx.host.audit('session.created', `session:${id}`, { agentId: agent.id, projectId: row.project_id, source: row.source }, tenantId);
+    return rt.view();
+  }
+
+  /** The live runtime of a session of this tenant, if it has one. */
+  live(tenantId: string, id: string): SessionRuntime | undefined {
+    const rt = this.runtimes.get(id);
+    return rt && rt.tenantId === tenantId ? rt : undefined;
+  }
+
+  async view(tenantId: string, id: string): Promise<SessionView> {
+    const rt = this.live(tenantId, id);
+    if (rt) return rt.view();
+    return toView(await this.mustGet(tenantId, id), null);
+  }
+
+  async mustGet(tenantId: string, id: string): Promise<SessionRow> {
+    const row = this.live(tenantId, id)?.row ?? (await this.store.get(tenantId, id));
+    if (!row) throw notFound(`session ${id}`);
+    return row;
+  }
+
+  async stop(tenantId: string, id: string): Promise<SessionView> {
+    const row = await this.mustGet(tenantId, id);
+    const rt = this.live(tenantId, id);
+    if (!rt || !LIVE.includes(row.status)) throw conflict(`session ${id} is ${row.status}; only a created, running or paused session can be stopped`);
+    await rt.stop('stopped', null, 'stopped on request');
+    return rt.view();
+  }
+
+  async resume(tenantId: string, id: string): Promise<SessionView> {
+    const row = await this.mustGet(tenantId, id);
+    let rt = this.live(tenantId, id);
+    if (!rt) {
+      if (row.status !== 'timeout' && row.status !== 'error') throw conflict(`session ${id} is ${row.status}; only a paused, timed-out or failed session can be resumed`);
+      rt = await SessionRuntime.load(this.deps, row);
+      this.runtimes.set(id, rt);
+    }
+    await rt.resume('manual');
+    return rt.view();
+  }
+
+  async send(tenantId: string, id: string, content: string): Promise<number> {
+    const row = await this.mustGet(tenantId, id);
+    const rt = this.live(tenantId, id);
+    if (!rt || !LIVE.includes(row.status)) throw conflict(`session ${id} is ${row.status}; resume it (or start a new one) to send messages`);
+    return rt.enqueue(content);
+  }
+
+  async rename(tenantId: string, id: string, patch: { name?: string; timeoutMinutes?: number }): Promise<SessionView> {
+    const row = await this.mustGet(tenantId, id);
+    const rt = this.live(tenantId, id);
+    const fields: Partial<SessionRow> = {};
+    if (patch.name !== undefined) fields.name = patch.name;
+    if (patch.timeoutMinutes !== undefined) fields.timeout_minutes = patch.timeoutMinutes;
+    if (rt) await rt.save(fields);
+    else await this.store.patch(row.id, fields);
+    return this.view(tenantId, id);
+  }
+
+  async remove(tenantId: string, id: string): Promise<void> {
+    const row = await this.mustGet(tenantId, id);
+    const rt = this.live(tenantId, id);
+    if (rt) await rt.stop('stopped', null, 'deleted');
+    await this.store.remove(tenantId, id);
+    // A session without a project worked in a folder of its own; it goes with the session. (This
+    // process may not write files itself, so a child process removes it.)
+    if (row.project_id === null && row.working_dir === this.workspaceOf(id)) await execa('rm', ['-rf', '--', row.working_dir], { reject: false });
+    this.ctx.host.audit('session.deleted', `session:${id}`, {}, tenantId);
+  }
+
+  private workspaceOf(id: string): string {
+    return join(this.config.dataDir, 'extensions', 'sessions-workspaces', id);
+  }
+
+  async extendTimeout(tenantId: string, id: string, minutes: number): Promise<string> {
+    const rt = this.live(tenantId, id);
+    if (!rt) throw conflict(`session ${id} is not running: there is no timeout to extend`);
+    return rt.extendTimeout(minutes);
+  }
+
+  /** At start-up: running sessions start again from their summary; paused ones wait for their resume time. */
+  async restoreAll(): Promise<void> {
+    for (const row of await this.store.live()) {
+      const rt = await SessionRuntime.load(this.deps, row);
+      this.runtimes.set(row.id, rt);
+      if (row.status === 'paused') {
+        rt.armResume();
+        continue;
+      }
+      const expired = row.timeout_remaining_ms === null && row.timeout_at !== null && Date.parse(row.timeout_at) <= Date.now();
+      if (expired || row.timeout_remaining_ms === 0) await rt.stop('timeout', 'SESSION_TIMEOUT', 'the session ran out of time while the server was down');
+      else await rt.start('restart');
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((rt) => rt.shutdown()));
+    await this.deps.pool.close();
+  }
+
+  /** An owner allowed a tool use after it had been denied: tell the agent it may retry it once. */
+  private async lateGrant(entry: Escalation): Promise<void> {
+    const rt = this.runtimes.get(entry.sessionId);
+    if (!rt) return;
+    await rt.enqueue(`An owner has now approved your earlier request to use ${entry.toolName} with ${JSON.stringify(entry.input)}. It is allowed once: retry it if it is still needed.`);
+  }
+}

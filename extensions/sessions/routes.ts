@@ -1,0 +1,93 @@
+// The sessions REST API and the escalation queue.
+import { join } from 'node:path';
+import { validationError } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
+import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import { listEvents, listMessages } from './event-log.js';
+import type { CreateInput, SessionManager } from './manager.js';
+import { STATUSES, toView } from './store.js';
+
+const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
+const MAX_EVENTS_PAGE = 1_000;
+
+export function sessionRoutes(manager: () => SessionManager): Record<string, RouteHandler> {
+  return {
+    async 'GET /api/sessions'(req) {
+      const status = queryString(req.query, 'status');
+      if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw validationError(`query.status must be one of ${STATUSES.join(', ')}`);
+      const { rows, total } = await manager().store.list(req.auth.tenantId, {
+        ...page(req.query),
+        projectId: queryString(req.query, 'projectId'),
+        agentId: queryString(req.query, 'agentId'),
+        status,
+      });
+      return ok({ sessions: rows.map((r) => manager().live(req.auth.tenantId, r.id)?.view() ?? toView(r, null)), total });
+    },
+
+    async 'POST /api/sessions'(req, ctx) {
+      const input = validate<CreateInput>(schema(ctx, 'session-create.json'), req.body);
+      return created(await manager().create(req.auth.tenantId, { requestId: req.id }, input));
+    },
+
+    async 'GET /api/sessions/:id'(req) {
+      return ok(await manager().view(req.auth.tenantId, req.params.id!));
+    },
+
+    async 'PUT /api/sessions/:id'(req, ctx) {
+      const patch = validate<{ name?: string; timeoutMinutes?: number }>(schema(ctx, 'session-update.json'), req.body);
+      return ok(await manager().rename(req.auth.tenantId, req.params.id!, patch));
+    },
+
+    async 'DELETE /api/sessions/:id'(req) {
+      await manager().remove(req.auth.tenantId, req.params.id!);
+      return noContent();
+    },
+
+    async 'GET /api/sessions/:id/messages'(req, ctx) {
+      const row = await manager().mustGet(req.auth.tenantId, req.params.id!);
+      await manager().live(req.auth.tenantId, row.id)?.log.flush();
+      return ok({ sessionId: row.id, ...(await listMessages(ctx.db, row.id, page(req.query))) });
+    },
+
+    async 'POST /api/sessions/:id/messages'(req, ctx) {
+      const { content } = validate<{ content: string }>(schema(ctx, 'message-post.json'), req.body);
+      const seq = await manager().send(req.auth.tenantId, req.params.id!, content);
+      return { status: 202, body: { sessionId: req.params.id, seq, accepted: true } };
+    },
+
+    async 'GET /api/sessions/:id/events'(req, ctx) {
+      const row = await manager().mustGet(req.auth.tenantId, req.params.id!);
+      const after = intQuery(req.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = intQuery(req.query, 'limit', 500, 1, MAX_EVENTS_PAGE);
+      await manager().live(req.auth.tenantId, row.id)?.log.flush();
+      return ok({ sessionId: row.id, events: await listEvents(ctx.db, row.id, after, limit) });
+    },
+
+    async 'POST /api/sessions/:id/stop'(req) {
+      return ok(await manager().stop(req.auth.tenantId, req.params.id!));
+    },
+
+    async 'POST /api/sessions/:id/resume'(req) {
+      return ok(await manager().resume(req.auth.tenantId, req.params.id!));
+    },
+
+    async 'GET /api/escalation-queue'(req) {
+      const sessionId = queryString(req.query, 'sessionId');
+      return ok(await manager().escalations.pending(req.auth.tenantId, { ...page(req.query), sessionId }));
+    },
+
+    async 'POST /api/escalation-queue/:id/resolve'(req, ctx) {
+      const { behavior } = validate<{ behavior: 'allow' | 'deny' }>(schema(ctx, 'escalation-resolve.json'), req.body);
+      return ok(await manager().broker.resolveEscalation(req.auth.tenantId, req.params.id!, behavior, req.auth.actor));
+    },
+  };
+}
+
+function intQuery(query: Record<string, string | string[]>, name: string, fallback: number, min: number, max: number): number {
+  const raw = queryString(query, name);
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw validationError(`query.${name} must be an integer from ${min} to ${max}`);
+  return n;
+}

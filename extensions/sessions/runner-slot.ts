@@ -1,0 +1,144 @@
+// The runner of one session: starting a fresh one (the agent as it is now, the project's working
+// directory and env_vars, the provider's secrets, an MCP token scoped to this agent and session, the
+// summary of the conversation so far), killing it, resetting the context, and noticing crashes.
+import type { ChildExit } from '../../protocol/child.js';
+import { RoostError } from '../../protocol/errors.js';
+import { resolveProvider } from '../_shared/providers/index.js';
+import type { ApprovalContext } from './approvals.js';
+import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
+import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
+import type { RunnerProcess } from './runner-process.js';
+import type { RunnerEvent } from './runner/protocol.js';
+import type { SessionRuntime } from './runtime.js';
+import { pendingOf } from './store.js';
+import { buildSummary } from './summary.js';
+
+export type StartReason = 'start' | 'restart' | 'resume' | 'turn_limit' | 'crash';
+
+/** MCP tokens outlive any session window; a new one is minted for every runner. */
+const TOKEN_TTL_SECONDS = 24 * 3600;
+
+export class RunnerSlot {
+  runner: RunnerProcess | undefined;
+  agent: AgentSpec | undefined;
+  /** Turns taken by the current runner (its context). */
+  contextTurns = 0;
+  private spawning: Promise<RunnerProcess> | undefined;
+  private crashes: number[] = [];
+
+  constructor(private readonly rt: SessionRuntime) {}
+
+  get pid(): number | null {
+    return this.runner?.running ? this.runner.pid : null;
+  }
+
+  /** The running runner, or a fresh one started from the summary. */
+  ensure(reason: StartReason): Promise<RunnerProcess> {
+    if (this.runner?.running) return Promise.resolve(this.runner);
+    this.spawning ??= this.spawn(reason).finally(() => (this.spawning = undefined));
+    return this.spawning;
+  }
+
+  /** Kills the runner and starts a fresh one from the summary (every turnsPerContext turns). */
+  async reset(): Promise<void> {
+    await this.kill();
+    await this.ensure('turn_limit');
+  }
+
+  async kill(): Promise<void> {
+    await this.runner?.stop();
+  }
+
+  /** True while crashes stay within the budget (CRASH_BUDGET in CRASH_WINDOW_MS without a completed turn). */
+  noteCrash(): boolean {
+    const now = Date.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+    return this.crashes.length <= CRASH_BUDGET;
+  }
+
+  get crashCount(): number {
+    return this.crashes.length;
+  }
+
+  forgetCrashes(): void {
+    this.crashes = [];
+  }
+
+  private async spawn(reason: StartReason): Promise<RunnerProcess> {
+    const { rt } = this;
+    const { host, db } = rt.deps.ctx;
+    const row = rt.row;
+    const as = { tenantId: row.tenant_id };
+    const agent = await agentSpec(host, as, row.agent_id);
+    const [provider, project, token, summary] = await Promise.all([
+      resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
+      row.project_id ? projectSpec(host, as, row.project_id) : null,
+      host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
+      buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
+    ]);
+    const workingDir = project?.workingDir ?? row.working_dir;
+    const runner = rt.deps.pool.take();
+    let ready;
+    try {
+      ready = await runner.start(
+        {
+          sessionId: row.id,
+          provider,
+          systemPrompt: agent.systemPrompt,
+          summary,
+          workingDir,
+          createWorkingDir: project === null,
+          protectedFiles: rt.deps.config.protectedFiles,
+          env: project?.env ?? {},
+          mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token },
+          maxTokens: MAX_TOKENS,
+        },
+        {
+          onEvent: (event: RunnerEvent) => {
+            const { type, ...data } = event;
+            rt.record(type, data);
+          },
+          onApproval: (ask) => rt.deps.broker.decide(this.approvalContext(), ask.tool),
+          onExit: (exit, expected) => this.onExit(runner, exit, expected),
+          log: (level, message) => host.log(level as 'info', message),
+        },
+      );
+    } catch (err) {
+      await runner.stop();
+      throw err;
+    } finally {
+      rt.deps.pool.refill();
+    }
+    if (rt.closing || !['created', 'running', 'resumed'].includes(rt.row.status)) {
+      await runner.stop();
+      throw new RoostError('CANCELLED', `session ${row.id} is ${rt.row.status}`);
+    }
+    const previousPid = this.runner?.pid ?? null;
+    this.runner = runner;
+    this.agent = agent;
+    this.contextTurns = 0;
+    const resets = reason === 'start' ? row.context_resets : row.context_resets + 1;
+    await rt.save({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
+    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null });
+    return runner;
+  }
+
+  private approvalContext(): ApprovalContext {
+    const { rt } = this;
+    return {
+      tenantId: rt.tenantId,
+      sessionId: rt.id,
+      agentId: rt.row.agent_id,
+      permissionMode: this.agent?.permissionMode ?? 'default',
+      timeoutMs: rt.row.approval_timeout_ms,
+      announce: (message) => rt.announce(message),
+      record: (decision) => rt.record('approval', decision),
+    };
+  }
+
+  private onExit(runner: RunnerProcess, exit: ChildExit, expected: boolean): void {
+    if (expected || this.rt.closing || runner !== this.runner) return;
+    this.rt.record('runner_exited', { pid: runner.pid, code: exit.code, signal: exit.signal });
+    this.rt.runnerCrashed();
+  }
+}

@@ -1,0 +1,52 @@
+// Every tool the agent may call: the local file and shell tools (validated here) and the server's MCP
+// tools (validated by the server). A tool failure is a result the model sees, never a crash.
+import type { ValidateFunction } from 'ajv';
+import { RoostError } from '../../../protocol/errors.js';
+import { describeErrors, schemaValidator } from '../../../protocol/validate.js';
+import type { ToolSpec } from '../../_shared/providers/index.js';
+import { FS_TOOL_SPECS, runFsTool } from './fs-tools.js';
+import type { McpTools } from './mcp.js';
+import { SHELL_TOOL_SPEC, type Shell } from './shell.js';
+import type { Workspace } from './workspace.js';
+
+export interface ToolOutcome {
+  text: string;
+  isError: boolean;
+}
+
+/** What the model reads back from one tool use is bounded; the rest is elided. */
+const MAX_RESULT_CHARS = 100_000;
+
+export class Toolbox {
+  private readonly local = new Map<string, { spec: ToolSpec; validate: ValidateFunction }>();
+
+  constructor(private readonly ws: Workspace, private readonly shell: Shell, private readonly mcp: McpTools | null) {
+    for (const spec of [...FS_TOOL_SPECS, SHELL_TOOL_SPEC]) this.local.set(spec.name, { spec, validate: schemaValidator(spec.inputSchema) });
+  }
+
+  get specs(): ToolSpec[] {
+    const own = [...this.local.values()].map((t) => t.spec);
+    return [...own, ...(this.mcp?.specs.filter((s) => !this.local.has(s.name)) ?? [])];
+  }
+
+  async run(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
+    try {
+      const outcome = await this.dispatch(name, input, signal);
+      return outcome.text.length > MAX_RESULT_CHARS ? { ...outcome, text: `${outcome.text.slice(0, MAX_RESULT_CHARS)}\n… (result truncated)` } : outcome;
+    } catch (err) {
+      if (err instanceof RoostError && err.code !== 'INTERNAL') return { text: err.message, isError: true };
+      return { text: `${name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+    }
+  }
+
+  private async dispatch(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
+    const local = this.local.get(name);
+    if (local) {
+      if (!local.validate(input)) return { text: describeErrors(local.validate.errors ?? [], 'input'), isError: true };
+      if (name === 'run_command') return this.shell.run(input.command as string, input.timeout_seconds as number | undefined);
+      return { text: await runFsTool(this.ws, name, input), isError: false };
+    }
+    if (this.mcp?.has(name)) return this.mcp.call(name, input, signal);
+    return { text: `there is no tool named "${name}"`, isError: true };
+  }
+}

@@ -1,0 +1,269 @@
+// One live session: its state machine and timers. Its runner lives in a RunnerSlot; its turns are
+// driven by turns.ts. Transitions (start, pause, resume, stop) run one at a time, so a stop that
+// races a pause, or a resume that races a timeout, always ends in one consistent state.
+import { conflict, RoostError, toRoostError } from '../../protocol/errors.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import type { ApprovalBroker } from './approvals.js';
+import { MAX_EXTENSION_MINUTES, resumeDelayMs, type InstanceConfig } from './config.js';
+import type { Credits } from './credits.js';
+import { SessionLog, type SessionEvent } from './event-log.js';
+import type { RunnerPool } from './runner-pool.js';
+import { RunnerSlot, type StartReason } from './runner-slot.js';
+import { LIVE, pendingOf, toView, type PendingInput, type SessionRow, type SessionStatus, type SessionStore } from './store.js';
+import { pump } from './turns.js';
+
+export interface RuntimeDeps {
+  ctx: ExtensionContext;
+  store: SessionStore;
+  broker: ApprovalBroker;
+  credits: Credits;
+  config: InstanceConfig;
+  pool: RunnerPool;
+  /** Also deliver this session's messages to someone not subscribed (a chat client). */
+  forward(runtime: SessionRuntime, message: { type: string } & Record<string, unknown>): void;
+  /** The session reached a final state; the manager forgets it. */
+  settled(runtime: SessionRuntime): void;
+}
+
+type Final = 'stopped' | 'timeout' | 'error';
+/** setTimeout overflows past 24.8 days; longer waits re-arm. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class SessionRuntime {
+  readonly slot = new RunnerSlot(this);
+  busy = false;
+  closing = false;
+  private timeoutTimer: NodeJS.Timeout | undefined;
+  private resumeTimer: NodeJS.Timeout | undefined;
+  private transitions: Promise<unknown> = Promise.resolve();
+  readonly log: SessionLog;
+
+  private constructor(readonly deps: RuntimeDeps, public row: SessionRow, log: SessionLog) {
+    this.log = log;
+  }
+
+  static async load(deps: RuntimeDeps, row: SessionRow): Promise<SessionRuntime> {
+    let runtime: SessionRuntime | undefined;
+    const log = await SessionLog.open(deps.ctx.db, row.id, (event) => runtime?.publish(event));
+    runtime = new SessionRuntime(deps, row, log);
+    return runtime;
+  }
+
+  get id(): string {
+    return this.row.id;
+  }
+
+  get tenantId(): string {
+    return this.row.tenant_id;
+  }
+
+  get pending(): PendingInput[] {
+    return pendingOf(this.row);
+  }
+
+  view() {
+    return toView(this.row, { pid: this.slot.pid, busy: this.busy, contextTurns: this.slot.contextTurns });
+  }
+
+  async save(patch: Partial<SessionRow>): Promise<void> {
+    const stamped = { ...patch, updated_at: new Date().toISOString() };
+    Object.assign(this.row, stamped);
+    await this.deps.store.patch(this.id, stamped);
+  }
+
+  record(type: string, data: Record<string, unknown> = {}): SessionEvent {
+    return this.log.append(type, data, this.row.turns + 1);
+  }
+
+  /** A message for whoever watches this session (subscribers of session.{id}, a chat client). */
+  announce(message: { type: string } & Record<string, unknown>): void {
+    this.deps.ctx.host.emit(`session.${this.id}`, message, this.tenantId);
+    this.deps.forward(this, message);
+  }
+
+  /** A user turn; answered now if the session is running, else when it runs again. */
+  async enqueue(content: string): Promise<number> {
+    const event = this.record('user_message', { content });
+    await this.save({ pending_inputs: JSON.stringify([...this.pending, { content, seq: event.seq }]) });
+    if (this.row.status === 'running') void pump(this);
+    return event.seq;
+  }
+
+  /** created → running (or back to running after a server restart). */
+  start(reason: StartReason): Promise<void> {
+    return this.exclusive(() => this.run(reason));
+  }
+
+  stop(status: Final, code: string | null = null, reason: string | null = null): Promise<void> {
+    return this.exclusive(() => this.end(status, code, reason));
+  }
+
+  /** Provider outage or no credits: no runner until the next resume, tried 5, 15, 45, then every 60 units. */
+  pause(code: string, reason: string): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.row.status !== 'running' || this.closing) return;
+      this.clearTimers();
+      const attempts = this.row.resume_attempts + 1;
+      const delayMs = resumeDelayMs(attempts, this.row.resume_unit_ms);
+      const next = new Date(Date.now() + delayMs).toISOString();
+      this.record('pause', { code, reason, attempt: attempts, delayMs, nextResumeAt: next });
+      const patch = { timeout_remaining_ms: this.remainingTimeout(), timeout_at: null, resume_attempts: attempts, next_resume_at: next };
+      Object.assign(this.row, patch, { status: 'paused', status_code: code, status_reason: reason }); // seen at once by a turn in flight
+      this.deps.broker.cancelSession(this.id, 'the session paused');
+      await this.slot.kill();
+      await this.save(patch);
+      await this.setStatus('paused', code, reason);
+      this.armResume();
+    });
+  }
+
+  /** paused (or timeout, error) → resumed → running. A timed-out or failed session gets a fresh window. */
+  resume(trigger: 'manual' | 'auto'): Promise<void> {
+    return this.exclusive(async () => {
+      const from = this.row.status;
+      if (from !== 'paused' && from !== 'timeout' && from !== 'error') throw conflict(`session ${this.id} is ${from}; only a paused, timed-out or failed session can be resumed`);
+      this.clearTimers();
+      await this.save({ next_resume_at: null, ...(from === 'paused' ? {} : { timeout_remaining_ms: null }) });
+      this.record('resume', { trigger, from });
+      await this.setStatus('resumed');
+      await this.run('resume');
+    });
+  }
+
+  async extendTimeout(minutes: number): Promise<string> {
+    if (!(minutes > 0 && minutes <= MAX_EXTENSION_MINUTES)) throw new RoostError('VALIDATION_ERROR', `minutes must be more than 0 and at most ${MAX_EXTENSION_MINUTES}`);
+    const ms = Math.round(minutes * 60_000);
+    if (this.row.status === 'paused') {
+      await this.save({ timeout_remaining_ms: (this.row.timeout_remaining_ms ?? 0) + ms });
+    } else if (this.row.status === 'running' && this.row.timeout_at) {
+      await this.save({ timeout_at: new Date(Date.parse(this.row.timeout_at) + ms).toISOString() });
+      this.armTimeout();
+    } else throw conflict(`session ${this.id} is ${this.row.status}: there is no timeout to extend`);
+    this.record('timeout_extended', { minutes, timeoutAt: this.row.timeout_at });
+    return this.row.timeout_at ?? new Date(Date.now() + (this.row.timeout_remaining_ms ?? 0)).toISOString();
+  }
+
+  /** The server stops: the runner goes, the state stays (running sessions resume on the next start). */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    this.clearTimers();
+    if (this.row.status === 'running' && this.row.timeout_at) await this.save({ timeout_remaining_ms: this.remainingTimeout() });
+    await this.slot.kill();
+    await this.log.flush();
+  }
+
+  /** Something went wrong outside a transition: the session ends in `error` (cancellations aside). */
+  fail(err: unknown): Promise<void> {
+    return this.exclusive(() => this.failed(err));
+  }
+
+  /** The runner died on its own. A turn in flight fails by itself and turns.ts retries it; an idle session recovers here. */
+  runnerCrashed(): void {
+    if (this.busy || this.row.status !== 'running') return;
+    void this.exclusive(async () => {
+      if (!this.slot.noteCrash()) return this.crashedOut();
+      try {
+        await this.slot.ensure('crash');
+      } catch (err) {
+        return this.failed(err);
+      }
+      void pump(this);
+    });
+  }
+
+  /** Past the crash budget (a turn's runner died once too often): the session goes to `error`. */
+  crashLimitReached(): Promise<void> {
+    return this.exclusive(() => this.crashedOut());
+  }
+
+  private crashedOut(): Promise<void> {
+    return this.end('error', 'RUNNER_CRASHED', `the agent runner crashed ${this.slot.crashCount} times within a minute without completing a turn`);
+  }
+
+  /** Re-arms what a paused session waits for (also after a server restart). */
+  armResume(): void {
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    if (this.row.status !== 'paused' || !this.row.next_resume_at) return;
+    const left = Date.parse(this.row.next_resume_at) - Date.now();
+    this.resumeTimer = setTimeout(() => {
+      if (left > MAX_TIMER_MS) return this.armResume();
+      this.resume('auto').catch((err) => this.fail(err));
+    }, Math.min(Math.max(0, left), MAX_TIMER_MS));
+  }
+
+  private async run(reason: StartReason): Promise<void> {
+    try {
+      await this.slot.ensure(reason);
+    } catch (err) {
+      return this.failed(err);
+    }
+    const remaining = this.row.timeout_remaining_ms ?? this.row.timeout_minutes * 60_000;
+    await this.save({ timeout_at: new Date(Date.now() + remaining).toISOString(), timeout_remaining_ms: null, started_at: this.row.started_at ?? new Date().toISOString(), ended_at: null });
+    this.armTimeout();
+    await this.setStatus('running');
+    void pump(this);
+  }
+
+  private async end(status: Final, code: string | null, reason: string | null): Promise<void> {
+    if (!LIVE.includes(this.row.status)) return;
+    this.clearTimers();
+    const patch = { ended_at: new Date().toISOString(), next_resume_at: null, timeout_remaining_ms: this.remainingTimeout(), timeout_at: null };
+    Object.assign(this.row, patch, { status, status_code: code, status_reason: reason }); // seen at once by a turn in flight
+    this.deps.broker.cancelSession(this.id, `the session is ${status}`);
+    await this.slot.kill();
+    await this.save(patch);
+    await this.setStatus(status, code, reason);
+    this.deps.settled(this);
+  }
+
+  private async failed(err: unknown): Promise<void> {
+    const error = toRoostError(err);
+    if (error.code === 'INTERNAL') this.deps.ctx.host.log('error', `session ${this.id}: ${err instanceof Error ? err.stack : String(err)}`);
+    if (this.closing || error.code === 'CANCELLED') return;
+    await this.end('error', error.code, error.code === 'INTERNAL' ? 'the session failed unexpectedly (see the server log)' : error.message);
+  }
+
+  private async setStatus(status: SessionStatus, code: string | null = null, reason: string | null = null): Promise<void> {
+    await this.save({ status, status_code: code, status_reason: reason });
+    this.record('status', { status, code, reason });
+    await this.log.flush();
+    this.announce({ type: 'session_status', sessionId: this.id, status, code, reason });
+    // Tenant-wide lifecycle, for analytics and the activity feed (they never see the token stream).
+    this.deps.ctx.host.emit('sessions.lifecycle', { session: toView(this.row, null) }, this.tenantId);
+  }
+
+  /** Announces the new session (status `created`) before it starts. */
+  async created(): Promise<void> {
+    await this.setStatus('created');
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.transitions.then(fn, fn);
+    this.transitions = run.catch(() => undefined);
+    return run;
+  }
+
+  private armTimeout(): void {
+    if (this.timeoutTimer) clearTimeout(this.timeoutTimer);
+    if (!this.row.timeout_at) return;
+    const left = Date.parse(this.row.timeout_at) - Date.now();
+    this.timeoutTimer = setTimeout(() => {
+      if (left > MAX_TIMER_MS) return this.armTimeout();
+      void this.stop('timeout', 'SESSION_TIMEOUT', `the session ran out of time (timeout ${this.row.timeout_minutes} min; svc_extend_timeout adds more)`);
+    }, Math.min(Math.max(0, left), MAX_TIMER_MS));
+  }
+
+  private clearTimers(): void {
+    if (this.timeoutTimer) clearTimeout(this.timeoutTimer);
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    this.timeoutTimer = this.resumeTimer = undefined;
+  }
+
+  private remainingTimeout(): number | null {
+    return this.row.timeout_at ? Math.max(0, Date.parse(this.row.timeout_at) - Date.now()) : this.row.timeout_remaining_ms;
+  }
+
+  private publish(event: SessionEvent): void {
+    this.announce({ type: 'session_event', sessionId: this.id, event });
+  }
+}

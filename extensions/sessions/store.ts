@@ -1,0 +1,144 @@
+// Session records, read and written within one tenant (restore at start-up reads across tenants).
+import type { Knex } from 'knex';
+
+export const STATUSES = ['created', 'running', 'paused', 'resumed', 'timeout', 'stopped', 'error'] as const;
+export type SessionStatus = (typeof STATUSES)[number];
+/** Sessions that still own (or will own again) a runner. */
+export const LIVE: readonly SessionStatus[] = ['created', 'running', 'resumed', 'paused'];
+
+export interface PendingInput {
+  content: string;
+  /** Seq of the user_message event that recorded it. */
+  seq: number;
+}
+
+export interface SessionRow {
+  id: string;
+  tenant_id: string;
+  agent_id: string;
+  project_id: string | null;
+  name: string;
+  source: string;
+  status: SessionStatus;
+  status_code: string | null;
+  status_reason: string | null;
+  provider: string;
+  model: string;
+  working_dir: string;
+  timeout_minutes: number;
+  timeout_at: string | null;
+  timeout_remaining_ms: number | null;
+  turns_per_context: number;
+  approval_timeout_ms: number;
+  resume_unit_ms: number;
+  turns: number;
+  context_resets: number;
+  cost_micro: number;
+  input_tokens: number;
+  output_tokens: number;
+  pending_inputs: string;
+  continuing: boolean | number;
+  resume_attempts: number;
+  next_resume_at: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+export interface ListFilter {
+  projectId?: string;
+  agentId?: string;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+export class SessionStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(row: SessionRow): Promise<void> {
+    await this.db('sessions').insert(row);
+  }
+
+  async get(tenantId: string, id: string): Promise<SessionRow | undefined> {
+    return normalise(await this.db<SessionRow>('sessions').where({ tenant_id: tenantId, id }).first());
+  }
+
+  async list(tenantId: string, filter: ListFilter): Promise<{ rows: SessionRow[]; total: number }> {
+    const base = this.db<SessionRow>('sessions').where({ tenant_id: tenantId });
+    if (filter.projectId) base.andWhere({ project_id: filter.projectId });
+    if (filter.agentId) base.andWhere({ agent_id: filter.agentId });
+    if (filter.status) base.andWhere({ status: filter.status as SessionStatus });
+    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
+    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).offset(filter.offset);
+    return { rows: rows.map((r) => normalise(r)!), total: Number(n) };
+  }
+
+  /** Every session that should be running or waiting to resume, across tenants. */
+  async live(): Promise<SessionRow[]> {
+    const rows = await this.db<SessionRow>('sessions').whereIn('status', LIVE as SessionStatus[]).orderBy('created_at');
+    return rows.map((r) => normalise(r)!);
+  }
+
+  async patch(id: string, patch: Partial<SessionRow>): Promise<void> {
+    await this.db('sessions').where({ id }).update({ updated_at: new Date().toISOString(), ...patch });
+  }
+
+  async remove(tenantId: string, id: string): Promise<boolean> {
+    return (await this.db('sessions').where({ tenant_id: tenantId, id }).delete()) > 0;
+  }
+}
+
+/** SQLite hands numbers and booleans back loosely; make them what the row type says. */
+function normalise(row: SessionRow | undefined): SessionRow | undefined {
+  if (!row) return undefined;
+  for (const key of ['turns', 'context_resets', 'cost_micro', 'input_tokens', 'output_tokens', 'resume_attempts'] as const) {
+    row[key] = Number(row[key]);
+  }
+  row.continuing = Boolean(row.continuing);
+  row.timeout_remaining_ms = row.timeout_remaining_ms === null ? null : Number(row.timeout_remaining_ms);
+  return row;
+}
+
+export function pendingOf(row: SessionRow): PendingInput[] {
+  return JSON.parse(row.pending_inputs) as PendingInput[];
+}
+
+/** The public shape of a session; `live` adds what only the running process knows. */
+export function toView(row: SessionRow, live: { pid: number | null; busy: boolean; contextTurns: number } | null) {
+  return {
+    id: row.id,
+    name: row.name,
+    agentId: row.agent_id,
+    projectId: row.project_id,
+    source: row.source,
+    status: row.status,
+    statusCode: row.status_code,
+    statusReason: row.status_reason,
+    pid: live?.pid ?? null,
+    busy: live?.busy ?? false,
+    provider: row.provider,
+    model: row.model,
+    workingDir: row.working_dir,
+    turns: row.turns,
+    contextTurns: live?.contextTurns ?? 0,
+    turnsPerContext: row.turns_per_context,
+    contextResets: row.context_resets,
+    cost: row.cost_micro,
+    usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens },
+    pendingMessages: pendingOf(row).length,
+    timeoutMinutes: row.timeout_minutes,
+    timeoutAt: row.timeout_at,
+    approvalTimeoutSeconds: row.approval_timeout_ms / 1000,
+    resumeUnitMs: row.resume_unit_ms,
+    resumeAttempts: row.resume_attempts,
+    nextResumeAt: row.next_resume_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}
+
+export type SessionView = ReturnType<typeof toView>;
