@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, validationError } from '../../protocol/errors.js';
-import { containing } from './store.js';
+import { containing, paged } from '../_shared/db.js';
 
 export interface Bundle {
   id: string;
@@ -36,9 +36,8 @@ export class BundleStore {
   async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ bundles: Bundle[]; total: number }> {
     const base = this.db<Row>('skill_bundles').where({ tenant_id: tenantId });
     if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset);
-    return { bundles: rows.map(toBundle), total: Number(n) };
+    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
+    return { bundles: rows.map(toBundle), total };
   }
 
   async get(tenantId: string, id: string): Promise<Bundle | undefined> {

@@ -1,13 +1,14 @@
 // What every route of this extension shares: its schemas, its stores, the tenant-scoped agent lookup
 // and the role rule.
 import { join } from 'node:path';
-import { forbidden, notFound } from '../../protocol/errors.js';
+import { notFound } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { BundleStore } from './bundles.js';
 import { MessageStore } from './messages.js';
 import { PersonaStore } from './personas.js';
 import { AgentStore, type Agent } from './store.js';
+import { requireRole } from '../_shared/roles.js';
 
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);
 
@@ -25,7 +26,7 @@ export async function mustGetAgent(ctx: ExtensionContext, tenantId: string, id: 
 }
 
 export function requireOwner(auth: AuthContext, what: string): void {
-  if (auth.role !== 'owner') throw forbidden(`only an owner may ${what}; the caller is ${auth.role}`);
+  requireRole(auth, 'owner', what);
 }
 
 /** Tells subscribers of agent.{id} (WebSocket clients, the credits extension) that an agent changed. */

@@ -2,6 +2,7 @@
 // on-chain (the chainchat layer), which this extension does not do.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { paged } from '../_shared/db.js';
 
 export interface AgentMessage {
   id: string;
@@ -49,9 +50,8 @@ export class MessageStore {
     const base = this.db<Row>('agent_messages')
       .where({ tenant_id: tenantId })
       .andWhere((q) => q.where({ to_agent_id: agentId }).orWhere({ from_agent_id: agentId }));
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset);
-    return { messages: rows.map(toMessage), total: Number(n) };
+    const { rows, total } = await paged<Row>(base, page, [['created_at', 'desc'], ['id', 'desc']]);
+    return { messages: rows.map(toMessage), total };
   }
 }
 

@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
+import { containing, paged } from '../_shared/db.js';
 
 export const PROVIDERS = ['anthropic', 'ollama'] as const;
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
@@ -45,7 +46,6 @@ interface Row {
 }
 
 /** A LIKE pattern matching values that contain `text` literally (% and _ escaped with a backslash). */
-export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** "rw_" and 40 hex digits: unguessable, so a wallet address names exactly one agent. */
 export const newWalletAddress = (): string => `rw_${randomBytes(20).toString('hex')}`;
@@ -57,9 +57,8 @@ export class AgentStore {
     const base = this.db<Row>('agents').where({ tenant_id: tenantId });
     if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
     if (page.wallet) base.andWhere({ wallet: page.wallet });
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset);
-    return { agents: rows.map(toAgent), total: Number(n) };
+    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
+    return { agents: rows.map(toAgent), total };
   }
 
   async get(tenantId: string, id: string): Promise<Agent | undefined> {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 import { num, safeSum } from './amounts.js';
+import { containing, paged } from '../_shared/db.js';
 
 export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend';
 
@@ -125,20 +126,18 @@ export class Ledger {
 
   async transactions(tenantId: string, address: string, page: { limit: number; offset: number }): Promise<{ messages: Transaction[]; total: number }> {
     const base = this.db('credit_transactions').where({ tenant_id: tenantId, wallet: address });
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('seq', 'desc').limit(page.limit).offset(page.offset);
-    return { messages: rows.map(toTransaction), total: Number(n) };
+    const { rows, total } = await paged<Record<string, any>>(base, page, [['seq', 'desc']]);
+    return { messages: rows.map(toTransaction), total };
   }
 
   async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ wallets: Wallet[]; total: number }> {
     const base = this.db('wallets').where({ tenant_id: tenantId });
     if (page.search) {
-      const like = `%${page.search.replace(/[\\%_]/g, '\\$&')}%`;
+      const like = containing(page.search);
       base.andWhere((q) => q.whereRaw("address like ? escape '\\'", [like]).orWhereRaw("agent_name like ? escape '\\'", [like]));
     }
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at').orderBy('address').limit(page.limit).offset(page.offset);
-    return { wallets: rows.map(toWallet), total: Number(n) };
+    const { rows, total } = await paged<Record<string, any>>(base, page, [['created_at'], ['address']]);
+    return { wallets: rows.map(toWallet), total };
   }
 }
 

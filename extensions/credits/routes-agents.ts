@@ -8,7 +8,7 @@ import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
 import { Reservations } from './reservations.js';
-import { requireRole } from './roles.js';
+import { requireRole } from '../_shared/roles.js';
 import { schema } from './schemas.js';
 import { Spending } from './spending.js';
 

@@ -3,7 +3,7 @@ import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import { ConfigStore, type CreditConfig } from './config.js';
-import { requireRole } from './roles.js';
+import { requireRole } from '../_shared/roles.js';
 import { schema } from './schemas.js';
 
 export const settingsRoutes: Record<string, RouteHandler> = {

@@ -6,7 +6,7 @@ import { resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
 import { Reservations } from './reservations.js';
-import { requireRole } from './roles.js';
+import { requireRole } from '../_shared/roles.js';
 import { schema } from './schemas.js';
 import { Spending } from './spending.js';
 import { syncTenantWallets } from './sync.js';

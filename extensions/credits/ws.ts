@@ -5,7 +5,7 @@ import type { WsHandler } from '../_shared/extension.js';
 import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
-import { requireRole } from './roles.js';
+import { requireRole } from '../_shared/roles.js';
 import { schema } from './schemas.js';
 
 export const ws: Record<string, WsHandler> = {

@@ -2,6 +2,7 @@
 import { validationError } from '../../protocol/errors.js';
 import type { Migration } from '../../protocol/storage.js';
 import { runExtension } from '../_shared/extension.js';
+import { paged, startingWith } from '../_shared/db.js';
 import { ok, page, queryString } from '../_shared/http.js';
 import { itemFor } from './items.js';
 
@@ -44,12 +45,11 @@ runExtension({
       const since = queryString(req.query, 'since');
       if (since !== undefined && Number.isNaN(Date.parse(since))) throw validationError('query.since must be an ISO 8601 date-time');
       const base = ctx.db('feed_items').where({ tenant_id: req.auth.tenantId });
-      if (kind) base.andWhere('kind', 'like', `${kind.replace(/[%_]/g, '')}%`);
+      if (kind) base.andWhereRaw("kind like ? escape '\\'", [startingWith(kind)]);
       if (since) base.andWhere('at', '>=', new Date(since).toISOString());
-      const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-      const rows = await base.clone().orderBy('id', 'desc').limit(limit).offset(offset);
-      const items = rows.map((r: Record<string, string>) => ({ id: r.id, at: r.at, kind: r.kind, summary: r.summary, resource: r.resource, data: JSON.parse(r.data) as unknown }));
-      return ok({ items, total: Number(n), limit, offset });
+      const { rows, total } = await paged<Record<string, string>>(base, { limit, offset }, [['id', 'desc']]);
+      const items = rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind, summary: r.summary, resource: r.resource, data: JSON.parse(r.data) as unknown }));
+      return ok({ items, total, limit, offset });
     },
   },
 });

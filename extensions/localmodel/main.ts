@@ -1,20 +1,16 @@
 // The local model runner extension: a tenant-safe front for the machine's Ollama. Reading is open to
 // every caller; pulling and deleting models change the machine, so only the instance owner may.
 import { join } from 'node:path';
-import { forbidden } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { runExtension, type ExtensionContext, type RouteRequest } from '../_shared/extension.js';
+import { runExtension, type ExtensionContext } from '../_shared/extension.js';
 import { ok, queryString } from '../_shared/http.js';
+import { requireInstanceOwner } from '../_shared/roles.js';
 import { searchLibrary } from './library.js';
 import { DEFAULT_OLLAMA_HOST, OllamaClient } from './ollama.js';
 import { Pulls } from './pulls.js';
 
 const pulls = new Pulls();
 let client: OllamaClient;
-
-function requireInstanceOwner(req: RouteRequest): void {
-  if (req.auth.tenantId !== 'default' || req.auth.role !== 'owner') throw forbidden('only the instance owner may change the local models');
-}
 
 const modelName = (ctx: ExtensionContext, body: unknown) => validate<{ name: string }>(join(ctx.init.plugin.dir, 'schemas/model-name.json'), body).name;
 const full = (name: string) => (name.includes(':') ? name : `${name}:latest`);
@@ -40,7 +36,7 @@ runExtension({
       return ok(await client.json('GET', '/api/ps'));
     },
     async 'POST /api/localmodel/models/pull'(req, ctx) {
-      requireInstanceOwner(req);
+      requireInstanceOwner(req.auth, 'change the local models');
       const name = modelName(ctx, req.body);
       return { status: 202, body: pulls.start(name, client, ctx) };
     },
@@ -48,7 +44,7 @@ runExtension({
       return ok({ pulls: pulls.list() });
     },
     async 'DELETE /api/localmodel/models'(req, ctx) {
-      requireInstanceOwner(req);
+      requireInstanceOwner(req.auth, 'change the local models');
       const name = modelName(ctx, req.body ?? { name: queryString(req.query, 'name') });
       await client.json('DELETE', '/api/delete', { name });
       ctx.host.audit('localmodel.deleted', `model:${full(name)}`, {}, req.auth.tenantId);

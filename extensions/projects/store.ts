@@ -1,6 +1,7 @@
 // Project records, always read and written within one tenant.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { containing, paged } from '../_shared/db.js';
 
 export interface Project {
   id: string;
@@ -30,10 +31,9 @@ export class ProjectStore {
 
   async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ projects: Project[]; total: number }> {
     const base = this.db<Row>('projects').where({ tenant_id: tenantId });
-    if (page.search) base.andWhere('name', 'like', `%${page.search.replace(/[%_]/g, '')}%`);
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset);
-    return { projects: rows.map(toProject), total: Number(n) };
+    if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
+    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
+    return { projects: rows.map(toProject), total };
   }
 
   async get(tenantId: string, id: string): Promise<Project | undefined> {

@@ -3,6 +3,7 @@
 // already denied becomes a one-time grant for the same tool and input in that session.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { paged } from '../_shared/db.js';
 
 export type EscalationReason = 'timeout' | 'queued';
 export type EscalationStatus = 'pending' | 'allowed' | 'denied';
@@ -68,9 +69,8 @@ export class EscalationStore {
   async pending(tenantId: string, page: { limit: number; offset: number; sessionId?: string }) {
     const base = this.db<Row>('escalations').where({ tenant_id: tenantId, status: 'pending' });
     if (page.sessionId) base.andWhere({ session_id: page.sessionId });
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset);
-    return { entries: rows.map(toEntry), total: Number(n) };
+    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
+    return { entries: rows.map(toEntry), total };
   }
 
   /** Marks a pending entry resolved; false when it was not pending any more (resolved twice). */

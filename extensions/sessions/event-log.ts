@@ -2,6 +2,7 @@
 // subscribers see it with no storage latency, in order); rows are written in batches right after.
 // Some events also become conversation messages (role, content) for GET /messages and the summary.
 import type { Knex } from 'knex';
+import { paged } from '../_shared/db.js';
 
 export interface SessionEvent {
   seq: number;
@@ -90,11 +91,10 @@ function messageOf(event: SessionEvent): { role: string; content: string; meta: 
 
 export async function listMessages(db: Knex, sessionId: string, page: { limit: number; offset: number }) {
   const base = db<MessageRow & { id: number }>('session_messages').where({ session_id: sessionId });
-  const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-  const rows = await base.clone().orderBy('seq').limit(page.limit).offset(page.offset);
+  const { rows, total } = await paged<MessageRow & { id: number }>(base, page, [['seq']]);
   return {
     messages: rows.map((r) => ({ seq: r.seq, turn: r.turn, role: r.role, content: r.content, ...(r.meta ? JSON.parse(r.meta) : {}), createdAt: r.created_at })),
-    total: Number(n),
+    total,
   };
 }
 

@@ -1,5 +1,6 @@
 // Session records, read and written within one tenant (restore at start-up reads across tenants).
 import type { Knex } from 'knex';
+import { paged } from '../_shared/db.js';
 
 export const STATUSES = ['created', 'running', 'paused', 'resumed', 'timeout', 'stopped', 'error'] as const;
 export type SessionStatus = (typeof STATUSES)[number];
@@ -70,9 +71,8 @@ export class SessionStore {
     if (filter.projectId) base.andWhere({ project_id: filter.projectId });
     if (filter.agentId) base.andWhere({ agent_id: filter.agentId });
     if (filter.status) base.andWhere({ status: filter.status as SessionStatus });
-    const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-    const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).offset(filter.offset);
-    return { rows: rows.map((r) => normalise(r)!), total: Number(n) };
+    const { rows, total } = await paged<SessionRow>(base, filter, [['created_at', 'desc'], ['id']]);
+    return { rows: rows.map((r) => normalise(r)!), total };
   }
 
   /** Every session that should be running or waiting to resume, across tenants. */
