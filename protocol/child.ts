@@ -48,7 +48,8 @@ export class PluginChild {
     });
     const stdin = this.process.stdin!;
     stdin.on('error', () => undefined); // EPIPE when the child is gone: the exit handler reports it
-    this.peer = new Peer(stdin, options).attach(this.process.stdout!);
+    // The host ends stdin itself (stop), which flushes, so its frames may be gathered per event-loop turn.
+    this.peer = new Peer(stdin, { ...options, coalesceWrites: true }).attach(this.process.stdout!);
     forwardLines(this.process.stderr!, options.onStderr);
     this.exited = this.process.then(
       (result) => this.recordExit(result.exitCode ?? null, result.signal ?? null),

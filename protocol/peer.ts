@@ -17,6 +17,14 @@ export interface PeerOptions {
   onWarning?: (warning: PeerWarning) => void;
   /** Messages without a handler; by default requests among them are answered UNKNOWN_TYPE. */
   onUnhandled?: (message: IncomingMessage) => void;
+  /**
+   * Gathers the frames written during one turn of the event loop: the first is written at once (no
+   * latency added to a lone request), the others are corked and written together when the turn ends
+   * (setImmediate): one system call, and one wake-up of the reader, for many messages under load.
+   * Only for an output whose owner ends it with end(), which flushes; a process that may exit right
+   * after writing (a plugin on its stdout) must not use it, or its last frames could be lost.
+   */
+  coalesceWrites?: boolean;
 }
 
 export interface RequestOptions {
@@ -43,6 +51,9 @@ export class Peer {
   private readonly decoder: LineDecoder;
   private nextId = 0;
   private closedWith: RoostError | undefined;
+  /** coalesceWrites: a frame was written in this turn of the event loop, and later ones are corked. */
+  private writtenThisTurn = false;
+  private corked = false;
 
   constructor(
     private readonly output: Writable,
@@ -130,7 +141,24 @@ export class Peer {
   private write(message: object): void {
     const output = this.output as Writable & { destroyed?: boolean; writableEnded?: boolean };
     if (output.destroyed || output.writableEnded) return;
+    if (this.options.coalesceWrites) this.coalesce(output);
     output.write(encodeFrame(message));
+  }
+
+  private coalesce(output: Writable): void {
+    if (!this.writtenThisTurn) {
+      this.writtenThisTurn = true;
+      setImmediate(() => {
+        this.writtenThisTurn = false;
+        if (this.corked) {
+          this.corked = false;
+          output.uncork();
+        }
+      });
+    } else if (!this.corked) {
+      this.corked = true;
+      output.cork();
+    }
   }
 
   private settle(id: string): Pending | undefined {

@@ -1,18 +1,27 @@
 // JSON Schema validation with ajv, shared by the kernel, the CLI and extensions. Failures become a
 // VALIDATION_ERROR that names the offending field.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { validationError } from './errors.js';
 import { schemasDir } from './paths.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 let shared: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
+const requireCjs = createRequire(import.meta.url);
 
+/**
+ * ajv loads on the first validation, not on import: every extension and most CLI commands import this
+ * module, yet few validate anything while starting, and loading ajv with its formats costs about
+ * 0.1 s of CPU per process (see docs/performance.md).
+ */
 function ajv(): Ajv {
-  if (!shared) shared = addFormats(new Ajv({ allErrors: true, strict: false }));
+  if (!shared) {
+    const { Ajv: AjvClass } = requireCjs('ajv') as typeof import('ajv');
+    const addFormats = requireCjs('ajv-formats') as (instance: Ajv) => Ajv;
+    shared = addFormats(new AjvClass({ allErrors: true, strict: false }));
+  }
   return shared;
 }
 

@@ -114,11 +114,12 @@ export class RunnerSlot {
       throw new RoostError('CANCELLED', `session ${row.id} is ${rt.row.status}`);
     }
     const previousPid = this.runner?.pid ?? null;
+    const resets = reason === 'start' ? row.context_resets : row.context_resets + 1;
+    await rt.save({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
+    // The new pid becomes visible together with its runner_started event, never before it.
     this.runner = runner;
     this.agent = agent;
     this.contextTurns = 0;
-    const resets = reason === 'start' ? row.context_resets : row.context_resets + 1;
-    await rt.save({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
     rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null });
     return runner;
   }

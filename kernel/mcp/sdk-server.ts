@@ -1,0 +1,81 @@
+// The MCP tool server behind /mcp: the SDK's Server and Streamable HTTP transport, one pair per request
+// (stateless). Lists the tools extensions declare, validates arguments against their schemas, routes
+// calls with the caller's identity, and refuses privileged tools unless the calling agent was granted
+// them. front.ts loads this module on the first /mcp request, so the SDK costs nothing at start-up.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toRoostError } from '../../protocol/errors.js';
+import type { ToolReply } from '../../protocol/messages.js';
+import { describeErrors, schemaValidator } from '../../protocol/validate.js';
+import type { Identity } from '../auth/identity.js';
+import type { ToolDecl } from '../host/manifest.js';
+import type { Kernel } from '../kernel.js';
+
+interface ToolEntry {
+  owner: string;
+  decl: ToolDecl;
+}
+
+/** Answers one MCP request for an authenticated caller. */
+export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const server = buildServer(k, identity);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
+function tools(k: Kernel): Map<string, ToolEntry> {
+  const out = new Map<string, ToolEntry>();
+  for (const ext of k.registry.list()) {
+    if (ext.state === 'unloaded' || ext.state === 'failed') continue;
+    for (const decl of ext.manifest.server?.tools ?? []) if (!out.has(decl.name)) out.set(decl.name, { owner: ext.manifest.name, decl });
+  }
+  return out;
+}
+
+function buildServer(k: Kernel, identity: Identity): Server {
+  const server = new Server({ name: 'roost', version: k.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...tools(k).values()].map(({ decl }) => ({
+      name: decl.name,
+      description: decl.privileged ? `${decl.description} (privileged: needs a grant in mcp_tool_permissions)` : decl.description,
+      inputSchema: { type: 'object', ...decl.inputSchema } as { type: 'object'; [key: string]: unknown },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const entry = tools(k).get(name);
+    if (!entry) return failure(`unknown tool "${name}"`);
+    if (entry.decl.privileged && !identity.agent?.tools.includes(name)) {
+      k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'mcp.tool_refused', resource: `tool:${name}`, detail: { reason: 'privileged' } });
+      return failure(`${name} is privileged: the agent needs it in mcp_tool_permissions`);
+    }
+    const args = request.params.arguments ?? {};
+    const validator = schemaValidator(entry.decl.inputSchema);
+    if (!validator(args)) return failure(describeErrors(validator.errors ?? [], 'arguments'));
+    if (identity.role === 'viewer') return failure('viewers cannot call tools');
+    try {
+      const reply = await k.registry.request<ToolReply>(entry.owner, {
+        type: 'tool',
+        name,
+        arguments: args,
+        caller: { agentId: identity.agent?.agentId ?? null, sessionId: identity.agent?.sessionId ?? null, tenantId: identity.tenantId },
+      });
+      if (!reply || !Array.isArray(reply.content)) return failure(`extension ${entry.owner} answered ${name} with a malformed result`);
+      return { content: reply.content as CallToolResult['content'], isError: reply.isError === true };
+    } catch (err) {
+      return failure(toRoostError(err).message);
+    }
+  });
+  return server;
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

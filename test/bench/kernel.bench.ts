@@ -1,0 +1,142 @@
+// The price of isolation, measured side by side in one run: an extension's route served out of
+// process against the very same handler served inside the kernel (the embedding hook), both behind the
+// same middleware chain, each driven by 50 keep-alive connections from a load generator in its own
+// process, in interleaved rounds. Two handlers: the projects extension's GET /api/projects/:id (a
+// SQLite read; the target figure) and an echo that touches no storage (the boundary alone).
+// Then: start-to-healthy of the shipped `roost serve`, and idle memory with every extension started.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { compare, type AbResult } from './lib/ab.js';
+import { projectRoutes, projectsDir, startServer } from './lib/dist.js';
+import { routes as echoRoutes } from './lib/fixtures/echo-extension/routes.js';
+import { embeddedRoute, inKernelContext, type InKernelContext } from './lib/in-kernel.js';
+import { LoadGenerator } from './lib/load.js';
+import { processTree, pssMiB, rssMiB } from './lib/proc.js';
+import { reporter } from './lib/report.js';
+import { startCliServer, startEveryExtension } from './lib/serve-cli.js';
+import { median } from './lib/stats.js';
+
+const report = reporter('kernel');
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'fixtures');
+const AB = {
+  connections: 50,
+  rounds: 4,
+  roundMs: Number(process.env.ROOST_BENCH_ROUND_MS ?? 1_500),
+  warmupMs: Number(process.env.ROOST_BENCH_WARMUP_MS ?? 2_000),
+};
+const STARTS = 5;
+const IDLE_SETTLE_MS = 3_000;
+
+await isolation();
+await startup();
+
+async function isolation(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'roost-bench-'));
+  const contexts: Record<string, InKernelContext> = {};
+  // The shipped extensions plus the echo extension.
+  const server = await startServer({ port: 0, dataDir, allowedRoots: [dataDir], extensionDirs: [dirname(projectsDir), fixtures] }, {
+    routes: [
+      embeddedRoute('/api/bench-inproc/projects/:id', projectRoutes['GET /api/projects/:id']!, () => contexts.projects!.ctx),
+      embeddedRoute('/api/bench-inproc/echo/:id', echoRoutes['GET /api/bench-echo/:id'], () => contexts.echo!.ctx),
+    ],
+  });
+  const load = new LoadGenerator();
+  try {
+    contexts.projects = await inKernelContext(server, 'projects', projectsDir, true);
+    contexts.echo = await inKernelContext(server, 'bench-echo', join(fixtures, 'echo-extension'), false);
+    const created = await fetch(`${server.url}/api/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench', workingDir: dataDir, description: 'a project read over and over', env_vars: { NODE_ENV: 'production' } }),
+    });
+    if (created.status !== 201) throw new Error(`creating the project answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const pid = (name: string) => server.kernel.registry.get(name).process!.pid!;
+
+    const projects = [
+      { name: 'extension', url: `${server.url}/api/projects/${id}` },
+      { name: 'in-kernel', url: `${server.url}/api/bench-inproc/projects/${id}` },
+    ] as const;
+    await sameAnswer(projects);
+    reportPair('GET /api/projects/:id', await compare(load, [...projects], { ...AB, extensionPid: pid('projects') }), true);
+
+    const echo = [
+      { name: 'extension', url: `${server.url}/api/bench-echo/${id}` },
+      { name: 'in-kernel', url: `${server.url}/api/bench-inproc/echo/${id}` },
+    ] as const;
+    await sameAnswer(echo);
+    reportPair('echo route (no storage)', await compare(load, [...echo], { ...AB, extensionPid: pid('bench-echo') }), false);
+  } finally {
+    await load.close();
+    await server.close();
+    for (const c of Object.values(contexts)) await c.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Both routes must serve the same answer, or the comparison means nothing. */
+async function sameAnswer(sides: ReadonlyArray<{ name: string; url: string }>): Promise<void> {
+  const bodies = await Promise.all(sides.map(async (s) => {
+    const res = await fetch(s.url);
+    if (res.status !== 200) throw new Error(`${s.name} route answered ${res.status}: ${await res.text()}`);
+    return res.text();
+  }));
+  if (bodies[0] !== bodies[1]) throw new Error(`the two routes disagree:\n${bodies[0]}\n${bodies[1]}`);
+}
+
+function reportPair(route: string, [ext, kern]: [AbResult, AbResult], targeted: boolean): void {
+  const cost = (r: AbResult) => ({
+    requests: r.requests,
+    seconds: r.seconds,
+    connections: AB.connections,
+    meanMs: r.latency.mean,
+    kernelCpuUsPerRequest: r.kernelCpuUsPerRequest,
+    extensionCpuUsPerRequest: r.extensionCpuUsPerRequest,
+    loadGeneratorCpuUsPerRequest: r.loadGeneratorCpuUsPerRequest,
+  });
+  const target = (text: string) => (targeted ? text : 'reference');
+  report(`${route}, in-kernel handler: throughput`, kern.throughput, 'ops/s', 'baseline', cost(kern));
+  report(`${route}, extension: throughput`, ext.throughput, 'ops/s', target('>= 0.5x in-kernel'), { ...cost(ext), baseline: kern.throughput });
+  report(`${route}: extension / in-kernel throughput`, ext.throughput / kern.throughput, 'x', target('>= 0.5'), { extension: ext.throughput, baseline: kern.throughput });
+  report(`${route}, in-kernel handler: p50 latency`, kern.latency.p50, 'ms', 'baseline', { connections: AB.connections });
+  report(`${route}, in-kernel handler: p99 latency`, kern.latency.p99, 'ms', 'baseline', { connections: AB.connections, max: kern.latency.max });
+  report(`${route}, extension: p50 latency`, ext.latency.p50, 'ms', 'informational', { connections: AB.connections, baseline: kern.latency.p50 });
+  report(`${route}, extension: p99 latency`, ext.latency.p99, 'ms', target('< 10 ms at 50 connections'), { connections: AB.connections, baseline: kern.latency.p99, max: ext.latency.max });
+}
+
+async function startup(): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'roost-bench-start-'));
+    const server = await startCliServer(dataDir);
+    times.push(server.startToHealthyMs);
+    if (i === STARTS - 1) await idleMemory(server);
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  report('roost serve start to healthy (fresh data dir, all eager extensions running), median', median(times), 'ms', '< 1500 ms', { runs: times.map(Math.round) });
+}
+
+async function idleMemory(server: Awaited<ReturnType<typeof startCliServer>>): Promise<void> {
+  const { running, notRunning } = await startEveryExtension(server);
+  await sleep(IDLE_SETTLE_MS);
+  const pids = processTree(server.pid);
+  const rss = pids.map(rssMiB);
+  const pss = pids.map(pssMiB);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const extra = { processes: pids.length, extensions: running, ...(notRunning.length > 0 ? { notRunning } : {}) };
+  report('idle RSS, server + every extension process (sum of VmRSS)', sum(rss), 'MB', '< 400 MB', {
+    ...extra,
+    serverMB: rss[0],
+    perExtensionMB: sum(rss.slice(1)) / Math.max(1, rss.length - 1),
+    note: 'VmRSS counts pages shared between processes (the node binary) once per process',
+  });
+  report('idle memory, server + every extension process (sum of PSS)', sum(pss), 'MB', '< 400 MB', {
+    ...extra,
+    serverMB: pss[0],
+    perExtensionMB: sum(pss.slice(1)) / Math.max(1, pss.length - 1),
+  });
+}

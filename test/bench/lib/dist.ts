@@ -1,0 +1,22 @@
+// The benchmarks drive the built artefacts (dist/, what ships), typed by their sources. Everything
+// comes from dist/ so that classes such as RoostError are the same ones the server uses.
+type Server = typeof import('../../../kernel/server.js');
+type Provision = typeof import('../../../kernel/storage/provision.js');
+type Storage = typeof import('../../../protocol/storage.js');
+type PeerModule = typeof import('../../../protocol/peer.js');
+type ChildModule = typeof import('../../../protocol/child.js');
+type HostClientModule = typeof import('../../../extensions/_shared/host-client.js');
+type ProjectRoutes = typeof import('../../../extensions/projects/routes.js');
+
+const dist = (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
+
+export const { startServer } = (await dist('kernel/server.js')) as Server;
+export const { storageFor } = (await dist('kernel/storage/provision.js')) as Provision;
+export const { openDatabase } = (await dist('protocol/storage.js')) as Storage;
+export const { Peer } = (await dist('protocol/peer.js')) as PeerModule;
+export const { PluginChild } = (await dist('protocol/child.js')) as ChildModule;
+export const { HostClient } = (await dist('extensions/_shared/host-client.js')) as HostClientModule;
+export const { routes: projectRoutes } = (await dist('extensions/projects/routes.js')) as ProjectRoutes;
+
+export const roostBin = new URL('../../../dist/cli/bin.js', import.meta.url).pathname;
+export const projectsDir = new URL('../../../extensions/projects', import.meta.url).pathname;

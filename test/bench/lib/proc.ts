@@ -1,0 +1,55 @@
+// What Linux reports about processes (/proc): resident memory of a process tree, CPU time of a process.
+// VmRSS counts every page a process maps, including the pages it shares with other processes (the
+// node binary's code, above all); PSS divides each shared page among the processes that map it, so a
+// sum of PSS over processes is the memory they take together, and a sum of VmRSS overstates it.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
+
+/** VmRSS of one process in MiB, or 0 when it is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Proportional set size of one process in MiB (/proc/<pid>/smaps_rollup), or 0 when it is gone. */
+export function pssMiB(pid: number): number {
+  try {
+    const match = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pid and every descendant (children of every thread, recursively). */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of threads) {
+    let children: string[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    for (const child of children) out.push(...processTree(Number(child)));
+  }
+  return out;
+}
+
+/** User + system CPU time a process has used so far, in ms. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}

@@ -1,0 +1,95 @@
+// The shipped server as a user starts it: `node dist/cli/bin.js serve --port 0 --data-dir <dir>`,
+// timed from spawn until GET /api/health says ok with every eager extension running.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, type ResultPromise } from 'execa';
+import { roostBin } from './dist.js';
+
+export interface CliServer {
+  pid: number;
+  url: string;
+  /** Milliseconds from spawn to the first healthy answer. */
+  startToHealthyMs: number;
+  api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+interface PluginInfo {
+  name: string;
+  state: string;
+  activation: string;
+  routes: string[];
+}
+
+export async function startCliServer(dataDir: string): Promise<CliServer> {
+  const started = performance.now();
+  const child: ResultPromise = execa(process.execPath, [roostBin, 'serve', '--port', '0', '--data-dir', dataDir], {
+    env: { ROOST_ALLOWED_ROOTS: dataDir },
+    stdin: 'ignore',
+    stdout: 'ignore',
+    buffer: false,
+    reject: false,
+  });
+  let log = '';
+  child.stderr!.setEncoding('utf8');
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: string) => {
+      log += chunk;
+      const match = /listening on http:\/\/[^\s]+:(\d+)/.exec(log);
+      if (match) resolve(Number(match[1]));
+    });
+    void child.then(() => reject(new Error(`roost serve exited before listening:\n${log}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const api: CliServer['api'] = async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  for (;;) {
+    const health = await api<{ status: string }>('GET', '/api/health').catch(() => undefined);
+    if (health?.body.status === 'ok') break;
+    if (performance.now() - started > 30_000) throw new Error(`roost serve not healthy after 30 s:\n${log}`);
+    await sleep(5);
+  }
+  const startToHealthyMs = performance.now() - started;
+  const notRunning = (await plugins(api)).filter((p) => p.activation === 'eager' && p.state !== 'running');
+  if (notRunning.length > 0) throw new Error(`healthy, yet eager extensions are not running: ${notRunning.map((p) => `${p.name}=${p.state}`).join(', ')}`);
+  return {
+    pid: child.pid!,
+    url,
+    startToHealthyMs,
+    api,
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await child;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Starts the lazy extensions too: a lazy extension starts on the first request to one of its routes.
+ * Returns the extensions running afterwards and those that are not (a lazy one without routes).
+ */
+export async function startEveryExtension(server: CliServer): Promise<{ running: string[]; notRunning: string[] }> {
+  for (const plugin of await plugins(server.api)) {
+    if (plugin.state !== 'stopped') continue;
+    const route = plugin.routes.find((r) => r.startsWith('GET ')) ?? plugin.routes[0];
+    if (!route) continue;
+    const [method, path] = route.split(' ') as [string, string];
+    await server.api(method, path.replace(/:[A-Za-z_]+/g, 'bench-probe'), method === 'GET' ? undefined : {});
+  }
+  const all = (await plugins(server.api)).filter((p) => p.state !== 'unloaded');
+  return {
+    running: all.filter((p) => p.state === 'running').map((p) => p.name),
+    notRunning: all.filter((p) => p.state !== 'running').map((p) => `${p.name}=${p.state}`),
+  };
+}
+
+async function plugins(api: CliServer['api']): Promise<PluginInfo[]> {
+  const res = await api<{ plugins: PluginInfo[] }>('GET', '/api/plugins');
+  if (res.status !== 200) throw new Error(`GET /api/plugins answered ${res.status}`);
+  return res.body.plugins;
+}
