@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { conflict, notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { resolveProvider } from '../_shared/providers/index.js';
+import { resolveProvider } from '../_shared/providers/resolve.js';
 import { ApprovalBroker } from './approvals.js';
 import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
 import { Credits } from './credits.js';

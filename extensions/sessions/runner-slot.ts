@@ -3,7 +3,7 @@
 // summary of the conversation so far), killing it, resetting the context, and noticing crashes.
 import type { ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
-import { resolveProvider } from '../_shared/providers/index.js';
+import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';

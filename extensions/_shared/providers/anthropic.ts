@@ -6,8 +6,6 @@ import { CallLimits, driverTimeout } from './call-limits.js';
 import { aborted, isUnreachable, notConfigured, statusError, unreachable } from './errors.js';
 import type { Block, ChatMessage, ModelCheck, ModelDriver, ModelReply, ModelRequest, ProviderConfig, StreamEvent, TextMessage } from './types.js';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
-export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-5-5';
 const REACH_HINT = 'check ANTHROPIC_BASE_URL and your network';
 
 export class AnthropicDriver implements ModelDriver {

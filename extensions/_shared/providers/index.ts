@@ -1,10 +1,6 @@
 // One door to the model providers: the streaming drivers (the sessions' agent runner), plain text
 // completion on top of them (the CLI), and a provider's configuration read from named secrets (the
 // server's `secret` capability).
-import { PROVIDER_DEFAULTS } from './drivers.js';
-import { notConfigured } from './errors.js';
-import { OLLAMA_DEFAULT_HOST, normalizeOllamaHost } from './ollama.js';
-import type { ProviderConfig, ProviderName } from './types.js';
 
 export type {
   Block,
@@ -22,37 +18,8 @@ export type {
 } from './types.js';
 export type { CompletionRequest, CompletionResult, ProviderOptions } from './completion.js';
 export { ModelProvider, createProvider } from './completion.js';
-export { PROVIDER_DEFAULTS, createDriver } from './drivers.js';
+export { createDriver } from './drivers.js';
+export { PROVIDER_DEFAULTS, normalizeOllamaHost } from './defaults.js';
+export { resolveProvider, type SecretReader } from './resolve.js';
 export { isOutage } from './errors.js';
-export { normalizeOllamaHost } from './ollama.js';
 export { PROVIDER_NAMES, isProviderName } from './types.js';
-
-export type SecretReader = (name: string) => Promise<string | null | undefined>;
-
-/**
- * The configuration a driver needs, or PROVIDER_NOT_CONFIGURED naming the variable to set. Anthropic
- * needs ANTHROPIC_API_KEY; Ollama uses OLLAMA_HOST, or the default address when something answers there.
- */
-export async function resolveProvider(provider: ProviderName, model: string, secret: SecretReader): Promise<ProviderConfig> {
-  if (provider === 'anthropic') {
-    const apiKey = await secret('ANTHROPIC_API_KEY');
-    if (!apiKey) {
-      throw notConfigured('the anthropic provider is not configured: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy) in the server environment');
-    }
-    return { provider, model, apiKey, baseUrl: (await secret('ANTHROPIC_BASE_URL')) || PROVIDER_DEFAULTS.anthropic.baseUrl };
-  }
-  const host = await secret('OLLAMA_HOST');
-  if (host) return { provider, model, baseUrl: normalizeOllamaHost(host) };
-  if (await answers(OLLAMA_DEFAULT_HOST)) return { provider, model, baseUrl: OLLAMA_DEFAULT_HOST };
-  throw notConfigured(`the ollama provider is not configured: set OLLAMA_HOST (nothing answers at the default ${OLLAMA_DEFAULT_HOST})`);
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-    await res.body?.cancel();
-    return true;
-  } catch {
-    return false;
-  }
-}

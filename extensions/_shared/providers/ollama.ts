@@ -6,9 +6,8 @@ import { CallLimits, driverTimeout } from './call-limits.js';
 import { aborted, isUnreachable, statusError, unreachable } from './errors.js';
 import { readNdjson } from './ndjson.js';
 import type { Block, ChatMessage, ModelCheck, ModelDriver, ModelReply, ModelRequest, ProviderConfig, StreamEvent, TextMessage } from './types.js';
+import { normalizeOllamaHost } from './defaults.js';
 
-export const OLLAMA_DEFAULT_HOST = 'http://127.0.0.1:11434';
-export const OLLAMA_DEFAULT_MODEL = 'llama3.2';
 const REACH_HINT = 'is `ollama serve` running? (set OLLAMA_HOST if it listens elsewhere)';
 
 interface ChatChunk {
@@ -21,15 +20,6 @@ interface ChatChunk {
 }
 
 type OllamaMessage = { role: 'system' | 'user' | 'assistant' | 'tool'; content: string; tool_calls?: unknown[]; tool_name?: string };
-
-/** OLLAMA_HOST may omit the scheme and port ("127.0.0.1", "box:8080"): like Ollama, assume http and 11434. */
-export function normalizeOllamaHost(host: string): string {
-  const trimmed = host.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return new URL(trimmed).toString().replace(/\/+$/, '');
-  const url = new URL(`http://${trimmed}`);
-  if (!url.port) url.port = '11434';
-  return url.origin;
-}
 
 /** Ollama names a model `name:tag`; a bare name means the `latest` tag. */
 export function fullModelName(name: string): string {
