@@ -68,3 +68,22 @@ describe('embedded routes', { timeout: 60_000 }, () => {
     assert.ok(rows.length >= 1, 'the embedded mutation is in the audit log');
   });
 });
+
+describe('a start-up that fails', { timeout: 60_000 }, () => {
+  it('closes what it opened and leaves the data dir usable by the next start', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'roost-embed-fail-'));
+    try {
+      // An embedded route on a path the kernel serves is refused part-way through start-up.
+      await assert.rejects(
+        startServer({ port: 0, dataDir, extensionDirs: [] }, { routes: [{ method: 'GET', path: '/api/health', handler: () => ({ status: 200 }) }] }),
+        /already serves|kernel/,
+      );
+      const next = await startServer({ port: 0, dataDir, extensionDirs: [] });
+      const health = await fetch(`${next.url}/api/health`);
+      assert.equal(health.status, 200);
+      await next.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
