@@ -134,4 +134,3 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
 export const KNOWN_CAPABILITIES = [
   'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens',
 ] as const;
-export type Capability = (typeof KNOWN_CAPABILITIES)[number];

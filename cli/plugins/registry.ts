@@ -90,8 +90,6 @@ export function findEntry(registry: Registry, name: string): RegistryEntry | und
   return registry.plugins.find((p) => p.name === name || p.name === `cli-plugin-${name}`);
 }
 
-export const shortName = (name: string) => name.replace(/^cli-plugin-/, '');
-
 /** The manifest PluginProcess runs with: the approved state recorded at install. */
 export function entryManifest(entry: RegistryEntry): Manifest {
   return {

@@ -3,8 +3,6 @@
 import { validationError } from '../../protocol/errors.js';
 
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
-/** svc_grant_credits may grant at most this much per call (seed limit). */
-export const MAX_TOOL_GRANT = 1_000_000;
 
 /** Numbers from the database (PostgreSQL returns bigints as strings). */
 export const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));

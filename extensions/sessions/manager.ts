@@ -1,8 +1,8 @@
 // All sessions of this server: creating and starting them, finding them within a tenant, the live
 // ones in memory (with their runners), and bringing back at start-up what was running at shutdown.
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { conflict, notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
@@ -171,7 +171,7 @@ export class SessionManager {
     await this.store.remove(tenantId, id);
     // A session without a project worked in a folder of its own; it goes with the session. (This
     // process may not write files itself, so a child process removes it.)
-    if (row.project_id === null && row.working_dir === this.workspaceOf(id)) await execa('rm', ['-rf', '--', row.working_dir], { reject: false });
+    if (row.project_id === null && row.working_dir === this.workspaceOf(id)) await rm(row.working_dir, { recursive: true, force: true });
     this.ctx.host.audit('session.deleted', `session:${id}`, {}, tenantId);
   }
 

@@ -8,7 +8,7 @@ import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { PROTOCOL, type InitMessage } from '../../protocol/messages.js';
 import { runnableEntry } from '../../protocol/paths.js';
-import type { ApprovalAnswer, ApprovalAsk, ReadyInfo, RunnerConfig, RunnerEvent, TurnReply } from './runner/protocol.js';
+import type { ApprovalAnswer, ApprovalAsk, ReadyInfo, RunnerConfig, RunnerEvent, TurnReply, TurnRequest } from './runner/protocol.js';
 
 export interface RunnerHandlers {
   onEvent(event: RunnerEvent): void;
@@ -78,8 +78,9 @@ export class RunnerProcess {
   }
 
   /** One turn; rejects with the runner's error (a provider failure) or EXTENSION_UNAVAILABLE if it died. */
-  turn(input: string | null): Promise<TurnReply> {
-    return this.child.peer.request<TurnReply>({ type: 'turn', input });
+  turn(input: TurnRequest['input']): Promise<TurnReply> {
+    const request: TurnRequest = { input };
+    return this.child.peer.request<TurnReply>({ type: 'turn', ...request });
   }
 
   /** Asks the runner to leave, then makes sure: SIGTERM after 0.5 s, SIGKILL after 1.5 s. */

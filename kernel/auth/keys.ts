@@ -5,7 +5,6 @@ import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 
 export type Role = 'owner' | 'operator' | 'viewer';
-export const ROLES: Role[] = ['owner', 'operator', 'viewer'];
 export const DEFAULT_TENANT = 'default';
 
 export interface KeyRecord {

@@ -17,8 +17,6 @@ export interface State {
   public: boolean;
 }
 
-export type AppContext = Koa.ParameterizedContext<State>;
-
 const ANONYMOUS: Identity = { tenantId: '', role: 'viewer', actor: 'anonymous', keyHash: null, local: false };
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** POSTs that change nothing a viewer could not see anyway. */
@@ -172,7 +170,6 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
     });
     ctx.status = reply.status;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
-    ctx.body = reply.body === undefined ? null : reply.body;
-    if (reply.status === 204) ctx.body = null;
+    ctx.body = reply.status === 204 ? null : (reply.body ?? null);
   };
 }

@@ -1,5 +1,5 @@
 // Serving a route an extension declared: from an HTTP request or from another extension's `call`.
-import { RoostError } from '../../protocol/errors.js';
+import { RoostError, toRoostError } from '../../protocol/errors.js';
 import type { AuthContext, RequestMessage, RouteReply } from '../../protocol/messages.js';
 import type { HttpMethod } from '../host/manifest.js';
 import type { ExtensionRegistry } from '../host/registry.js';
@@ -79,7 +79,7 @@ export class Dispatcher {
       const reply = await this.serve(route, { ...input, path: url.pathname, query: Object.fromEntries(url.searchParams) });
       return { status: reply.status, body: reply.body ?? null };
     } catch (err) {
-      const error = err instanceof RoostError ? err : new RoostError('INTERNAL', 'internal error');
+      const error = toRoostError(err);
       return { status: error.status, body: error.toBody() };
     }
   }

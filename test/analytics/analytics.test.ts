@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../helpers/wait.js';
 import { startHarness, type Harness } from '../sessions/harness.js';
-
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('analytics and the feed follow real sessions', () => {
   let h: Harness;
@@ -29,14 +20,14 @@ describe('analytics and the feed follow real sessions', () => {
   after(() => h.close());
 
   it('counts sessions by agent, source and status, and spending by day', async () => {
-    const stats = await eventually(async () => {
+    const stats = await waitFor('the stopped session in the statistics', async () => {
       const res = await h.server.api('GET', '/api/analytics/sessions');
       return res.body.byStatus.some((r: { status: string }) => r.status === 'stopped') ? res.body : undefined;
     });
     assert.deepEqual(stats.byAgent.map((r: { agentId: string; count: number }) => [r.agentId, r.count]), [[agentId, 1]]);
     assert.deepEqual(stats.bySource.map((r: { source: string; count: number }) => [r.source, r.count]), [['web', 1]]);
 
-    const spending = await eventually(async () => {
+    const spending = await waitFor("today's spending", async () => {
       const res = await h.server.api('GET', '/api/analytics/spending?days=7');
       return res.body.series.at(-1).total > 0 ? res.body : undefined;
     });
@@ -52,7 +43,7 @@ describe('analytics and the feed follow real sessions', () => {
   });
 
   it('shows the session in the activity feed', async () => {
-    const feed = await eventually(async () => {
+    const feed = await waitFor('the stopped session in the feed', async () => {
       const res = await h.server.api('GET', '/api/feed/history?kind=session');
       return res.body.items.some((i: { kind: string }) => i.kind === 'session.stopped') ? res.body : undefined;
     });

@@ -4,16 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { waitFor } from '../helpers/wait.js';
 
 describe('activity feed', () => {
   let server: TestServer;
@@ -29,7 +20,7 @@ describe('activity feed', () => {
   it('records project activity newest first, per tenant, with paging and filters', async () => {
     const p = (await server.api('POST', '/api/projects', { body: { name: 'feedy', workingDir: dir } })).body;
     await server.api('PUT', `/api/projects/${p.id}`, { body: { name: 'feedy2' } });
-    const history = await until(async () => {
+    const history = await waitFor('two feed items', async () => {
       const res = await server.api('GET', '/api/feed/history');
       return res.body.total >= 2 ? res.body : undefined;
     });

@@ -6,7 +6,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { loadFixture, pluginInfo, waitFor, waitForLog } from '../fixtures/extensions/helpers.js';
+import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('extension crashes', () => {
   let server: TestServer;
