@@ -66,6 +66,10 @@ export interface RouteReply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The body as raw bytes sent after the reply frame, instead of `body` (see framing.ts). */
+  attachment?: Buffer;
+  /** How `attachment` is encoded: JSON (the default) or text. */
+  encoding?: 'json' | 'text';
 }
 
 export interface ToolCaller {

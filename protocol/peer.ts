@@ -3,7 +3,7 @@
 // handler returns (or throws). Both the host and the plugin side use this same class.
 import type { Readable, Writable } from 'node:stream';
 import { RoostError, toRoostError } from './errors.js';
-import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, LineDecoder, type FrameWarning } from './framing.js';
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, encodeAttachmentFrame, LineDecoder, type FrameWarning } from './framing.js';
 import type { ResponseMessage, WireError } from './messages.js';
 
 export type IncomingMessage = Record<string, unknown> & { type: string; id?: unknown };
@@ -32,6 +32,19 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** An id chosen by the caller (unique among its requests in flight); by default the peer numbers them. */
   id?: string;
+  /** Raw bytes sent after the frame (see framing.ts); the other side finds them as `message.attachment`. */
+  attachment?: Buffer;
+}
+
+/**
+ * What a handler returns to answer with a raw attachment after the response frame. The requester's
+ * `request()` resolves with `value` and the bytes as its `attachment` field.
+ */
+export class WithAttachment {
+  constructor(
+    readonly value: Record<string, unknown>,
+    readonly attachment: Buffer,
+  ) {}
 }
 
 export type OutgoingMessage = { type: string; [field: string]: unknown } | ({ type: string } & object);
@@ -114,7 +127,7 @@ export class Peer {
         entry.detach = () => signal.removeEventListener('abort', onAbort);
       }
       this.pending.set(id, entry);
-      this.write({ ...message, id });
+      this.write({ ...message, id }, options.attachment);
     });
   }
 
@@ -124,6 +137,10 @@ export class Peer {
   }
 
   respond(id: string, value: unknown): void {
+    if (value instanceof WithAttachment) {
+      if (!this.closedWith) this.write({ type: 'response', id, value: value.value }, value.attachment);
+      return;
+    }
     this.notify({ type: 'response', id, value: value === undefined ? null : value });
   }
 
@@ -138,11 +155,11 @@ export class Peer {
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(reason);
   }
 
-  private write(message: object): void {
+  private write(message: object, attachment?: Buffer): void {
     const output = this.output as Writable & { destroyed?: boolean; writableEnded?: boolean };
     if (output.destroyed || output.writableEnded) return;
     if (this.options.coalesceWrites) this.coalesce(output);
-    output.write(encodeFrame(message));
+    output.write(attachment ? encodeAttachmentFrame(message, attachment) : encodeFrame(message));
   }
 
   private coalesce(output: Writable): void {
@@ -204,6 +221,9 @@ export class Peer {
       const code = typeof message.error.code === 'string' ? message.error.code : 'PROTOCOL_ERROR';
       const text = typeof message.error.message === 'string' ? message.error.message : 'request failed';
       entry.reject(new RoostError(code, text));
+    } else if (Buffer.isBuffer((message as { attachment?: unknown }).attachment)) {
+      const value = typeof message.value === 'object' && message.value !== null ? message.value : {};
+      entry.resolve({ ...value, attachment: (message as { attachment?: unknown }).attachment });
     } else {
       entry.resolve(message.value);
     }

@@ -1,5 +1,5 @@
 // Query helpers every extension's store shares.
-import type { Knex } from 'knex';
+import type { SqlReader, SqlValue } from './sql.js';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
@@ -13,15 +13,40 @@ export function startingWith(text: string): string {
   return `${escapeLike(text)}%`;
 }
 
-/** One page of a query, in the given order, and the total the query has without paging. */
-export async function paged<Row>(
-  base: Knex.QueryBuilder,
-  page: { limit: number; offset: number },
-  order: Array<[column: string, direction?: 'asc' | 'desc']>,
-): Promise<{ rows: Row[]; total: number }> {
-  const [{ n }] = await base.clone().count<{ n: number }[]>({ n: '*' });
-  const query = base.clone();
-  for (const [column, direction] of order) query.orderBy(column, direction ?? 'asc');
-  const rows = (await query.limit(page.limit).offset(page.offset)) as Row[];
-  return { rows, total: Number(n) };
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  /** The client asked for the total (`?total=true`): only then may a page cost a COUNT. */
+  total?: boolean;
+}
+
+export interface PageQuery {
+  /** What follows FROM, with `?` placeholders: "agents WHERE tenant_id = ?". */
+  from: string;
+  params: SqlValue[];
+  orderBy: string;
+  columns?: string;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  /** Whether rows follow this page. */
+  hasMore: boolean;
+  /** Present when known without a COUNT (the last page) or when the client asked for it. */
+  total?: number;
+}
+
+/**
+ * One page of a query, read with one prepared statement (one row more than the page, to tell whether
+ * more follow). The total costs nothing on the last page; elsewhere a COUNT runs only when asked for.
+ */
+export async function paged<Row>(sql: SqlReader, query: PageQuery, page: PageRequest): Promise<Page<Row>> {
+  const text = `SELECT ${query.columns ?? '*'} FROM ${query.from} ORDER BY ${query.orderBy} LIMIT ? OFFSET ?`;
+  const rows = await sql.all<Row>(text, [...query.params, page.limit + 1, page.offset]);
+  const hasMore = rows.length > page.limit;
+  if (hasMore) rows.length = page.limit;
+  if (!hasMore && (rows.length > 0 || page.offset === 0)) return { rows, hasMore, total: page.offset + rows.length };
+  if (!page.total) return { rows, hasMore };
+  const counted = await sql.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${query.from}`, query.params);
+  return { rows, hasMore, total: Number(counted?.n ?? 0) };
 }

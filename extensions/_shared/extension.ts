@@ -5,14 +5,18 @@ import { RoostError, toRoostError } from '../../protocol/errors.js';
 import type {
   AuthContext, EventMessage, InitMessage, RequestMessage, RouteReply, ToolMessage, ToolReply, WsMessage,
 } from '../../protocol/messages.js';
-import { Peer } from '../../protocol/peer.js';
+import { decodeAttachment } from '../../protocol/framing.js';
+import { Peer, WithAttachment } from '../../protocol/peer.js';
 import { migrate, openDatabase, type Migration } from '../../protocol/storage.js';
 import { HostClient } from './host-client.js';
+import { openReader, type SqlReader } from './sql.js';
 
 export interface ExtensionContext {
   init: InitMessage;
-  /** The extension's own database (undefined when the kernel gave it no storage). */
+  /** The extension's own database, for writes and composed queries (throws when it was given no storage). */
   db: Knex;
+  /** Hot reads on the same database: prepared statements reused across requests (see sql.ts). */
+  sql: SqlReader;
   host: HostClient;
 }
 
@@ -49,6 +53,7 @@ export function runExtension(definition: ExtensionDefinition): void {
   let ctx: ExtensionContext | undefined;
   let ready: Promise<ExtensionContext> | undefined;
   let database: Knex | undefined;
+  let reader: SqlReader | undefined;
 
   peer.handle('init', (message) => {
     ready ??= start(message as unknown as InitMessage).then((c) => (ctx = c));
@@ -61,17 +66,24 @@ export function runExtension(definition: ExtensionDefinition): void {
   async function start(init: InitMessage): Promise<ExtensionContext> {
     const db = init.storage ? openDatabase(init.storage) : undefined;
     const schemaVersion = db && definition.migrations ? await migrate(db, definition.migrations) : 0;
+    const noStorage = () => new RoostError('INTERNAL', 'this extension was given no storage (capability "db")');
+    reader = init.storage ? openReader(init.storage) : undefined;
     const context: ExtensionContext = {
       init,
       host,
       get db(): Knex {
-        if (!db) throw new RoostError('INTERNAL', 'this extension was given no storage (capability "db")');
+        if (!db) throw noStorage();
         return db;
+      },
+      get sql(): SqlReader {
+        if (!reader) throw noStorage();
+        return reader;
       },
     };
     database = db;
     await definition.setup?.(context);
-    peer.notify({ type: 'ready', schemaVersion });
+    // attachments: request and reply bodies travel as raw bytes after their frame (protocol/framing.ts).
+    peer.notify({ type: 'ready', schemaVersion, attachments: true });
     return context;
   }
 
@@ -82,13 +94,14 @@ export function runExtension(definition: ExtensionDefinition): void {
   };
 
   peer.handle('request', async (raw) => {
-    const m = raw as unknown as RequestMessage & { route: string };
+    const m = raw as unknown as RequestMessage & { route: string; raw?: boolean; attachment?: Buffer };
     const handler = definition.routes?.[m.route];
-    if (!handler) return new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`).toBody();
+    if (!handler) return withBody(errorReply(new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
-      return await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body: m.body, auth: m.auth }, await withContext());
+      const body = m.attachment === undefined ? m.body : decodeAttachment(m.attachment, m.raw ? 'text' : 'json');
+      return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth }, await withContext()));
     } catch (err) {
-      return errorReply(err);
+      return withBody(errorReply(err));
     }
   });
 
@@ -128,11 +141,24 @@ export function runExtension(definition: ExtensionDefinition): void {
   process.stdin.on('end', async () => {
     if (ctx) {
       await definition.shutdown?.(ctx);
+      await reader?.close();
       await database?.destroy();
     }
     process.exit(0);
   });
   peer.attach(process.stdin);
+}
+
+/**
+ * The reply frame with its body serialised once, here, as the attachment: the kernel writes those bytes to
+ * the HTTP response (or hands them to a calling extension) without parsing them. A string body is sent
+ * as text, anything else as JSON.
+ */
+function withBody(reply: RouteReply): WithAttachment {
+  const { status, headers, body } = reply;
+  const text = typeof body === 'string';
+  const bytes = body === undefined || body === null || status === 204 ? Buffer.alloc(0) : Buffer.from(text ? body : JSON.stringify(body));
+  return new WithAttachment({ status, ...(headers ? { headers } : {}), encoding: text ? 'text' : 'json' }, bytes);
 }
 
 function errorReply(err: unknown): RouteReply {

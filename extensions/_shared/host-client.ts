@@ -1,4 +1,5 @@
 // The plugin side of cli-v1: what an extension or TypeScript plugin asks of its host.
+import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
 import type { ExecResult } from '../../protocol/messages.js';
 
@@ -24,8 +25,12 @@ export class HostClient {
   }
 
   /** Another extension's route, as the caller of the request being served or for a tenant. */
-  call<T = unknown>(method: string, path: string, body: unknown, as: CallAs): Promise<{ status: number; body: T }> {
-    return this.peer.request({ type: 'call', method, path, body, ...as });
+  async call<T = unknown>(method: string, path: string, body: unknown, as: CallAs): Promise<{ status: number; body: T }> {
+    // Bodies travel as attachments both ways, so the kernel passes them on without decoding them.
+    const attachment = body === undefined || body === null ? undefined : Buffer.from(JSON.stringify(body));
+    const reply = await this.peer.request<{ status: number; body?: T; attachment?: Buffer; encoding?: string }>({ type: 'call', method, path, ...as }, attachment ? { attachment } : {});
+    if (!reply.attachment) return { status: reply.status, body: (reply.body ?? null) as T };
+    return { status: reply.status, body: decodeAttachment(reply.attachment, reply.encoding === 'text' ? 'text' : 'json') as T };
   }
 
   secret(name: string): Promise<string | null> {

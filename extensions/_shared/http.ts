@@ -5,8 +5,11 @@ import type { RouteReply } from '../../protocol/messages.js';
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
-export function page(query: Record<string, string | string[]>): { limit: number; offset: number } {
-  return { limit: intParam(query, 'limit', DEFAULT_PAGE, 1, MAX_PAGE), offset: intParam(query, 'offset', 0, 0, 1_000_000_000) };
+/** `limit`, `offset`, and `total=true` when the client wants the total even where it costs a COUNT. */
+export function page(query: Record<string, string | string[]>): { limit: number; offset: number; total: boolean } {
+  const total = queryString(query, 'total');
+  if (total !== undefined && total !== 'true' && total !== 'false') throw validationError('query.total must be true or false');
+  return { limit: intParam(query, 'limit', DEFAULT_PAGE, 1, MAX_PAGE), offset: intParam(query, 'offset', 0, 0, 1_000_000_000), total: total === 'true' };
 }
 
 export function queryString(query: Record<string, string | string[]>, name: string): string | undefined {

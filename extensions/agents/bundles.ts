@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, validationError } from '../../protocol/errors.js';
-import { containing, paged } from '../_shared/db.js';
+import { containing, paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export interface Bundle {
   id: string;
@@ -31,17 +32,20 @@ interface Row {
 }
 
 export class BundleStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
-  async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ bundles: Bundle[]; total: number }> {
-    const base = this.db<Row>('skill_bundles').where({ tenant_id: tenantId });
-    if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
-    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
-    return { bundles: rows.map(toBundle), total };
+  async list(tenantId: string, page: PageRequest & { search?: string }): Promise<{ bundles: Bundle[]; total?: number; hasMore: boolean }> {
+    const search = page.search ? " AND name LIKE ? ESCAPE '\\'" : '';
+    const params: SqlValue[] = page.search ? [tenantId, containing(page.search)] : [tenantId];
+    const { rows, total, hasMore } = await paged<Row>(this.sql, { from: `skill_bundles WHERE tenant_id = ?${search}`, params, orderBy: 'created_at, id' }, page);
+    return { bundles: rows.map(toBundle), ...(total === undefined ? {} : { total }), hasMore };
   }
 
   async get(tenantId: string, id: string): Promise<Bundle | undefined> {
-    const row = await this.db<Row>('skill_bundles').where({ tenant_id: tenantId, id }).first();
+    const row = await this.sql.get<Row>('SELECT * FROM skill_bundles WHERE tenant_id = ? AND id = ?', [tenantId, id]);
     return row && toBundle(row);
   }
 

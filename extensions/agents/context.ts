@@ -13,14 +13,14 @@ import { requireRole } from '../_shared/roles.js';
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);
 
 export const stores = (ctx: ExtensionContext) => ({
-  agents: new AgentStore(ctx.db),
+  agents: new AgentStore(ctx.db, ctx.sql),
   personas: new PersonaStore(ctx.db),
-  bundles: new BundleStore(ctx.db),
-  messages: new MessageStore(ctx.db),
+  bundles: new BundleStore(ctx.db, ctx.sql),
+  messages: new MessageStore(ctx.db, ctx.sql),
 });
 
 export async function mustGetAgent(ctx: ExtensionContext, tenantId: string, id: string): Promise<Agent> {
-  const agent = await new AgentStore(ctx.db).get(tenantId, id);
+  const agent = await new AgentStore(ctx.db, ctx.sql).get(tenantId, id);
   if (!agent) throw notFound(`agent ${id}`);
   return agent;
 }

@@ -2,7 +2,8 @@
 // on-chain (the chainchat layer), which this extension does not do.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged } from '../_shared/db.js';
+import { paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader } from '../_shared/sql.js';
 
 export interface AgentMessage {
   id: string;
@@ -28,7 +29,10 @@ interface Row {
 }
 
 export class MessageStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
   async record(tenantId: string, message: { from: string | null; to: string; content: string; sessionId: string | null }): Promise<AgentMessage> {
     const row: Row = {
@@ -46,12 +50,10 @@ export class MessageStore {
   }
 
   /** Messages an agent sent or received, newest first. */
-  async history(tenantId: string, agentId: string, page: { limit: number; offset: number }): Promise<{ messages: AgentMessage[]; total: number }> {
-    const base = this.db<Row>('agent_messages')
-      .where({ tenant_id: tenantId })
-      .andWhere((q) => q.where({ to_agent_id: agentId }).orWhere({ from_agent_id: agentId }));
-    const { rows, total } = await paged<Row>(base, page, [['created_at', 'desc'], ['id', 'desc']]);
-    return { messages: rows.map(toMessage), total };
+  async history(tenantId: string, agentId: string, page: PageRequest): Promise<{ messages: AgentMessage[]; total?: number; hasMore: boolean }> {
+    const from = 'agent_messages WHERE tenant_id = ? AND (to_agent_id = ? OR from_agent_id = ?)';
+    const { rows, total, hasMore } = await paged<Row>(this.sql, { from, params: [tenantId, agentId, agentId], orderBy: 'created_at DESC, id DESC' }, page);
+    return { messages: rows.map(toMessage), ...(total === undefined ? {} : { total }), hasMore };
   }
 }
 

@@ -3,7 +3,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import { containing, paged } from '../_shared/db.js';
+import { containing, paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export const PROVIDERS = ['anthropic', 'ollama'] as const;
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
@@ -45,24 +46,33 @@ interface Row {
   updated_at: string;
 }
 
-/** A LIKE pattern matching values that contain `text` literally (% and _ escaped with a backslash). */
-
 /** "rw_" and 40 hex digits: unguessable, so a wallet address names exactly one agent. */
 export const newWalletAddress = (): string => `rw_${randomBytes(20).toString('hex')}`;
 
+/** Writes go through knex (db); reads through prepared statements (sql). */
 export class AgentStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
-  async list(tenantId: string, page: { limit: number; offset: number; search?: string; wallet?: string }): Promise<{ agents: Agent[]; total: number }> {
-    const base = this.db<Row>('agents').where({ tenant_id: tenantId });
-    if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
-    if (page.wallet) base.andWhere({ wallet: page.wallet });
-    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
-    return { agents: rows.map(toAgent), total };
+  async list(tenantId: string, page: PageRequest & { search?: string; wallet?: string }): Promise<{ agents: Agent[]; total?: number; hasMore: boolean }> {
+    let from = 'agents WHERE tenant_id = ?';
+    const params: SqlValue[] = [tenantId];
+    if (page.search) {
+      from += " AND name LIKE ? ESCAPE '\\'";
+      params.push(containing(page.search));
+    }
+    if (page.wallet) {
+      from += ' AND wallet = ?';
+      params.push(page.wallet);
+    }
+    const { rows, total, hasMore } = await paged<Row>(this.sql, { from, params, orderBy: 'created_at, id' }, page);
+    return { agents: rows.map(toAgent), ...(total === undefined ? {} : { total }), hasMore };
   }
 
   async get(tenantId: string, id: string): Promise<Agent | undefined> {
-    const row = await this.db<Row>('agents').where({ tenant_id: tenantId, id }).first();
+    const row = await this.sql.get<Row>('SELECT * FROM agents WHERE tenant_id = ? AND id = ?', [tenantId, id]);
     return row && toAgent(row);
   }
 

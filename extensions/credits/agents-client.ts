@@ -25,7 +25,7 @@ export async function resolveAgent(ctx: ExtensionContext, as: CallAs, tenantId: 
 
 /** A wallet of the tenant by address: known already, or the wallet of one of the tenant's agents. */
 export async function resolveWallet(ctx: ExtensionContext, as: CallAs, tenantId: string, address: string): Promise<Wallet> {
-  const known = await new Ledger(ctx.db).wallet(tenantId, address);
+  const known = await new Ledger(ctx.db, ctx.sql).wallet(tenantId, address);
   if (known) return known;
   if (!/^rw_[0-9a-f]{40}$/.test(address)) throw notFound(`wallet ${address}`);
   const reply = await ctx.host.call<{ agents?: unknown[] }>('GET', `/api/agents?wallet=${address}&limit=1`, null, as);
@@ -36,7 +36,7 @@ export async function resolveWallet(ctx: ExtensionContext, as: CallAs, tenantId:
 
 export async function openWallet(ctx: ExtensionContext, tenantId: string, agent: { id: string; name: string; wallet: string }): Promise<Wallet> {
   const config = await new ConfigStore(ctx.db).get(tenantId);
-  const { wallet, change } = await new Ledger(ctx.db).ensure(tenantId, agent, config.initialGrant);
+  const { wallet, change } = await new Ledger(ctx.db, ctx.sql).ensure(tenantId, agent, config.initialGrant);
   if (change) announceBalance(ctx, change);
   return wallet;
 }

@@ -21,8 +21,8 @@ export const onAgentEvent: EventHandler = async (event, ctx) => {
   const { action, agent } = event.payload;
   try {
     if (action === 'created') await openWallet(ctx, event.tenantId, agent);
-    else if (action === 'updated') await new Ledger(ctx.db).rename(event.tenantId, agent.id, agent.name);
-    else if (action === 'deleted') await new Ledger(ctx.db).markAgentDeleted(event.tenantId, agent.id);
+    else if (action === 'updated') await new Ledger(ctx.db, ctx.sql).rename(event.tenantId, agent.id, agent.name);
+    else if (action === 'deleted') await new Ledger(ctx.db, ctx.sql).markAgentDeleted(event.tenantId, agent.id);
   } catch (err) {
     ctx.host.log('warn', `agent event ${action} for ${agent.id}: ${(err as Error).message}`);
   }

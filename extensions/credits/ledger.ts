@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 import { num, safeSum } from './amounts.js';
-import { containing, paged } from '../_shared/db.js';
+import { containing, paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend';
 
@@ -75,7 +76,10 @@ export async function post(trx: Knex.Transaction, tenantId: string, address: str
 }
 
 export class Ledger {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
   async wallet(tenantId: string, address: string): Promise<Wallet | undefined> {
     const row = await this.db('wallets').where({ tenant_id: tenantId, address }).first();
@@ -124,20 +128,22 @@ export class Ledger {
     await this.db('wallets').where({ tenant_id: tenantId, agent_id: agentId }).update({ agent_deleted_at: new Date().toISOString() });
   }
 
-  async transactions(tenantId: string, address: string, page: { limit: number; offset: number }): Promise<{ messages: Transaction[]; total: number }> {
-    const base = this.db('credit_transactions').where({ tenant_id: tenantId, wallet: address });
-    const { rows, total } = await paged<Record<string, any>>(base, page, [['seq', 'desc']]);
-    return { messages: rows.map(toTransaction), total };
+  async transactions(tenantId: string, address: string, page: PageRequest): Promise<{ messages: Transaction[]; total?: number; hasMore: boolean }> {
+    const query = { from: 'credit_transactions WHERE tenant_id = ? AND wallet = ?', params: [tenantId, address], orderBy: 'seq DESC' };
+    const { rows, total, hasMore } = await paged<Record<string, any>>(this.sql, query, page);
+    return { messages: rows.map(toTransaction), ...(total === undefined ? {} : { total }), hasMore };
   }
 
-  async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ wallets: Wallet[]; total: number }> {
-    const base = this.db('wallets').where({ tenant_id: tenantId });
+  async list(tenantId: string, page: PageRequest & { search?: string }): Promise<{ wallets: Wallet[]; total?: number; hasMore: boolean }> {
+    let from = 'wallets WHERE tenant_id = ?';
+    const params: SqlValue[] = [tenantId];
     if (page.search) {
       const like = containing(page.search);
-      base.andWhere((q) => q.whereRaw("address like ? escape '\\'", [like]).orWhereRaw("agent_name like ? escape '\\'", [like]));
+      from += " AND (address LIKE ? ESCAPE '\\' OR agent_name LIKE ? ESCAPE '\\')";
+      params.push(like, like);
     }
-    const { rows, total } = await paged<Record<string, any>>(base, page, [['created_at'], ['address']]);
-    return { wallets: rows.map(toWallet), total };
+    const { rows, total, hasMore } = await paged<Record<string, any>>(this.sql, { from, params, orderBy: 'created_at, address' }, page);
+    return { wallets: rows.map(toWallet), ...(total === undefined ? {} : { total }), hasMore };
   }
 }
 

@@ -27,7 +27,7 @@ export const agentCreditRoutes: Record<string, RouteHandler> = {
     const { agent, wallet } = await agentOf(req, ctx);
     const reservations = new Reservations(ctx.db);
     for (const change of await reservations.expire({ tenantId: req.auth.tenantId, wallet: wallet.address })) announceBalance(ctx, change);
-    const current = (await new Ledger(ctx.db).wallet(req.auth.tenantId, wallet.address))!;
+    const current = (await new Ledger(ctx.db, ctx.sql).wallet(req.auth.tenantId, wallet.address))!;
     return ok({ agentId: agent.id, wallet: wallet.address, balance: current.balance, reserved: await Reservations.heldTotal(ctx.db, req.auth.tenantId, wallet.address), unit: 'microUnits' });
   },
 
@@ -35,7 +35,7 @@ export const agentCreditRoutes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'operator', 'funding an agent');
     const body = validate<{ microUnits: number; reason?: string }>(schema(ctx, 'amount.json'), req.body);
     const { agent, wallet } = await agentOf(req, ctx);
-    const { balance, transaction } = await new Ledger(ctx.db).credit(req.auth.tenantId, wallet.address, { kind: 'fund', microUnits: body.microUnits, reason: body.reason ?? 'funded', reference: 'fund', actor: req.auth.actor });
+    const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(req.auth.tenantId, wallet.address, { kind: 'fund', microUnits: body.microUnits, reason: body.reason ?? 'funded', reference: 'fund', actor: req.auth.actor });
     announceBalance(ctx, { tenantId: req.auth.tenantId, agentId: agent.id, wallet: wallet.address, balance });
     return ok({ agentId: agent.id, wallet: wallet.address, balance, transaction });
   },

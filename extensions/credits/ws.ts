@@ -14,7 +14,7 @@ export const ws: Record<string, WsHandler> = {
     const m = validate<{ agentId: string; microUnits: number; reason?: string }>(schema(ctx, 'ws-agent-reward.json'), message, 'message');
     const tenantId = client.auth.tenantId;
     const { agent, wallet } = await resolveAgent(ctx, { tenantId }, tenantId, m.agentId);
-    const { balance, transaction } = await new Ledger(ctx.db).credit(tenantId, wallet.address, { kind: 'reward', microUnits: m.microUnits, reason: m.reason ?? 'reward', reference: 'agent_reward', actor: client.auth.actor });
+    const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(tenantId, wallet.address, { kind: 'reward', microUnits: m.microUnits, reason: m.reason ?? 'reward', reference: 'agent_reward', actor: client.auth.actor });
     announceBalance(ctx, { tenantId, agentId: agent.id, wallet: wallet.address, balance });
     ctx.host.wsSend(client.id, { type: 'agent_rewarded', agentId: agent.id, wallet: wallet.address, microUnits: m.microUnits, balance, transactionId: transaction.id });
   },

@@ -3,6 +3,7 @@ import { validationError } from '../../protocol/errors.js';
 import type { Migration } from '../../protocol/storage.js';
 import { runExtension } from '../_shared/extension.js';
 import { paged, startingWith } from '../_shared/db.js';
+import type { SqlValue } from '../_shared/sql.js';
 import { ok, page, queryString } from '../_shared/http.js';
 import { itemFor } from './items.js';
 
@@ -40,16 +41,23 @@ runExtension({
   },
   routes: {
     async 'GET /api/feed/history'(req, ctx) {
-      const { limit, offset } = page(req.query);
+      const paging = page(req.query);
       const kind = queryString(req.query, 'kind');
       const since = queryString(req.query, 'since');
       if (since !== undefined && Number.isNaN(Date.parse(since))) throw validationError('query.since must be an ISO 8601 date-time');
-      const base = ctx.db('feed_items').where({ tenant_id: req.auth.tenantId });
-      if (kind) base.andWhereRaw("kind like ? escape '\\'", [startingWith(kind)]);
-      if (since) base.andWhere('at', '>=', new Date(since).toISOString());
-      const { rows, total } = await paged<Record<string, string>>(base, { limit, offset }, [['id', 'desc']]);
+      let from = 'feed_items WHERE tenant_id = ?';
+      const params: SqlValue[] = [req.auth.tenantId];
+      if (kind) {
+        from += " AND kind LIKE ? ESCAPE '\\'";
+        params.push(startingWith(kind));
+      }
+      if (since) {
+        from += ' AND at >= ?';
+        params.push(new Date(since).toISOString());
+      }
+      const { rows, total, hasMore } = await paged<Record<string, string>>(ctx.sql, { from, params, orderBy: 'id DESC' }, paging);
       const items = rows.map((r) => ({ id: r.id, at: r.at, kind: r.kind, summary: r.summary, resource: r.resource, data: JSON.parse(r.data) as unknown }));
-      return ok({ items, total, limit, offset });
+      return ok({ items, ...(total === undefined ? {} : { total }), hasMore, limit: paging.limit, offset: paging.offset });
     },
   },
 });

@@ -10,7 +10,7 @@ import { ProjectStore, type Project, type ProjectInput } from './store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const roots = (ctx: ExtensionContext) => (ctx.init.config?.allowedRoots as string[] | undefined) ?? [];
-const store = (ctx: ExtensionContext) => new ProjectStore(ctx.db);
+const store = (ctx: ExtensionContext) => new ProjectStore(ctx.db, ctx.sql);
 
 async function mustGet(ctx: ExtensionContext, req: RouteRequest): Promise<Project> {
   const project = await store(ctx).get(req.auth.tenantId, req.params.id!);

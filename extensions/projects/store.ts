@@ -1,7 +1,8 @@
 // Project records, always read and written within one tenant.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { containing, paged } from '../_shared/db.js';
+import { containing, paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export interface Project {
   id: string;
@@ -27,17 +28,20 @@ interface Row {
 export type ProjectInput = Partial<Pick<Project, 'name' | 'description' | 'workingDir' | 'env_vars'>>;
 
 export class ProjectStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
-  async list(tenantId: string, page: { limit: number; offset: number; search?: string }): Promise<{ projects: Project[]; total: number }> {
-    const base = this.db<Row>('projects').where({ tenant_id: tenantId });
-    if (page.search) base.andWhereRaw("name like ? escape '\\'", [containing(page.search)]);
-    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
-    return { projects: rows.map(toProject), total };
+  async list(tenantId: string, page: PageRequest & { search?: string }): Promise<{ projects: Project[]; total?: number; hasMore: boolean }> {
+    const search = page.search ? " AND name LIKE ? ESCAPE '\\'" : '';
+    const params: SqlValue[] = page.search ? [tenantId, containing(page.search)] : [tenantId];
+    const { rows, total, hasMore } = await paged<Row>(this.sql, { from: `projects WHERE tenant_id = ?${search}`, params, orderBy: 'created_at, id' }, page);
+    return { projects: rows.map(toProject), ...(total === undefined ? {} : { total }), hasMore };
   }
 
   async get(tenantId: string, id: string): Promise<Project | undefined> {
-    const row = await this.db<Row>('projects').where({ tenant_id: tenantId, id }).first();
+    const row = await this.sql.get<Row>('SELECT * FROM projects WHERE tenant_id = ? AND id = ?', [tenantId, id]);
     return row && toProject(row);
   }
 
@@ -72,7 +76,7 @@ export class ProjectStore {
   }
 
   async skills(projectId: string): Promise<string[]> {
-    const rows: Array<{ bundle_id: string }> = await this.db('project_skills').where({ project_id: projectId }).orderBy('position');
+    const rows = await this.sql.all<{ bundle_id: string }>('SELECT bundle_id FROM project_skills WHERE project_id = ? ORDER BY position', [projectId]);
     return rows.map((r) => r.bundle_id);
   }
 

@@ -3,7 +3,8 @@
 // already denied becomes a one-time grant for the same tool and input in that session.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged } from '../_shared/db.js';
+import { paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader } from '../_shared/sql.js';
 
 export type EscalationReason = 'timeout' | 'queued';
 export type EscalationStatus = 'pending' | 'allowed' | 'denied';
@@ -38,7 +39,10 @@ export interface NewEscalation {
 export const inputHash = (input: unknown): string => createHash('sha256').update(JSON.stringify(input)).digest('hex');
 
 export class EscalationStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
   async add(entry: NewEscalation): Promise<ReturnType<typeof toEntry>> {
     const row: Row = {
@@ -62,15 +66,15 @@ export class EscalationStore {
   }
 
   async get(tenantId: string, id: string) {
-    const row = await this.db<Row>('escalations').where({ tenant_id: tenantId, id }).first();
+    const row = await this.sql.get<Row>('SELECT * FROM escalations WHERE tenant_id = ? AND id = ?', [tenantId, id]);
     return row && toEntry(row);
   }
 
-  async pending(tenantId: string, page: { limit: number; offset: number; sessionId?: string }) {
-    const base = this.db<Row>('escalations').where({ tenant_id: tenantId, status: 'pending' });
-    if (page.sessionId) base.andWhere({ session_id: page.sessionId });
-    const { rows, total } = await paged<Row>(base, page, [['created_at'], ['id']]);
-    return { entries: rows.map(toEntry), total };
+  async pending(tenantId: string, page: PageRequest & { sessionId?: string }) {
+    const from = `escalations WHERE tenant_id = ? AND status = 'pending'${page.sessionId ? ' AND session_id = ?' : ''}`;
+    const params = page.sessionId ? [tenantId, page.sessionId] : [tenantId];
+    const { rows, total, hasMore } = await paged<Row>(this.sql, { from, params, orderBy: 'created_at, id' }, page);
+    return { entries: rows.map(toEntry), ...(total === undefined ? {} : { total }), hasMore };
   }
 
   /** Marks a pending entry resolved; false when it was not pending any more (resolved twice). */

@@ -2,7 +2,8 @@
 // subscribers see it with no storage latency, in order); rows are written in batches right after.
 // Some events also become conversation messages (role, content) for GET /messages and the summary.
 import type { Knex } from 'knex';
-import { paged } from '../_shared/db.js';
+import { paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader } from '../_shared/sql.js';
 
 export interface SessionEvent {
   seq: number;
@@ -89,16 +90,16 @@ function messageOf(event: SessionEvent): { role: string; content: string; meta: 
   }
 }
 
-export async function listMessages(db: Knex, sessionId: string, page: { limit: number; offset: number }) {
-  const base = db<MessageRow & { id: number }>('session_messages').where({ session_id: sessionId });
-  const { rows, total } = await paged<MessageRow & { id: number }>(base, page, [['seq']]);
+export async function listMessages(sql: SqlReader, sessionId: string, page: PageRequest) {
+  const { rows, total, hasMore } = await paged<MessageRow & { id: number }>(sql, { from: 'session_messages WHERE session_id = ?', params: [sessionId], orderBy: 'seq' }, page);
   return {
     messages: rows.map((r) => ({ seq: r.seq, turn: r.turn, role: r.role, content: r.content, ...(r.meta ? JSON.parse(r.meta) : {}), createdAt: r.created_at })),
-    total,
+    ...(total === undefined ? {} : { total }),
+    hasMore,
   };
 }
 
-export async function listEvents(db: Knex, sessionId: string, after: number, limit: number): Promise<SessionEvent[]> {
-  const rows: Array<{ data: string }> = await db('session_events').where({ session_id: sessionId }).andWhere('seq', '>', after).orderBy('seq').limit(limit);
+export async function listEvents(sql: SqlReader, sessionId: string, after: number, limit: number): Promise<SessionEvent[]> {
+  const rows = await sql.all<{ data: string }>('SELECT data FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?', [sessionId, after, limit]);
   return rows.map((r) => JSON.parse(r.data) as SessionEvent);
 }

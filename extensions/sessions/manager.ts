@@ -40,8 +40,8 @@ export class SessionManager {
 
   constructor(private readonly ctx: ExtensionContext) {
     this.config = instanceConfig(ctx);
-    this.store = new SessionStore(ctx.db);
-    this.escalations = new EscalationStore(ctx.db);
+    this.store = new SessionStore(ctx.db, ctx.sql);
+    this.escalations = new EscalationStore(ctx.db, ctx.sql);
     this.broker = new ApprovalBroker(this.escalations, ctx.host, this.config.operationalMode);
     this.broker.onLateGrant = (entry) => void this.lateGrant(entry);
     this.deps = {

@@ -16,13 +16,13 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
     async 'GET /api/sessions'(req) {
       const status = queryString(req.query, 'status');
       if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw validationError(`query.status must be one of ${STATUSES.join(', ')}`);
-      const { rows, total } = await manager().store.list(req.auth.tenantId, {
+      const { rows, total, hasMore } = await manager().store.list(req.auth.tenantId, {
         ...page(req.query),
         projectId: queryString(req.query, 'projectId'),
         agentId: queryString(req.query, 'agentId'),
         status,
       });
-      return ok({ sessions: rows.map((r) => manager().live(req.auth.tenantId, r.id)?.view() ?? toView(r, null)), total });
+      return ok({ sessions: rows.map((r) => manager().live(req.auth.tenantId, r.id)?.view() ?? toView(r, null)), ...(total === undefined ? {} : { total }), hasMore });
     },
 
     async 'POST /api/sessions'(req, ctx) {
@@ -47,7 +47,7 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
     async 'GET /api/sessions/:id/messages'(req, ctx) {
       const row = await manager().mustGet(req.auth.tenantId, req.params.id!);
       await manager().live(req.auth.tenantId, row.id)?.log.flush();
-      return ok({ sessionId: row.id, ...(await listMessages(ctx.db, row.id, page(req.query))) });
+      return ok({ sessionId: row.id, ...(await listMessages(ctx.sql, row.id, page(req.query))) });
     },
 
     async 'POST /api/sessions/:id/messages'(req, ctx) {
@@ -61,7 +61,7 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
       const after = intQuery(req.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
       const limit = intQuery(req.query, 'limit', 500, 1, MAX_EVENTS_PAGE);
       await manager().live(req.auth.tenantId, row.id)?.log.flush();
-      return ok({ sessionId: row.id, events: await listEvents(ctx.db, row.id, after, limit) });
+      return ok({ sessionId: row.id, events: await listEvents(ctx.sql, row.id, after, limit) });
     },
 
     async 'POST /api/sessions/:id/stop'(req) {

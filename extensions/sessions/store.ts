@@ -1,6 +1,7 @@
 // Session records, read and written within one tenant (restore at start-up reads across tenants).
 import type { Knex } from 'knex';
-import { paged } from '../_shared/db.js';
+import { paged, type PageRequest } from '../_shared/db.js';
+import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export const STATUSES = ['created', 'running', 'paused', 'resumed', 'timeout', 'stopped', 'error'] as const;
 export type SessionStatus = (typeof STATUSES)[number];
@@ -47,32 +48,36 @@ export interface SessionRow {
   ended_at: string | null;
 }
 
-export interface ListFilter {
+export interface ListFilter extends PageRequest {
   projectId?: string;
   agentId?: string;
   status?: string;
-  limit: number;
-  offset: number;
 }
 
 export class SessionStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
   async insert(row: SessionRow): Promise<void> {
     await this.db('sessions').insert(row);
   }
 
   async get(tenantId: string, id: string): Promise<SessionRow | undefined> {
-    return normalise(await this.db<SessionRow>('sessions').where({ tenant_id: tenantId, id }).first());
+    return normalise(await this.sql.get<SessionRow>('SELECT * FROM sessions WHERE tenant_id = ? AND id = ?', [tenantId, id]));
   }
 
-  async list(tenantId: string, filter: ListFilter): Promise<{ rows: SessionRow[]; total: number }> {
-    const base = this.db<SessionRow>('sessions').where({ tenant_id: tenantId });
-    if (filter.projectId) base.andWhere({ project_id: filter.projectId });
-    if (filter.agentId) base.andWhere({ agent_id: filter.agentId });
-    if (filter.status) base.andWhere({ status: filter.status as SessionStatus });
-    const { rows, total } = await paged<SessionRow>(base, filter, [['created_at', 'desc'], ['id']]);
-    return { rows: rows.map((r) => normalise(r)!), total };
+  async list(tenantId: string, filter: ListFilter): Promise<{ rows: SessionRow[]; total?: number; hasMore: boolean }> {
+    let from = 'sessions WHERE tenant_id = ?';
+    const params: SqlValue[] = [tenantId];
+    for (const [column, value] of [['project_id', filter.projectId], ['agent_id', filter.agentId], ['status', filter.status]] as const) {
+      if (!value) continue;
+      from += ` AND ${column} = ?`;
+      params.push(value);
+    }
+    const { rows, total, hasMore } = await paged<SessionRow>(this.sql, { from, params, orderBy: 'created_at DESC, id' }, filter);
+    return { rows: rows.map((r) => normalise(r)!), ...(total === undefined ? {} : { total }), hasMore };
   }
 
   /** Every session that should be running or waiting to resume, across tenants. */

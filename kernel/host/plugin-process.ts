@@ -3,11 +3,13 @@
 // both run plugins through this class; they differ only in the HostServices they pass.
 import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
+import { decodeAttachment } from '../../protocol/framing.js';
 import { CAPABILITY_OF, PROTOCOL, type AuthContext, type InitMessage } from '../../protocol/messages.js';
-import type { IncomingMessage, OutgoingMessage, PeerWarning, RequestOptions } from '../../protocol/peer.js';
+import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWarning, type RequestOptions } from '../../protocol/peer.js';
 import { runnableEntry } from '../../protocol/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
 import type { Manifest } from './manifest.js';
+import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
 
 export interface PluginProcessOptions {
@@ -36,6 +38,8 @@ export class PluginProcess {
   private readonly inFlightAuth = new Map<string, AuthContext>();
   private warnings = { second: 0, count: 0 };
   private requestCounter = 0;
+  /** The extension said in `ready` that it takes request bodies as attachments (protocol/framing.ts). */
+  private acceptsAttachments = false;
 
   constructor(private readonly options: PluginProcessOptions) {
     const { manifest } = options;
@@ -65,6 +69,11 @@ export class PluginProcess {
     const auth = message.auth ?? (message.caller as { tenantId: string } | undefined);
     const id = `h${++this.requestCounter}`;
     if (auth) this.inFlightAuth.set(id, normaliseAuth(auth));
+    if (options.attachment && !this.acceptsAttachments) {
+      // An extension that does not take attachments gets the body inside the frame, decoded once here.
+      message = { ...message, body: decodeAttachment(options.attachment, message.raw === true ? 'text' : 'json') };
+      options = { ...options, attachment: undefined };
+    }
     try {
       return await this.child.peer.request<T>(message, { ...options, id });
     } finally {
@@ -159,7 +168,7 @@ export class PluginProcess {
       case 'emit':
         return need('emit')(m.topic, m.payload, m.tenantId ?? null);
       case 'call':
-        return need('call')({ method: m.method, path: m.path, body: m.body, auth: this.callAuth(m) });
+        return need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m) }).then((reply) => this.callReply(reply));
       case 'secret':
         return need('secret')(m.name);
       case 'audit':
@@ -169,10 +178,19 @@ export class PluginProcess {
       case 'token':
         return need('token')({ tenantId: m.tenantId, agentId: m.agentId, sessionId: m.sessionId ?? null, tools: m.tools ?? [], ttlSeconds: m.ttlSeconds });
       case 'ready':
+        this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });
       default:
         throw new RoostError('UNKNOWN_TYPE', `unknown message type "${type}"`);
     }
+  }
+
+  /** A reply that came as an attachment goes on as one, to an extension that takes them; decoded once otherwise. */
+  private callReply(reply: CallReply): CallReply | WithAttachment {
+    if (!reply.attachment) return reply;
+    const encoding = reply.encoding ?? 'json';
+    if (this.acceptsAttachments) return new WithAttachment({ status: reply.status, encoding }, reply.attachment);
+    return { status: reply.status, body: decodeAttachment(reply.attachment, encoding) };
   }
 
   /** A call runs as the caller of the request it serves, or as this extension acting for a tenant. */

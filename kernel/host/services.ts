@@ -1,6 +1,7 @@
 // What a plugin may ask of its host. The CLI and the server each provide their own implementation;
 // the plugin process checks capabilities before any of these is reached.
 import type { AuthContext, ExecResult } from '../../protocol/messages.js';
+import type { CallReply } from '../http/dispatch.js';
 
 export interface ExecRequest {
   command: string;
@@ -27,6 +28,8 @@ export interface CallRequest {
   method: string;
   path: string;
   body?: unknown;
+  /** The body as raw bytes from the calling extension, forwarded undecoded. */
+  attachment?: Buffer;
   auth: AuthContext;
 }
 
@@ -50,7 +53,7 @@ export interface HostServices {
   progress(update: ProgressUpdate): void;
   // Server extensions only; a CLI host leaves them out and such messages are refused.
   emit?(topic: string, payload: unknown, tenantId: string | null): void;
-  call?(request: CallRequest): Promise<{ status: number; body: unknown }>;
+  call?(request: CallRequest): Promise<CallReply>;
   secret?(name: string): Promise<string | null>;
   audit?(entry: { action: string; resource: string; detail: unknown; tenantId: string | null }): Promise<void>;
   wsSend?(clientId: string, message: Record<string, unknown>): void;

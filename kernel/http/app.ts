@@ -1,12 +1,15 @@
 // The HTTP front: koa with one error shape, authentication, rate limiting, the viewer rule, a 1 MiB
-// body limit, the audit trail of every mutation, the kernel's own routes, then the routes extensions
-// declared, and 404 ROUTE_NOT_FOUND for everything else.
+// body limit, the audit trail of every mutation, the routes extensions declared, then the kernel's own
+// routes, and 404 ROUTE_NOT_FOUND for everything else. A request is matched once: the route table
+// (authenticate) finds extension routes, and only what it does not serve reaches the kernel's router
+// and body parser; an extension route's body and reply pass through as bytes, never parsed here.
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
+import { hasBody, readRawBody } from './raw-body.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelServes, registerKernelRoutes } from './routes/index.js';
 
@@ -38,6 +41,7 @@ export function createApp(kernel: Kernel): HttpFront {
   app.use(auditMutations(kernel));
   app.use(viewersOnlyRead());
   app.use(bodyGuard(kernel));
+  app.use(serveExtensionRoute(kernel));
   app.use(
     bodyParser({
       enableTypes: ['json'],
@@ -52,7 +56,6 @@ export function createApp(kernel: Kernel): HttpFront {
     }),
   );
   app.use(router.routes());
-  app.use(serveExtensionRoute(kernel));
   app.use((ctx) => {
     throw new RoostError('ROUTE_NOT_FOUND', `nothing serves ${ctx.method} ${ctx.path}`);
   });
@@ -159,17 +162,24 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
     const route = ctx.state.route;
     if (!route) return next();
-    const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
+    const attachment = hasBody(ctx.req) ? await readRawBody(ctx.req, kernel.config.bodyLimitBytes) : undefined;
     const reply = await kernel.dispatcher.serve(route, {
       method: ctx.method,
       path: ctx.path,
       query: ctx.query as Record<string, string | string[]>,
-      // No body at all reaches the extension as null, not as the parser's empty object.
-      body: route.decl.raw ? (request.rawBody ?? '') : request.rawBody === undefined ? null : request.body,
+      // No body at all reaches the extension as null (a raw route gets the empty string).
+      body: route.decl.raw ? '' : null,
+      ...(attachment ? { attachment } : {}),
       auth: ctx.state.identity,
     });
     ctx.status = reply.status;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
-    ctx.body = reply.status === 204 ? null : (reply.body ?? null);
+    if (reply.status === 204) return void (ctx.body = null);
+    if (!reply.attachment) return void (ctx.body = reply.body ?? null);
+    if (reply.attachment.length === 0) return void (ctx.body = null);
+    if (reply.encoding === 'text') {
+      if (!reply.headers || !Object.keys(reply.headers).some((h) => h.toLowerCase() === 'content-type')) ctx.type = 'text/plain; charset=utf-8';
+    } else ctx.type = 'application/json; charset=utf-8';
+    ctx.body = reply.attachment;
   };
 }

@@ -1,5 +1,6 @@
 // Serving a route an extension declared: from an HTTP request or from another extension's `call`.
 import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { decodeAttachment } from '../../protocol/framing.js';
 import type { AuthContext, RequestMessage, RouteReply } from '../../protocol/messages.js';
 import type { HttpMethod } from '../host/manifest.js';
 import type { ExtensionRegistry } from '../host/registry.js';
@@ -10,8 +11,13 @@ export interface DispatchInput {
   path: string;
   query: Record<string, string | string[]>;
   body: unknown;
+  /** The body's raw bytes, forwarded as they came (never parsed here); `body` is ignored then. */
+  attachment?: Buffer;
   auth: AuthContext;
 }
+
+/** What an extension's route answered; a reply carried as a attachment is passed on undecoded. */
+export type CallReply = { status: number; body?: unknown; attachment?: Buffer; encoding?: 'json' | 'text' };
 
 /**
  * Embedding hook: a route served inside the kernel process instead of by an extension. Only a program
@@ -56,19 +62,20 @@ export class Dispatcher {
       route: route.key,
       params: route.params,
       query: input.query,
-      body: input.body ?? null,
+      body: input.attachment ? null : (input.body ?? null),
+      ...(route.decl.raw ? { raw: true } : {}),
       auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
     };
     const embedded = route.owner === EMBEDDED_OWNER ? this.embedded.get(route.key) : undefined;
     const reply = embedded
-      ? await embedded({ ...message, id: `k${++this.embeddedRequests}` })
-      : await this.registry.request<RouteReply>(route.owner, message);
+      ? await embedded({ ...message, body: input.attachment ? decodeAttachment(input.attachment, route.decl.raw ? 'text' : 'json') : message.body, id: `k${++this.embeddedRequests}` })
+      : await this.registry.request<RouteReply>(route.owner, message, input.attachment ? { attachment: input.attachment } : {});
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
     return reply;
   }
 
   /** An extension calling another extension's route, with the auth of the request it serves. */
-  async call(input: Omit<DispatchInput, 'query'>): Promise<{ status: number; body: unknown }> {
+  async call(input: Omit<DispatchInput, 'query'>): Promise<CallReply> {
     const url = new URL(input.path, 'http://internal');
     const route = this.routes.match(input.method, url.pathname);
     if (!route) return { status: 404, body: new RoostError('ROUTE_NOT_FOUND', `nobody serves ${input.method} ${url.pathname}`).toBody() };
@@ -77,7 +84,7 @@ export class Dispatcher {
     }
     try {
       const reply = await this.serve(route, { ...input, path: url.pathname, query: Object.fromEntries(url.searchParams) });
-      return { status: reply.status, body: reply.body ?? null };
+      return reply.attachment ? { status: reply.status, attachment: reply.attachment, encoding: reply.encoding ?? 'json' } : { status: reply.status, body: reply.body ?? null };
     } catch (err) {
       const error = toRoostError(err);
       return { status: error.status, body: error.toBody() };

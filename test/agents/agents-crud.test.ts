@@ -31,8 +31,11 @@ describe('agents: records, wallets and roles', () => {
     assert.equal(got.status, 200);
     assert.deepEqual(got.body, agent);
 
-    const list = await server.api('GET', '/api/agents?limit=1', { key: t.viewer });
+    const list = await server.api('GET', '/api/agents?limit=1&total=true', { key: t.viewer });
     assert.equal(list.body.total, 2);
+    assert.equal(list.body.hasMore, true);
+    assert.equal((await server.api('GET', '/api/agents?limit=1', { key: t.viewer })).body.total, undefined, 'no COUNT unless asked for');
+    assert.equal((await server.api('GET', '/api/agents?total=maybe', { key: t.viewer })).status, 400);
     assert.equal(list.body.agents.length, 1);
     assert.equal(list.body.agents[0].name, 'ada');
     const byWallet = await server.api('GET', `/api/agents?wallet=${local.wallet}`, { key: t.viewer });

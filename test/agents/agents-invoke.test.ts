@@ -70,7 +70,7 @@ describe('agents: invocation and agent-to-agent messages', () => {
 
     const bobHistory = await server.api('GET', `/api/agents/${bob.id}/messages`, { key: t.viewer });
     assert.equal(bobHistory.body.total, 1);
-    const aliceHistory = await server.api('GET', `/api/agents/${alice.id}/messages?limit=1`, { key: t.viewer });
+    const aliceHistory = await server.api('GET', `/api/agents/${alice.id}/messages?limit=1&total=true`, { key: t.viewer });
     assert.equal(aliceHistory.body.total, 2, 'alice sent one and received one');
     assert.equal(aliceHistory.body.messages.length, 1);
     assert.equal(aliceHistory.body.messages[0].content, 'from a person', 'newest first');

@@ -63,10 +63,14 @@ describe('credits: wallets, funding, grants and configuration', () => {
     const second = await createAgent(server, t.operator, { name: 'saver' });
     const page1 = await server.api('GET', `/api/wallets/${agent.wallet}/messages?limit=2`, { key: t.viewer });
     assert.equal(page1.status, 200);
-    assert.equal(page1.body.total, 3);
+    assert.equal(page1.body.hasMore, true);
+    assert.equal(page1.body.total, undefined, 'a full page costs no COUNT unless the total is asked for');
+    assert.equal((await server.api('GET', `/api/wallets/${agent.wallet}/messages?limit=2&total=true`, { key: t.viewer })).body.total, 3);
     assert.deepEqual(page1.body.messages.map((m: any) => m.kind), ['grant', 'fund']);
     const page2 = await server.api('GET', `/api/wallets/${agent.wallet}/messages?limit=2&offset=2`, { key: t.viewer });
     assert.deepEqual(page2.body.messages.map((m: any) => [m.kind, m.microUnits, m.reference]), [['grant', INITIAL_GRANT, 'initial-grant']]);
+    assert.equal(page2.body.total, 3, 'the last page knows the total without a COUNT');
+    assert.equal(page2.body.hasMore, false);
     const newest = page1.body.messages[0];
     assert.equal(newest.balanceAfter, INITIAL_GRANT + 251_000);
     for (const query of ['limit=0', 'limit=abc', 'offset=-3', 'limit=1&limit=2']) {

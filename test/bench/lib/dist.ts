@@ -6,7 +6,8 @@ type Storage = typeof import('../../../protocol/storage.js');
 type PeerModule = typeof import('../../../protocol/peer.js');
 type ChildModule = typeof import('../../../protocol/child.js');
 type HostClientModule = typeof import('../../../extensions/_shared/host-client.js');
-type ProjectRoutes = typeof import('../../../extensions/projects/routes.js');
+type SqlModule = typeof import('../../../extensions/_shared/sql.js');
+type AgentRoutes = typeof import('../../../extensions/agents/routes.js');
 
 const dist = (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
 
@@ -16,7 +17,9 @@ export const { openDatabase } = (await dist('protocol/storage.js')) as Storage;
 export const { Peer } = (await dist('protocol/peer.js')) as PeerModule;
 export const { PluginChild } = (await dist('protocol/child.js')) as ChildModule;
 export const { HostClient } = (await dist('extensions/_shared/host-client.js')) as HostClientModule;
-export const { routes: projectRoutes } = (await dist('extensions/projects/routes.js')) as ProjectRoutes;
+export const { openReader } = (await dist('extensions/_shared/sql.js')) as SqlModule;
+export const { routes: agentRoutes } = (await dist('extensions/agents/routes.js')) as AgentRoutes;
 
 export const roostBin = new URL('../../../dist/cli/bin.js', import.meta.url).pathname;
 export const projectsDir = new URL('../../../extensions/projects', import.meta.url).pathname;
+export const agentsDir = new URL('../../../extensions/agents', import.meta.url).pathname;

@@ -1,13 +1,13 @@
 // An extension's route handler served inside the kernel process, through the kernel's embedding hook
 // (startServer's second argument). The handler gets an ExtensionContext built as the extension frame
-// (extensions/_shared/extension.ts) builds it: the same init, a knex opened on the very database the
-// kernel provisioned for the extension, and a HostClient whose messages reach the kernel's bus.
+// (extensions/_shared/extension.ts) builds it: the same init, a knex and a prepared-statement reader opened on
+// the very database the kernel provisioned for the extension, and a HostClient whose messages reach the kernel's bus.
 import { PassThrough } from 'node:stream';
 import type { ExtensionContext, RouteHandler } from '../../../extensions/_shared/extension.js';
 import type { EmbeddedRoute } from '../../../kernel/http/dispatch.js';
 import type { RunningServer } from '../../../kernel/server.js';
 import type { RequestMessage } from '../../../protocol/messages.js';
-import { HostClient, openDatabase, Peer, storageFor } from './dist.js';
+import { HostClient, openDatabase, openReader, Peer, storageFor } from './dist.js';
 
 export interface InKernelContext {
   ctx: ExtensionContext;
@@ -34,6 +34,7 @@ export async function inKernelContext(server: RunningServer, name: string, dir: 
     .handle('emit', (m) => kernel.bus.publish({ topic: String(m.topic), payload: m.payload, tenantId: (m.tenantId as string | null) ?? null, source: name }))
     .attach(toHost);
   const db = storage ? openDatabase(storage) : undefined;
+  const sql = storage ? openReader(storage) : undefined;
   const ctx: ExtensionContext = {
     init: {
       type: 'init',
@@ -50,7 +51,11 @@ export async function inKernelContext(server: RunningServer, name: string, dir: 
       if (!db) throw new Error(`${name} was given no storage`);
       return db;
     },
+    get sql() {
+      if (!sql) throw new Error(`${name} was given no storage`);
+      return sql;
+    },
     host: new HostClient(new Peer(toHost).attach(toHandler)),
   };
-  return { ctx, close: async () => void (await db?.destroy()) };
+  return { ctx, close: async () => void (await Promise.all([sql?.close(), db?.destroy()])) };
 }

@@ -4,7 +4,7 @@
 // was busy with other work are not comparable with timings from an idle one.
 import { loadavg } from 'node:os';
 
-export type Unit = 'ms' | 'x' | 'ops/s' | 'MB';
+export type Unit = 'ms' | 'us' | 'x' | 'ops/s' | 'MB';
 
 export function reporter(bench: string) {
   return (figure: string, value: number, unit: Unit, target: string, extra: Record<string, unknown> = {}): void => {
