@@ -26,18 +26,23 @@ export function encodeFrame(message: object): string {
   return `${JSON.stringify(message)}\n`;
 }
 
-/** A frame followed by its raw attachment (see above); `message` must not have a `attachment` field of its own. */
-export function encodeAttachmentFrame(message: object, attachment: Buffer): Buffer {
+/**
+ * A frame followed by its raw attachment (see above); `message` must not have an `attachment` field of
+ * its own. A string attachment is sent as its UTF-8 bytes, in one string with the frame (no copy).
+ */
+export function encodeAttachmentFrame(message: object, attachment: Buffer | string): Buffer | string {
   const head = JSON.stringify(message);
-  const header = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"attachment":${attachment.length}}\n`;
+  const bytes = typeof attachment === 'string' ? Buffer.byteLength(attachment) : attachment.length;
+  const header = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"attachment":${bytes}}\n`;
+  if (typeof attachment === 'string') return `${header}${attachment}\n`;
   return Buffer.concat([Buffer.from(header), attachment, NEWLINE_BYTE]);
 }
 
 const NEWLINE_BYTE = Buffer.from('\n');
 
 /** An attachment's value: text as a string, JSON parsed (empty is null); bad JSON is the sender's VALIDATION_ERROR. */
-export function decodeAttachment(attachment: Buffer, encoding: 'json' | 'text'): unknown {
-  const text = attachment.toString('utf8');
+export function decodeAttachment(attachment: Buffer | string, encoding: 'json' | 'text'): unknown {
+  const text = typeof attachment === 'string' ? attachment : attachment.toString('utf8');
   if (encoding === 'text') return text;
   try {
     return text === '' ? null : (JSON.parse(text) as unknown);

@@ -62,12 +62,17 @@ export interface RequestMessage {
   auth: AuthContext;
 }
 
+/** A reply body that is already JSON text: sent as it is, never parsed or serialised again. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface RouteReply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
   /** The body as raw bytes sent after the reply frame, instead of `body` (see framing.ts). */
-  attachment?: Buffer;
+  attachment?: Buffer | string;
   /** How `attachment` is encoded: JSON (the default) or text. */
   encoding?: 'json' | 'text';
 }

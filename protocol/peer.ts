@@ -21,8 +21,9 @@ export interface PeerOptions {
    * Gathers the frames written during one turn of the event loop: the first is written at once (no
    * latency added to a lone request), the others are corked and written together when the turn ends
    * (setImmediate): one system call, and one wake-up of the reader, for many messages under load.
-   * Only for an output whose owner ends it with end(), which flushes; a process that may exit right
-   * after writing (a plugin on its stdout) must not use it, or its last frames could be lost.
+   * Only for an output whose owner ends it with end(), or calls flush() before it exits (the extension
+   * frame does); a process that may exit right after writing without flush() must not use it, or its
+   * last frames could be lost.
    */
   coalesceWrites?: boolean;
 }
@@ -33,7 +34,7 @@ export interface RequestOptions {
   /** An id chosen by the caller (unique among its requests in flight); by default the peer numbers them. */
   id?: string;
   /** Raw bytes sent after the frame (see framing.ts); the other side finds them as `message.attachment`. */
-  attachment?: Buffer;
+  attachment?: Buffer | string;
 }
 
 /**
@@ -43,7 +44,8 @@ export interface RequestOptions {
 export class WithAttachment {
   constructor(
     readonly value: Record<string, unknown>,
-    readonly attachment: Buffer,
+    /** Bytes, or a string sent as its UTF-8 bytes. */
+    readonly attachment: Buffer | string,
   ) {}
 }
 
@@ -155,11 +157,18 @@ export class Peer {
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(reason);
   }
 
-  private write(message: object, attachment?: Buffer): void {
+  private write(message: object, attachment?: Buffer | string): void {
     const output = this.output as Writable & { destroyed?: boolean; writableEnded?: boolean };
     if (output.destroyed || output.writableEnded) return;
     if (this.options.coalesceWrites) this.coalesce(output);
     output.write(attachment ? encodeAttachmentFrame(message, attachment) : encodeFrame(message));
+  }
+
+  /** Writes out frames gathered by coalesceWrites now (before the process exits). */
+  flush(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.output.uncork();
   }
 
   private coalesce(output: Writable): void {
@@ -167,10 +176,7 @@ export class Peer {
       this.writtenThisTurn = true;
       setImmediate(() => {
         this.writtenThisTurn = false;
-        if (this.corked) {
-          this.corked = false;
-          output.uncork();
-        }
+        this.flush();
       });
     } else if (!this.corked) {
       this.corked = true;

@@ -2,8 +2,8 @@
 // migrate, announce `ready`, then answer requests, tool calls, WebSocket messages and bus events.
 import type { Knex } from 'knex';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
-import type {
-  AuthContext, EventMessage, InitMessage, RequestMessage, RouteReply, ToolMessage, ToolReply, WsMessage,
+import {
+  RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { Peer, WithAttachment } from '../../protocol/peer.js';
@@ -48,7 +48,8 @@ export interface ExtensionDefinition {
 }
 
 export function runExtension(definition: ExtensionDefinition): void {
-  const peer = new Peer(process.stdout, { onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
+  // Replies finished in one turn of the event loop leave in one write; flushed before every exit below.
+  const peer = new Peer(process.stdout, { coalesceWrites: true, onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
   const host = new HostClient(peer);
   let ctx: ExtensionContext | undefined;
   let ready: Promise<ExtensionContext> | undefined;
@@ -59,6 +60,7 @@ export function runExtension(definition: ExtensionDefinition): void {
     ready ??= start(message as unknown as InitMessage).then((c) => (ctx = c));
     ready.catch((err) => {
       process.stderr.write(`start-up failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      peer.flush();
       process.exit(1);
     });
   });
@@ -144,6 +146,7 @@ export function runExtension(definition: ExtensionDefinition): void {
       await reader?.close();
       await database?.destroy();
     }
+    peer.flush();
     process.exit(0);
   });
   peer.attach(process.stdin);
@@ -157,8 +160,8 @@ export function runExtension(definition: ExtensionDefinition): void {
 function withBody(reply: RouteReply): WithAttachment {
   const { status, headers, body } = reply;
   const text = typeof body === 'string';
-  const bytes = body === undefined || body === null || status === 204 ? Buffer.alloc(0) : Buffer.from(text ? body : JSON.stringify(body));
-  return new WithAttachment({ status, ...(headers ? { headers } : {}), encoding: text ? 'text' : 'json' }, bytes);
+  const attachment = body === undefined || body === null || status === 204 ? '' : text ? body : body instanceof RawJson ? body.text : JSON.stringify(body);
+  return new WithAttachment({ status, ...(headers ? { headers } : {}), encoding: text ? 'text' : 'json' }, attachment);
 }
 
 function errorReply(err: unknown): RouteReply {

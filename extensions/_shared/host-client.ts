@@ -27,7 +27,7 @@ export class HostClient {
   /** Another extension's route, as the caller of the request being served or for a tenant. */
   async call<T = unknown>(method: string, path: string, body: unknown, as: CallAs): Promise<{ status: number; body: T }> {
     // Bodies travel as attachments both ways, so the kernel passes them on without decoding them.
-    const attachment = body === undefined || body === null ? undefined : Buffer.from(JSON.stringify(body));
+    const attachment = body === undefined || body === null ? undefined : JSON.stringify(body);
     const reply = await this.peer.request<{ status: number; body?: T; attachment?: Buffer; encoding?: string }>({ type: 'call', method, path, ...as }, attachment ? { attachment } : {});
     if (!reply.attachment) return { status: reply.status, body: (reply.body ?? null) as T };
     return { status: reply.status, body: decodeAttachment(reply.attachment, reply.encoding === 'text' ? 'text' : 'json') as T };

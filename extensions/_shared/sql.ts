@@ -9,6 +9,7 @@ export type SqlValue = string | number | boolean | null;
 type Row = Record<string, unknown>;
 
 export interface SqlReader {
+  readonly dialect: 'sqlite3' | 'pg';
   all<T = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
   get<T = Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
   close(): Promise<void>;
@@ -28,6 +29,7 @@ type SqliteDatabase = import('sqlite3').Database;
 type SqliteStatement = import('sqlite3').Statement;
 
 class SqliteReader implements SqlReader {
+  readonly dialect = 'sqlite3';
   private connections: Array<{ db: SqliteDatabase; statements: Map<string, SqliteStatement> }> | undefined;
   private next = 0;
 
@@ -78,6 +80,7 @@ class SqliteReader implements SqlReader {
 type PgPool = import('pg').Pool;
 
 class PgReader implements SqlReader {
+  readonly dialect = 'pg';
   private pool: PgPool | undefined;
   /** `?` placeholders rewritten to `$n` once per statement, and the statement's name on every connection. */
   private readonly prepared = new Map<string, { name: string; text: string }>();

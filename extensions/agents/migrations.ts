@@ -59,4 +59,13 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Lists page in (created_at, id) order: the index serves that order whole, with no sort step.
+    name: '002_agents_list_order',
+    async up(db) {
+      await db.schema.alterTable('agents', (t) => {
+        t.index(['tenant_id', 'created_at', 'id'], 'agents_list_order');
+      });
+    },
+  },
 ];

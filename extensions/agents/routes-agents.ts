@@ -1,5 +1,6 @@
 // /api/agents CRUD, personas and skill assignments.
 import { notFound, validationError } from '../../protocol/errors.js';
+import { RawJson } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
@@ -20,7 +21,8 @@ const samePermissions = (a: string[], b: string[]) => JSON.stringify([...a].sort
 export const agentRoutes: Record<string, RouteHandler> = {
   async 'GET /api/agents'(req, ctx) {
     const filters = { ...page(req.query), search: queryString(req.query, 'search'), wallet: queryString(req.query, 'wallet') };
-    return ok(await stores(ctx).agents.list(req.auth.tenantId, filters));
+    const { json, total, hasMore } = await stores(ctx).agents.listJson(req.auth.tenantId, filters);
+    return ok(new RawJson(`{"agents":${json}${total === undefined ? '' : `,"total":${total}`},"hasMore":${hasMore}}`));
   },
 
   async 'POST /api/agents'(req, ctx) {

@@ -3,7 +3,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import { containing, paged, type PageRequest } from '../_shared/db.js';
+import { containing, type PageRequest } from '../_shared/db.js';
+import { fromRow, pagedJson, type JsonPage, type Shape } from '../_shared/json-shape.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export const PROVIDERS = ['anthropic', 'ollama'] as const;
@@ -56,7 +57,8 @@ export class AgentStore {
     private readonly sql: SqlReader,
   ) {}
 
-  async list(tenantId: string, page: PageRequest & { search?: string; wallet?: string }): Promise<{ agents: Agent[]; total?: number; hasMore: boolean }> {
+  /** A page of agents as JSON text, built by the database (the hot path of GET /api/agents). */
+  async listJson(tenantId: string, page: PageRequest & { search?: string; wallet?: string }): Promise<JsonPage> {
     let from = 'agents WHERE tenant_id = ?';
     const params: SqlValue[] = [tenantId];
     if (page.search) {
@@ -67,8 +69,12 @@ export class AgentStore {
       from += ' AND wallet = ?';
       params.push(page.wallet);
     }
-    const { rows, total, hasMore } = await paged<Row>(this.sql, { from, params, orderBy: 'created_at, id' }, page);
-    return { agents: rows.map(toAgent), ...(total === undefined ? {} : { total }), hasMore };
+    return pagedJson(this.sql, AGENT_SHAPE, { from, params, orderBy: 'created_at, id' }, page);
+  }
+
+  async list(tenantId: string, page: PageRequest & { search?: string; wallet?: string }): Promise<{ agents: Agent[]; total?: number; hasMore: boolean }> {
+    const { json, total, hasMore } = await this.listJson(tenantId, page);
+    return { agents: JSON.parse(json) as Agent[], ...(total === undefined ? {} : { total }), hasMore };
   }
 
   async get(tenantId: string, id: string): Promise<Agent | undefined> {
@@ -130,19 +136,20 @@ export class AgentStore {
   }
 }
 
-function toAgent(row: Row): Agent {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    model: row.model,
-    provider: row.provider as Provider,
-    systemPrompt: row.system_prompt,
-    permissionMode: row.permission_mode as PermissionMode,
-    wallet: row.wallet,
-    tenant: row.tenant_id,
-    mcp_tool_permissions: JSON.parse(row.mcp_tool_permissions) as string[],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+/** An agent's JSON from its row: one map for single reads (toAgent) and for list pages built in SQL. */
+const AGENT_SHAPE: Shape = {
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  model: 'model',
+  provider: 'provider',
+  systemPrompt: 'system_prompt',
+  permissionMode: 'permission_mode',
+  wallet: 'wallet',
+  tenant: 'tenant_id',
+  mcp_tool_permissions: { json: 'mcp_tool_permissions' },
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+const toAgent = (row: Row): Agent => fromRow<Agent>(AGENT_SHAPE, row as unknown as Record<string, unknown>);

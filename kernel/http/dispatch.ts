@@ -1,7 +1,7 @@
 // Serving a route an extension declared: from an HTTP request or from another extension's `call`.
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
-import type { AuthContext, RequestMessage, RouteReply } from '../../protocol/messages.js';
+import { RawJson, type AuthContext, type RequestMessage, type RouteReply } from '../../protocol/messages.js';
 import type { HttpMethod } from '../host/manifest.js';
 import type { ExtensionRegistry } from '../host/registry.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
@@ -16,8 +16,8 @@ export interface DispatchInput {
   auth: AuthContext;
 }
 
-/** What an extension's route answered; a reply carried as a attachment is passed on undecoded. */
-export type CallReply = { status: number; body?: unknown; attachment?: Buffer; encoding?: 'json' | 'text' };
+/** What an extension's route answered; a reply carried as an attachment is passed on undecoded. */
+export type CallReply = { status: number; body?: unknown; attachment?: Buffer | string; encoding?: 'json' | 'text' };
 
 /**
  * Embedding hook: a route served inside the kernel process instead of by an extension. Only a program
@@ -71,6 +71,8 @@ export class Dispatcher {
       ? await embedded({ ...message, body: input.attachment ? decodeAttachment(input.attachment, route.decl.raw ? 'text' : 'json') : message.body, id: `k${++this.embeddedRequests}` })
       : await this.registry.request<RouteReply>(route.owner, message, input.attachment ? { attachment: input.attachment } : {});
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
+    // An embedded handler's body that is already JSON text goes out as an extension's attachment would.
+    if (reply.body instanceof RawJson) return { status: reply.status, headers: reply.headers, attachment: reply.body.text, encoding: 'json' };
     return reply;
   }
 

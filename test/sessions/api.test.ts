@@ -38,8 +38,9 @@ describe('the sessions API', () => {
 
     const filtered = await api('GET', `/api/sessions?projectId=${project.id}`);
     assert.deepEqual(filtered.body.sessions.map((s: any) => s.id), [a.id]);
-    const page1 = await api('GET', '/api/sessions?limit=1&offset=0');
-    const page2 = await api('GET', '/api/sessions?limit=1&offset=1');
+    const page1 = await api('GET', '/api/sessions?limit=1&offset=0&total=true');
+    const page2 = await api('GET', '/api/sessions?limit=1&offset=1&total=true');
+    assert.equal(page1.body.hasMore, true);
     assert.equal(page1.body.total, page2.body.total);
     assert.ok(page1.body.total >= 2);
     assert.notEqual(page1.body.sessions[0].id, page2.body.sessions[0].id);
