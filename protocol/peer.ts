@@ -21,9 +21,8 @@ export interface PeerOptions {
    * Gathers the frames written during one turn of the event loop: the first is written at once (no
    * latency added to a lone request), the others are corked and written together when the turn ends
    * (setImmediate): one system call, and one wake-up of the reader, for many messages under load.
-   * Only for an output whose owner ends it with end(), or calls flush() before it exits (the extension
-   * frame does); a process that may exit right after writing without flush() must not use it, or its
-   * last frames could be lost.
+   * Only for an output whose owner ends it with end(), which flushes; a process that may exit right
+   * after writing (a plugin on its stdout) must not use it, or its last frames could be lost.
    */
   coalesceWrites?: boolean;
 }
@@ -164,8 +163,7 @@ export class Peer {
     output.write(attachment ? encodeAttachmentFrame(message, attachment) : encodeFrame(message));
   }
 
-  /** Writes out frames gathered by coalesceWrites now (before the process exits). */
-  flush(): void {
+  private flush(): void {
     if (!this.corked) return;
     this.corked = false;
     this.output.uncork();

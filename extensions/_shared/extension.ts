@@ -48,8 +48,7 @@ export interface ExtensionDefinition {
 }
 
 export function runExtension(definition: ExtensionDefinition): void {
-  // Replies finished in one turn of the event loop leave in one write; flushed before every exit below.
-  const peer = new Peer(process.stdout, { coalesceWrites: true, onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
+  const peer = new Peer(process.stdout, { onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
   const host = new HostClient(peer);
   let ctx: ExtensionContext | undefined;
   let ready: Promise<ExtensionContext> | undefined;
@@ -60,7 +59,6 @@ export function runExtension(definition: ExtensionDefinition): void {
     ready ??= start(message as unknown as InitMessage).then((c) => (ctx = c));
     ready.catch((err) => {
       process.stderr.write(`start-up failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-      peer.flush();
       process.exit(1);
     });
   });
@@ -146,7 +144,6 @@ export function runExtension(definition: ExtensionDefinition): void {
       await reader?.close();
       await database?.destroy();
     }
-    peer.flush();
     process.exit(0);
   });
   peer.attach(process.stdin);
