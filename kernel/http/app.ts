@@ -3,6 +3,7 @@
 // routes, and 404 ROUTE_NOT_FOUND for everything else. A request is matched once: the route table
 // (authenticate) finds extension routes, and only what it does not serve reaches the kernel's router
 // and body parser; an extension route's body and reply pass through as bytes, never parsed here.
+import { randomUUID } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -11,7 +12,7 @@ import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import type { RouteMatch } from './route-table.js';
-import { isKernelPublicRoute, kernelServes, registerKernelRoutes } from './routes/index.js';
+import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
 
 export interface State {
   identity: Identity;
@@ -36,6 +37,7 @@ export function createApp(kernel: Kernel): HttpFront {
   const router = new Router<State>();
   registerKernelRoutes(router, kernel);
 
+  app.use(requestId);
   app.use(errors(kernel));
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
@@ -57,10 +59,25 @@ export function createApp(kernel: Kernel): HttpFront {
   );
   app.use(router.routes());
   app.use((ctx) => {
-    throw new RoostError('ROUTE_NOT_FOUND', `nothing serves ${ctx.method} ${ctx.path}`);
+    // A path served under other methods: 405 with Allow (OPTIONS: just the Allow).
+    const allowed = [...new Set([...kernel.routes.methodsFor(ctx.path), ...kernelMethodsFor(router, ctx.path)])];
+    if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
+    if (allowed.length === 0) throw new RoostError('ROUTE_NOT_FOUND', `nothing serves ${ctx.method} ${ctx.path}`);
+    ctx.set('Allow', allowed.sort().join(', '));
+    if (ctx.method === 'OPTIONS') return void (ctx.status = 204);
+    throw new RoostError('METHOD_NOT_ALLOWED', `${ctx.path} does not take ${ctx.method}; it takes ${allowed.sort().join(', ')}`);
   });
   return { koa: app, kernelServes: (method, path) => kernelServes(router, method, path) };
 }
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every response names its request: the caller's X-Request-Id when it is sane, else a new one. */
+const requestId: Koa.Middleware<State> = (ctx, next) => {
+  const given = ctx.get('x-request-id');
+  ctx.set('X-Request-Id', REQUEST_ID.test(given) ? given : randomUUID());
+  return next();
+};
 
 function errors(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {

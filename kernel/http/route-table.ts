@@ -59,6 +59,15 @@ export class RouteTable {
     return undefined;
   }
 
+  /** The methods whose public routes match this path (for 405 and Allow). */
+  methodsFor(path: string): string[] {
+    const methods: string[] = [];
+    for (const [method, list] of this.byMethod) {
+      if (list.some((entry) => !entry.decl.internal && matches(entry, path))) methods.push(method);
+    }
+    return methods;
+  }
+
   routesOf(owner: string): string[] {
     const out: string[] = [];
     for (const list of this.byMethod.values()) for (const e of list) if (e.owner === owner) out.push(e.key);
@@ -67,6 +76,14 @@ export class RouteTable {
 
   private findExact(method: string, path: string): Entry | undefined {
     return this.byMethod.get(method)?.find((e) => e.decl.path === path);
+  }
+}
+
+function matches(entry: Entry, path: string): boolean {
+  try {
+    return entry.match(path) !== false;
+  } catch {
+    return false;
   }
 }
 

@@ -20,6 +20,11 @@ export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
   registerAuditRoutes(router, k);
 }
 
+/** The methods the kernel's own routes serve at this path. */
+export function kernelMethodsFor(router: Router<State>, path: string): string[] {
+  return router.match(path, 'GET').path.flatMap((layer) => layer.methods);
+}
+
 /** True when the kernel already serves this method and path (so no extension may claim it). */
 export function kernelServes(router: Router<State>, method: string, path: string): boolean {
   return router.stack.some((layer) => layer.methods.includes(method) && layer.path === path);

@@ -1,0 +1,46 @@
+// HTTP conventions of the front: 405 with Allow for a known path and the wrong method (kernel and
+// extension routes alike), OPTIONS answered with Allow, and a request id on every response.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('HTTP conventions', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.cleanup());
+
+  it('answers 405 with Allow for a path served under other methods, and 404 for an unknown path', async () => {
+    const extension = await server.api('PATCH', '/api/projects');
+    assert.equal(extension.status, 405);
+    assert.equal(extension.body.code, 'METHOD_NOT_ALLOWED');
+    assert.equal(extension.headers.get('allow'), 'GET, HEAD, POST');
+    const withParam = await server.api('POST', '/api/projects/some-id');
+    assert.equal(withParam.status, 405);
+    assert.equal(withParam.headers.get('allow'), 'DELETE, GET, HEAD, PUT');
+    const kernel = await server.api('DELETE', '/api/health');
+    assert.equal(kernel.status, 405);
+    assert.match(kernel.headers.get('allow') ?? '', /^GET, HEAD/);
+    const unknown = await server.api('PATCH', '/api/no-such-thing');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'ROUTE_NOT_FOUND');
+    assert.equal(unknown.headers.get('allow'), null);
+  });
+
+  it('answers OPTIONS with the allowed methods', async () => {
+    const res = await server.api('OPTIONS', '/api/agents');
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get('allow'), 'GET, HEAD, POST');
+  });
+
+  it('names every response with a request id: the caller\'s when sane, a new one otherwise', async () => {
+    const given = await server.api('GET', '/api/health', { headers: { 'x-request-id': 'trace-42.a:b' } });
+    assert.equal(given.headers.get('x-request-id'), 'trace-42.a:b');
+    const fresh = await server.api('GET', '/api/projects', { headers: { 'x-request-id': 'bad id with spaces' } });
+    assert.match(fresh.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    const failed = await server.api('GET', '/api/projects/nope');
+    assert.equal(failed.status, 404);
+    assert.match(failed.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+});
