@@ -50,6 +50,7 @@ export function describeErrors(errors: ErrorObject[], what: string): string {
     const field = `${what}${e.instancePath.replace(/\//g, '.')}`;
     if (e.keyword === 'required') seen.add(`${field}.${(e.params as { missingProperty: string }).missingProperty} is required`);
     else if (e.keyword === 'additionalProperties') seen.add(`${field}.${(e.params as { additionalProperty: string }).additionalProperty} is not allowed`);
+    else if (e.keyword === 'enum') seen.add(`${field} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`);
     else seen.add(`${field} ${e.message ?? 'is invalid'}`);
   }
   return [...seen].join('; ');

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
 import { containing, type PageRequest } from '../_shared/db.js';
 import { fromRow, pagedJson, type JsonPage, type Shape } from '../_shared/json-shape.js';
+import { PROVIDER_DEFAULTS } from '../_shared/providers/defaults.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export const PROVIDERS = ['anthropic', 'ollama'] as const;
@@ -12,8 +13,8 @@ export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] 
 export type Provider = (typeof PROVIDERS)[number];
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
-/** The model an agent runs when its creator names none. */
-export const DEFAULT_MODEL: Record<Provider, string> = { anthropic: 'claude-sonnet-4-5', ollama: 'llama3.2' };
+/** The model an agent runs when its creator names none: the one default the CLI uses too. */
+export const DEFAULT_MODEL: Record<Provider, string> = { anthropic: PROVIDER_DEFAULTS.anthropic.model, ollama: PROVIDER_DEFAULTS.ollama.model };
 
 export interface Agent {
   id: string;

@@ -23,7 +23,7 @@ export async function checkWorkingDir(path: string, roots: string[]): Promise<st
   const real = await realpath(path).catch(() => undefined);
   if (!real || !(await stat(real)).isDirectory()) throw validationError(`body.workingDir ${path} is not an existing directory`);
   const allowed = await realRoots(roots);
-  if (!allowed.some((root) => within(root, real))) throw validationError(`body.workingDir ${path} is outside the allowed roots (${roots.join(', ')})`);
+  if (!allowed.some((root) => within(root, real))) throw validationError(`body.workingDir ${path} is outside the allowed roots (${roots.join(', ')}); the server's ROOST_ALLOWED_ROOTS sets them`);
   return real;
 }
 
@@ -41,7 +41,7 @@ export async function browse(path: string | undefined, roots: string[], showHidd
   const real = await realpath(path).catch(() => undefined);
   if (!real) throw new RoostError('NOT_FOUND', `directory ${path} not found`);
   const root = allowed.find((r) => within(r, real));
-  if (!root) throw new RoostError('FORBIDDEN', `${path} is outside the allowed roots`);
+  if (!root) throw new RoostError('FORBIDDEN', `${path} is outside the allowed roots; the server's ROOST_ALLOWED_ROOTS sets them`);
   const entries = await readdir(real, { withFileTypes: true }).catch(() => {
     throw validationError(`${path} is not a readable directory`);
   });

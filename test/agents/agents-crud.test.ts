@@ -18,7 +18,7 @@ describe('agents: records, wallets and roles', () => {
     assert.match(agent.wallet, /^rw_[0-9a-f]{40}$/);
     assert.equal(agent.tenant, t.tenantId);
     assert.equal(agent.provider, 'anthropic');
-    assert.equal(agent.model, 'claude-sonnet-4-5');
+    assert.equal(agent.model, 'claude-sonnet-5-5', 'the one current default, shared with the CLI');
     assert.equal(agent.permissionMode, 'default');
     assert.deepEqual(agent.mcp_tool_permissions, []);
     assert.equal(agent.systemPrompt, '');

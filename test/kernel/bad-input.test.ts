@@ -162,7 +162,7 @@ describe('bad input', { timeout: 55_000 }, () => {
     for (const workingDir of [outside, join(allowed, 'escape'), `${allowed}/../outside`, '/etc', tmpdir()]) {
       const created = await server.api('POST', '/api/projects', { body: { name: 'escape', workingDir } });
       assertError(created, 400, 'VALIDATION_ERROR', `create in ${workingDir}`);
-      assert.match(created.body.error, /outside the allowed roots/);
+      assert.match(created.body.error, /outside the allowed roots .*ROOST_ALLOWED_ROOTS/, "the error names the setting");
       assertError(await server.api('PUT', `/api/projects/${projectId}`, { body: { workingDir } }), 400, 'VALIDATION_ERROR', `move to ${workingDir}`);
     }
     assertError(await server.api('POST', '/api/projects', { body: { name: 'file', workingDir: join(allowed, 'file.txt') } }), 400, 'VALIDATION_ERROR', 'a file');

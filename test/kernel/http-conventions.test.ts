@@ -1,5 +1,6 @@
 // HTTP conventions of the front: 405 with Allow for a known path and the wrong method (kernel and
-// extension routes alike), OPTIONS answered with Allow, and a request id on every response.
+// extension routes alike), OPTIONS answered with Allow, enum errors that list the allowed values, and a
+// request id on every response.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -26,6 +27,13 @@ describe('HTTP conventions', () => {
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.code, 'ROUTE_NOT_FOUND');
     assert.equal(unknown.headers.get('allow'), null);
+  });
+
+  it('lists the allowed values when an enum field is wrong', async () => {
+    const res = await server.api('POST', '/api/agents', { body: { name: 'enum-check', provider: 'openai' } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'VALIDATION_ERROR');
+    assert.match(res.body.error, /provider must be one of "anthropic", "ollama"/);
   });
 
   it('answers OPTIONS with the allowed methods', async () => {
