@@ -15,6 +15,11 @@ export interface SessionEvent {
 
 export type Publish = (event: SessionEvent) => void;
 
+/** A session event as its stream delivers it (live, and when a `subscribe` with `since` replays it). */
+export function streamMessage(sessionId: string, event: SessionEvent) {
+  return { type: 'session_event', sessionId, seq: event.seq, event };
+}
+
 interface MessageRow {
   session_id: string;
   seq: number;

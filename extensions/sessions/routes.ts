@@ -4,7 +4,7 @@ import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { listEvents, listMessages } from './event-log.js';
+import { listEvents, listMessages, streamMessage } from './event-log.js';
 import type { CreateInput, SessionManager } from './manager.js';
 import { STATUSES, toView } from './store.js';
 
@@ -62,6 +62,15 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
       const limit = intQuery(req.query, 'limit', 500, 1, MAX_EVENTS_PAGE);
       await manager().live(req.auth.tenantId, row.id)?.log.flush();
       return ok({ sessionId: row.id, events: await listEvents(ctx.sql, row.id, after, limit) });
+    },
+
+    /** The stream's replay ([[server.streams]] replay): what a subscriber missed, as it would have seen it. */
+    async 'GET /api/internal/sessions/:id/stream'(req, ctx) {
+      const row = await manager().mustGet(req.auth.tenantId, req.params.id!);
+      const after = intQuery(req.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = intQuery(req.query, 'limit', 500, 1, MAX_EVENTS_PAGE);
+      await manager().live(req.auth.tenantId, row.id)?.log.flush();
+      return ok({ messages: (await listEvents(ctx.sql, row.id, after, limit)).map((event) => streamMessage(row.id, event)) });
     },
 
     async 'POST /api/sessions/:id/stop'(req) {

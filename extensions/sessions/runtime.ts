@@ -6,7 +6,7 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import type { ApprovalBroker } from './approvals.js';
 import { MAX_EXTENSION_MINUTES, resumeDelayMs, type InstanceConfig } from './config.js';
 import type { Credits } from './credits.js';
-import { SessionLog, type SessionEvent } from './event-log.js';
+import { SessionLog, streamMessage, type SessionEvent } from './event-log.js';
 import type { RunnerPool } from './runner-pool.js';
 import { RunnerSlot, type StartReason } from './runner-slot.js';
 import { LIVE, pendingOf, toView, type PendingInput, type SessionRow, type SessionStatus, type SessionStore } from './store.js';
@@ -264,6 +264,6 @@ export class SessionRuntime {
   }
 
   private publish(event: SessionEvent): void {
-    this.announce({ type: 'session_event', sessionId: this.id, event });
+    this.announce(streamMessage(this.id, event));
   }
 }

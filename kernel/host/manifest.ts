@@ -35,6 +35,12 @@ export interface StreamDecl {
   topic: string;
   /** Route (GET) whose 200 for the caller authorises the subscription. */
   authorize: string;
+  /**
+   * Route (GET) that, called with `?after=<seq>`, answers `{messages}`: the stream's messages after that
+   * sequence number, as they were delivered live (each with a numeric `seq`), oldest first. With it a
+   * `subscribe` may carry `since` and miss nothing.
+   */
+  replay?: string;
 }
 
 export interface Manifest {

@@ -118,7 +118,7 @@ export class WsHub {
       case 'ping':
         return void this.write(client, JSON.stringify({ type: 'pong', ts: new Date().toISOString() }));
       case 'subscribe':
-        return this.reply(client, await this.subscriptions.subscribe(client, m));
+        return this.subscriptions.subscribe(client, m);
       case 'unsubscribe':
         return this.reply(client, this.subscriptions.unsubscribe(client, m));
       default:
