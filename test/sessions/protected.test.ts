@@ -26,7 +26,7 @@ async function workspace(): Promise<{ dir: string; outside: string }> {
   return { dir, outside };
 }
 
-describe('protected files and confinement, in full-auto mode', () => {
+describe('protected files and confinement', () => {
   let h: Harness;
   before(async () => {
     h = await startHarness();
@@ -71,6 +71,31 @@ describe('protected files and confinement, in full-auto mode', () => {
     await assert.rejects(lstat(join(outside, 'new.txt')));
     await assert.rejects(lstat(join(outside, 'abs.txt')));
     assert.equal(await readFile(join(dir, 'fine/new.txt'), 'utf8'), 'allowed');
+  });
+
+  it('refuses a protected or outside write before asking anyone, and asks only for the rest', async () => {
+    const { dir, outside } = await workspace();
+    const attempts = [
+      { name: 'write_file', input: { path: 'package.json', content: 'x' } },
+      { name: 'write_file', input: { path: join(outside, 'abs.txt'), content: 'x' } },
+      { name: 'write_file', input: { path: 'asked.txt', content: 'asked' } },
+    ];
+    h.anthropic.setScript([{ toolUses: attempts }, 'Done.']);
+    const project = await h.server.api('POST', '/api/projects', { body: { name: `ask-${Date.now()}`, workingDir: dir } });
+    const agent = await h.agent({ permissionMode: 'default' });
+    const session = await h.session({ agentId: agent.id, projectId: project.body.id });
+    const ws = await h.subscribe(session.id);
+    ws.send({ type: 'send_message', sessionId: session.id, content: 'write three files' });
+    const ask = await ws.next((m) => m.type === 'approval_request', 10_000);
+    assert.deepEqual(ask.request.input, { path: 'asked.txt', content: 'asked' }, 'the first question is about the only write an approval can allow');
+    ws.send({ type: 'approval_response', requestId: ask.request.id, behavior: 'allow' });
+    await h.until(session.id, (s) => s.turns === 2 && !s.busy);
+    assert.equal(ws.messages.filter((m) => m.type === 'approval_request').length, 0, 'nothing else was asked');
+    const results = (await h.messages(session.id)).filter((m: any) => m.role === 'tool');
+    assert.match(results[0].content, /protected file/);
+    assert.match(results[1].content, /outside the working directory/);
+    assert.equal(await readFile(join(dir, 'asked.txt'), 'utf8'), 'asked');
+    assert.equal(await readFile(join(dir, 'package.json'), 'utf8'), ORIGINAL);
   });
 
   it('puts protected files back after a shell command changes them', async () => {

@@ -75,17 +75,20 @@ export class AgentLoop {
   }
 
   private async useTool(use: ToolUse, signal: AbortSignal): Promise<Block> {
-    const kind = kindOf(use.name);
-    const answer = await this.host.approve({
-      message: `Allow ${use.name} ${JSON.stringify(use.input).slice(0, 200)}?`,
-      default: false,
-      tool: { id: use.id, name: use.name, input: use.input, kind },
-    });
-    const outcome = answer.allowed
-      ? await this.toolbox.run(use.name, use.input, signal)
-      : { text: `The tool use was denied: ${answer.reason ?? 'not approved'}.`, isError: true };
+    const outcome = (await this.toolbox.refusal(use.name, use.input)) ?? (await this.approvedRun(use, signal));
     const shown = outcome.text.length > EVENT_OUTPUT_CHARS ? `${outcome.text.slice(0, EVENT_OUTPUT_CHARS)}\n… (truncated)` : outcome.text;
     this.host.emit({ type: 'tool_result', id: use.id, name: use.name, output: shown, isError: outcome.isError });
     return { type: 'tool_result', toolUseId: use.id, name: use.name, content: outcome.text, isError: outcome.isError };
+  }
+
+  private async approvedRun(use: ToolUse, signal: AbortSignal) {
+    const answer = await this.host.approve({
+      message: `Allow ${use.name} ${JSON.stringify(use.input).slice(0, 200)}?`,
+      default: false,
+      tool: { id: use.id, name: use.name, input: use.input, kind: kindOf(use.name) },
+    });
+    return answer.allowed
+      ? this.toolbox.run(use.name, use.input, signal)
+      : { text: `The tool use was denied: ${answer.reason ?? 'not approved'}.`, isError: true };
   }
 }

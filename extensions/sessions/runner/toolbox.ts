@@ -39,6 +39,22 @@ export class Toolbox {
     }
   }
 
+  /**
+   * A file write no approval could make possible (a protected file, a path outside the working
+   * directory): refused before anyone is asked. Undefined when the tool use may go to approval.
+   */
+  async refusal(name: string, input: Record<string, unknown>): Promise<ToolOutcome | undefined> {
+    if (name !== 'write_file' && name !== 'edit_file') return undefined;
+    if (!this.local.get(name)!.validate(input)) return undefined; // run() reports the malformed input
+    try {
+      await this.ws.resolveWritable(input.path);
+      return undefined;
+    } catch (err) {
+      if (err instanceof RoostError && err.code !== 'INTERNAL') return { text: err.message, isError: true };
+      return undefined;
+    }
+  }
+
   private async dispatch(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
     const local = this.local.get(name);
     if (local) {
