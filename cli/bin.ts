@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<number> {
   if (pluginExit !== undefined) return pluginExit;
   const cli = cac('roost');
   for (const [flags, description] of GLOBAL_OPTIONS) cli.option(flags, description);
-  cli.help();
+  cli.help((sections) => withEnvironment(sections, cli.matchedCommand ? specs.find((s) => cli.matchedCommand!.name === s.name) : undefined));
   cli.version(version);
 
   let chosen: { spec: CommandSpec; args: string[]; options: Record<string, unknown> } | undefined;
@@ -86,3 +86,11 @@ function isCacError(err: unknown): err is Error {
 }
 
 process.exitCode = await main(process.argv);
+
+/** A command's --help ends with the environment variables it reads (docs/configuration.md has them all). */
+function withEnvironment(sections: Array<{ title?: string; body: string }>, spec: CommandSpec | undefined) {
+  if (!spec?.environment?.length) return sections;
+  const width = Math.max(...spec.environment.map(([name]) => name.length));
+  const body = spec.environment.map(([name, description]) => `  ${name.padEnd(width)}  ${description}`).join('\n');
+  return [...sections, { title: 'Environment', body: `${body}\n  (all of them: docs/configuration.md)` }];
+}

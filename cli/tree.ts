@@ -21,6 +21,8 @@ export interface CommandSpec {
   args?: string;
   description: string;
   options?: Array<[flags: string, description: string, config?: { default?: unknown; type?: unknown[] }]>;
+  /** Environment variables the command reads, listed by its --help. */
+  environment?: Array<[name: string, description: string]>;
   /** Imports the module that does the work. */
   load: () => Promise<CommandHandler>;
   /** "builtin", or the plugin that contributes the command. */
@@ -47,6 +49,15 @@ export const builtinCommands: CommandSpec[] = [
       ['--port <port>', 'Port (env ROOST_PORT, default 3000)'],
       ['--host <host>', 'Address to bind (env ROOST_HOST, default 127.0.0.1)'],
       ['--data-dir <dir>', 'Data directory (env ROOST_DATA_DIR, default ~/.roost/data)'],
+    ],
+    environment: [
+      ['ROOST_API_KEY', "the instance owner's key; needed by remote callers (and local ones with ROOST_LOCAL_AUTH=required)"],
+      ['ROOST_ALLOWED_ROOTS', 'folders projects may live in (comma separated; default: your home folder)'],
+      ['ROOST_ALLOWED_ORIGINS', 'browser origins allowed to call the server (CORS); none by default'],
+      ['ROOST_DATABASE_URL', 'postgres://… to use PostgreSQL instead of the embedded SQLite'],
+      ['ROOST_EXTENSION_DIRS', 'more folders of extensions'],
+      ['ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL', 'the hosted model provider'],
+      ['OLLAMA_HOST', 'the local model runner (default http://127.0.0.1:11434)'],
     ],
     load: async () => (await import('./commands/serve.js')).serve,
   },

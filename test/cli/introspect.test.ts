@@ -30,6 +30,14 @@ describe('roost introspect', () => {
     assert.deepEqual(doc.globalOptions.map((o: any) => o.name), ['json', 'nonInteractive', 'help', 'version']);
   });
 
+  it('lists the environment a command reads in its --help', async () => {
+    const help = await plugins.run(['serve', '--help'], tmpdir());
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /Environment:\n {2}ROOST_API_KEY /);
+    for (const name of ['ROOST_ALLOWED_ROOTS', 'ROOST_DATABASE_URL', 'ANTHROPIC_API_KEY', 'OLLAMA_HOST']) assert.ok(help.stdout.includes(name), name);
+    assert.doesNotMatch((await plugins.run(['run', '--help'], tmpdir())).stdout, /Environment:/);
+  });
+
   it('includes the commands of installed plugins, named by their plugin', async () => {
     await plugins.install('hooked');
     const doc = assertSchema('introspect', (await plugins.run(['introspect', '--json'], tmpdir())).json);
