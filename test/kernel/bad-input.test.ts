@@ -101,11 +101,16 @@ describe('bad input', { timeout: 55_000 }, () => {
 
   it('answers 404 ROUTE_NOT_FOUND for paths nobody serves, under /api and elsewhere', async () => {
     const paths: Array<[string, string]> = [
-      ['GET', '/api/nope'], ['POST', '/api/nope'], ['DELETE', '/api/projects'], ['PATCH', `/api/projects/${projectId}`],
+      ['GET', '/api/nope'], ['POST', '/api/nope'],
       ['GET', `/api/projects/${projectId}/unknown`], ['GET', '/nope'], ['GET', '/'], ['POST', '/a2a/unknown'], ['GET', '/api'],
-      ['GET', '/api/projects/%E0%A4%A'], ['DELETE', '/api/health'],
+      ['GET', '/api/projects/%E0%A4%A'],
     ];
     for (const [method, path] of paths) assertError(await server.api(method, path), 404, 'ROUTE_NOT_FOUND', `${method} ${path}`);
+  });
+
+  it('answers 405 METHOD_NOT_ALLOWED for known paths asked with a method they do not take', async () => {
+    const paths: Array<[string, string]> = [['DELETE', '/api/projects'], ['PATCH', `/api/projects/${projectId}`], ['DELETE', '/api/health']];
+    for (const [method, path] of paths) assertError(await server.api(method, path), 405, 'METHOD_NOT_ALLOWED', `${method} ${path}`);
   });
 
   it('answers 404 NOT_FOUND for unknown ids, and changes nothing', async () => {
