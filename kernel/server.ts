@@ -182,8 +182,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
   }
 }
 
-/** Splits what is left of the deadline between an extension's own exit after stdin closes and SIGTERM; SIGKILL follows. */
+/**
+ * Splits what is left of the deadline between an extension's own exit once its stdin closes (it allows
+ * itself 3 s, see extensions/_shared/extension.ts) and SIGTERM; SIGKILL follows.
+ */
 function stopGraces(deadline: number): StopOptions {
   const left = Math.max(200, deadline - Date.now() - DATABASE_CLOSE_MS);
-  return { closeGraceMs: Math.round(left * 0.6), termGraceMs: Math.round(left * 0.4) };
+  return { closeGraceMs: Math.round(Math.min(3_500, left * 0.6)), termGraceMs: Math.round(Math.min(1_500, left * 0.4)) };
 }

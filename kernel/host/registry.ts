@@ -338,8 +338,9 @@ export class ExtensionRegistry {
       if (ext.state !== 'crashed' || this.closing) return;
       ext.state = 'stopped';
       ext.restarts++;
+      this.deps.log('info', `extension ${ext.manifest.name} restarting (restart ${ext.restarts})`);
       // A failed start exits the new process, whose own exit handler counts the crash.
-      this.ensureRunning(ext.manifest.name).catch((err) => this.deps.log('warn', `extension ${ext.manifest.name} restart failed: ${(err as Error).message}`));
+      this.ensureRunning(ext.manifest.name, false).catch((err) => this.deps.log('warn', `extension ${ext.manifest.name} restart failed: ${(err as Error).message}`));
     }, backoff);
   }
 
