@@ -173,12 +173,12 @@ export class ExtensionRegistry {
    */
   private async available(name: string): Promise<PluginProcess> {
     const ext = this.get(name);
-    if (ext.state === 'running' && ext.process) return ext.process;
-    if ((ext.state === 'stopped' && !ext.starting) || (ext.starting && ext.startOnDemand)) return this.ensureRunning(name);
     const deadline = Date.now() + this.deps.waitMs;
     for (;;) {
       if (ext.state === 'running' && ext.process) return ext.process;
-      if (ext.state !== 'starting' && ext.state !== 'crashed' && ext.state !== 'stopped') return this.ensureRunning(name);
+      const cold = ext.state === 'stopped' && !ext.starting;
+      // Cold, or started by another request: wait for all of the start. Failed or unloaded: its error.
+      if (cold || (ext.starting && ext.startOnDemand) || (ext.state !== 'starting' && ext.state !== 'crashed')) return this.ensureRunning(name);
       const left = deadline - Date.now();
       if (left <= 0 || this.closing) {
         const why = this.closing ? 'the server is shutting down' : ext.state === 'crashed' ? 'it is restarting after a crash' : 'it is still starting';
@@ -273,6 +273,9 @@ export class ExtensionRegistry {
     const server = manifest.server!;
     ext.state = 'starting';
     const storage = ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined;
+    const config = await this.deps.initConfig(manifest.name);
+    // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
+    if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     let markReady!: (version: number) => void;
     const ready = new Promise<number>((resolve) => (markReady = resolve));
     let watch: StartWatch | undefined;
@@ -281,7 +284,7 @@ export class ExtensionRegistry {
       entry: server.main,
       grants: ext.grants,
       services: this.deps.servicesFor(manifest.name),
-      init: { args: [], project: null, host: HOST_INFO, storage, config: await this.deps.initConfig(manifest.name) },
+      init: { args: [], project: null, host: HOST_INFO, storage, config },
       env: this.deps.env,
       nodeFlags: this.deps.nodeFlags(ext.grants),
       requestTimeoutMs: server.timeoutMs,
