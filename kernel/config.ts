@@ -30,6 +30,14 @@ export interface ServerConfig {
   allowedRoots: string[];
   /** Files agents may never write, whatever the permission mode. */
   protectedFiles: string[];
+  /** An extension start fails after this long without progress (CPU time, output), unless its manifest sets start_timeout_ms. */
+  extensionStartStallMs: number;
+  /** No extension start, however busy, may take longer than this. */
+  extensionStartCapMs: number;
+  /** How long a request waits for an extension that is starting or restarting before 503 EXTENSION_UNAVAILABLE. */
+  extensionWaitMs: number;
+  /** SIGTERM/SIGINT: the whole shutdown (drain, extensions, databases) fits in this. */
+  shutdownTimeoutMs: number;
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -54,6 +62,10 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     crashWindowMs: 60_000,
     allowedRoots: listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)).concat(env.ROOST_ALLOWED_ROOTS ? [] : [homedir()]),
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
+    extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
+    extensionStartCapMs: intFrom(env.ROOST_EXTENSION_START_CAP_MS, 'ROOST_EXTENSION_START_CAP_MS') ?? 600_000,
+    extensionWaitMs: intFrom(env.ROOST_EXTENSION_WAIT_MS, 'ROOST_EXTENSION_WAIT_MS') ?? 10_000,
+    shutdownTimeoutMs: intFrom(env.ROOST_SHUTDOWN_TIMEOUT_MS, 'ROOST_SHUTDOWN_TIMEOUT_MS') ?? 10_000,
   };
 }
 

@@ -1,10 +1,13 @@
-// Boot: open the kernel database, wire the kernel, discover and start extensions, listen for HTTP,
-// WebSocket and MCP on one port. `close()` stops in the reverse order.
+// Boot: open the kernel database, wire the kernel, discover extensions, listen for HTTP, WebSocket and
+// MCP on one port (live), then start the eager extensions (ready). `close()` stops in the reverse order
+// within config.shutdownTimeoutMs: nothing restarts any more, WebSockets get 1001, in-flight requests
+// finish, extensions stop (stdin closed, then SIGTERM, then SIGKILL), the databases are checkpointed.
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { StopOptions } from '../protocol/child.js';
 import { packageRoot } from '../protocol/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
@@ -15,6 +18,8 @@ import { EventBus } from './bus.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
+import { HttpDrain } from './http/drain.js';
+import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
 import { permissionFlags } from './host/permissions.js';
@@ -24,7 +29,7 @@ import type { Kernel } from './kernel.js';
 import { createMcpHandler } from './mcp/front.js';
 import { McpTokens } from './mcp/tokens.js';
 import { Settings } from './settings.js';
-import { openKernelDatabase, storageFor } from './storage/provision.js';
+import { isPostgres, openKernelDatabase, storageFor } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
 
 export interface RunningServer {
@@ -42,7 +47,15 @@ const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV', 'SYST
 /** What only a program embedding the kernel can pass (never configuration): see EmbeddedRoute. */
 export interface EmbedOptions {
   routes?: EmbeddedRoute[];
+  /** Called once the port listens (the server is live), before the eager extensions have started. */
+  onListening?(server: RunningServer): void;
 }
+
+/** Of the shutdown deadline, what the extensions' stop is sure to keep (the HTTP drain gets the rest). */
+const EXTENSION_STOP_SHARE = 0.3;
+const EXTENSION_STOP_MAX_MS = 3_000;
+/** Kept back at the end of the deadline for the audit flush and the database checkpoint. */
+const DATABASE_CLOSE_MS = 250;
 
 export async function startServer(overrides: Partial<ServerConfig> = {}, embed: EmbedOptions = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
@@ -52,10 +65,17 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
   };
   const { db, schemaVersion } = await openKernelDatabase(config);
   // Everything opened from here on is closed in reverse order, by close() or when start-up fails.
-  const closers: Array<() => unknown> = [() => db.destroy()];
-  const shutdown = async () => {
+  const closers: Array<() => unknown> = [async () => {
+    // A clean file set for the next start and for copies: the WAL folded into the database.
+    if (!isPostgres(config)) await db.raw('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => undefined);
+    await db.destroy();
+  }];
+  let deadline = Infinity;
+  let closing: Promise<void> | undefined;
+  const shutdown = () => (closing ??= (async () => {
+    deadline = Date.now() + config.shutdownTimeoutMs;
     for (const close of closers.splice(0).reverse()) await close();
-  };
+  })());
   try {
     await db('tenants').insert({ id: DEFAULT_TENANT, org: 'default', plan: 'enterprise', limits: '{}', created_at: new Date().toISOString() }).onConflict('id').ignore();
 
@@ -84,6 +104,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       db,
       crashBudget: config.crashBudget,
       crashWindowMs: config.crashWindowMs,
+      startStallMs: config.extensionStartStallMs,
+      startCapMs: config.extensionStartCapMs,
+      waitMs: config.extensionWaitMs,
       storageFor: (name) => storageFor(config, name),
       servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES, extensionEnv),
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.
@@ -111,7 +134,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         ));
       },
     });
-    closers.push(() => kernel.registry.closeAll());
+    closers.push(() => kernel.registry.closeAll(stopGraces(deadline)));
     kernel.dispatcher = new Dispatcher(routes, kernel.registry);
     kernel.ws = ws;
     const front = createApp(kernel);
@@ -119,37 +142,51 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
 
     await ensureOwnerKey(kernel);
     const mcp = createMcpHandler(kernel);
+    // First of the koa middleware (koa composes `middleware` in order), so it sees every error's final body.
+    front.koa.middleware.unshift(retryAfterHeader());
     const handler = front.koa.callback();
+    const drain = new HttpDrain();
     const server: Server = createServer((req, res) => {
+      drain.track(res);
       if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
       void handler(req, res);
     });
     server.keepAliveTimeout = 65_000;
-    closers.push(() => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }));
+    // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
+    closers.push(() => drain.drain(server, deadline - Math.min(EXTENSION_STOP_MAX_MS, config.shutdownTimeoutMs * EXTENSION_STOP_SHARE)));
     closers.push(() => ws.close());
     ws.attach(server);
+    const tokenSweep = setInterval(() => void kernel.mcpTokens.pruneExpired().catch(() => undefined), 3_600_000).unref();
+    closers.push(() => clearInterval(tokenSweep));
+    // Runs first on close: from here on no extension starts or restarts, and readiness says "stopping".
+    closers.push(() => kernel.registry.beginClose());
 
     await kernel.registry.discover(config.extensionDirs);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
-    await kernel.registry.startEager();
     const port = (server.address() as AddressInfo).port;
-    const tokenSweep = setInterval(() => void kernel.mcpTokens.pruneExpired().catch(() => undefined), 3_600_000).unref();
-    closers.push(() => clearInterval(tokenSweep));
-
-    return {
+    const running: RunningServer = {
       kernel,
       port,
       url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
       close: shutdown,
     };
+    embed.onListening?.(running);
+    await kernel.registry.startEager();
+    return running;
   } catch (err) {
     await shutdown();
     throw err;
   }
+}
+
+/**
+ * Splits what is left of the deadline between an extension's own exit once its stdin closes (it allows
+ * itself 3 s, see extensions/_shared/extension.ts) and SIGTERM; SIGKILL follows.
+ */
+function stopGraces(deadline: number): StopOptions {
+  const left = Math.max(200, deadline - Date.now() - DATABASE_CLOSE_MS);
+  return { closeGraceMs: Math.round(Math.min(3_500, left * 0.6)), termGraceMs: Math.round(Math.min(1_500, left * 0.4)) };
 }

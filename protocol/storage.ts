@@ -49,6 +49,9 @@ export async function migrate(db: Knex, migrations: Migration[], tableName = 'kn
     getMigrationName: (m) => m.name,
     getMigration: async (m) => ({ up: (k: Knex) => m.up(k), down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()) }),
   };
+  // A SQLite file has one owner, which is starting now: a lock left by a start killed mid-migration is
+  // stale, and would otherwise fail every start from here on ("Migration table is already locked").
+  if (db.client.config.client === 'sqlite3' && (await db.schema.hasTable(`${tableName}_lock`))) await db(`${tableName}_lock`).update({ is_locked: 0 });
   await db.migrate.latest({ migrationSource: source, tableName });
   const done = await db(tableName).count<{ n: number }[]>({ n: '*' });
   return Number(done[0]?.n ?? 0);

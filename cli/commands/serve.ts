@@ -1,23 +1,59 @@
-// `roost serve`: the agent orchestration server, until SIGINT or SIGTERM.
+// `roost serve`: the agent orchestration server, until SIGINT or SIGTERM. The first signal stops it
+// gracefully within ROOST_SHUTDOWN_TIMEOUT_MS and exits 0; a second one exits at once (non-zero).
+import { resolve } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
+import type { RunningServer } from '../../kernel/server.js';
 import type { CommandHandler } from '../tree.js';
+
+/** Past the shutdown deadline by this much, the process leaves whatever still holds it. */
+const BACKSTOP_MARGIN_MS = 1_000;
 
 export const serve: CommandHandler = async ({ options }) => {
   const { startServer } = await import('../../kernel/server.js');
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new RoostError('USAGE', `--port must be 0–65535, got ${String(options.port)}`);
-  const server = await startServer({
+  const stopRequested = firstSignal();
+  let live: RunningServer | undefined;
+  const startup = startServer({
     ...(port !== undefined ? { port } : {}),
     ...(typeof options.host === 'string' ? { host: options.host } : {}),
-    ...(typeof options.dataDir === 'string' ? { dataDir: options.dataDir } : {}),
+    // Resolved here: extensions run in their own folders, so a relative data dir would differ for each.
+    ...(typeof options.dataDir === 'string' ? { dataDir: resolve(options.dataDir) } : {}),
+  }, {
+    onListening(server) {
+      live = server;
+      process.stderr.write(`roost serve: listening on ${server.url} (data in ${server.kernel.config.dataDir})\n`);
+    },
   });
-  process.stderr.write(`roost serve: listening on ${server.url} (data in ${server.kernel.config.dataDir})\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  process.stderr.write('roost serve: shutting down\n');
+  // A failed start-up rejects here; a signal during start-up stops what has started so far.
+  const signal = await Promise.race([stopRequested, startup.then(() => stopRequested)]);
+  const server = live ?? (await startup);
+  const timeoutMs = server.kernel.config.shutdownTimeoutMs;
+  process.stderr.write(`roost serve: ${signal}: shutting down (at most ${timeoutMs} ms)\n`);
+  setTimeout(() => {
+    process.stderr.write(`roost serve: not stopped within ${timeoutMs} ms; leaving now\n`);
+    process.exit(1);
+  }, timeoutMs + BACKSTOP_MARGIN_MS).unref();
   await server.close();
+  await startup.catch(() => undefined);
+  // Nothing of the server is left; a handle someone forgot must not keep the process alive.
+  setTimeout(() => process.exit(), 100).unref();
   return { data: { stopped: true, url: server.url } };
 };
+
+/** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
+function firstSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (received) {
+        process.stderr.write(`roost serve: second ${signal}: exiting now\n`);
+        process.exit(signal === 'SIGINT' ? 130 : 143);
+      }
+      received = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

@@ -138,13 +138,27 @@ export function runExtension(definition: ExtensionDefinition): void {
 
   peer.handle('cancel', () => undefined);
 
+  // stdin ends when the host stops this extension, and also when the host died (even by kill -9):
+  // leave promptly then, whatever is in flight, so no orphan keeps the database or runs on.
   process.stdin.on('end', async () => {
-    if (ctx) {
-      await definition.shutdown?.(ctx);
-      await reader?.close();
-      await database?.destroy();
+    const graceMs = 3_000;
+    setTimeout(() => {
+      process.stderr.write(`shutdown took over ${graceMs} ms; leaving\n`);
+      process.exit(1);
+    }, graceMs).unref();
+    try {
+      if (ctx) {
+        await definition.shutdown?.(ctx);
+        await reader?.close();
+        // Fold the WAL into the database file, so the next start finds one clean file.
+        if (database?.client.config.client === 'sqlite3') await database.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+        await database?.destroy();
+      }
+      process.exit(0);
+    } catch (err) {
+      process.stderr.write(`shutdown failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
     }
-    process.exit(0);
   });
   peer.attach(process.stdin);
 }

@@ -56,8 +56,11 @@ export interface Manifest {
     main: string;
     activation: 'eager' | 'lazy';
     timeoutMs: number;
-    /** From spawn to `ready`, migrations included. */
-    startTimeoutMs: number;
+    /**
+     * How long the start (spawn to `ready`, migrations included) may go without progress; unset: the
+     * server's ROOST_EXTENSION_START_STALL_MS. A start that makes progress is bounded by the server's cap.
+     */
+    startTimeoutMs: number | undefined;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -86,7 +89,6 @@ interface RawManifest {
 }
 
 export const DEFAULT_EXTENSION_TIMEOUT_MS = 30_000;
-export const DEFAULT_START_TIMEOUT_MS = 15_000;
 
 /** Reads `<dir>/plugin.toml`, or the manifest file itself when given a path ending in .toml. */
 export async function readManifest(path: string): Promise<Manifest> {
@@ -138,7 +140,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     main: server.main,
     activation: server.activation ?? 'eager',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
-    startTimeoutMs: server.start_timeout_ms ?? DEFAULT_START_TIMEOUT_MS,
+    startTimeoutMs: server.start_timeout_ms,
     routes: (server.routes ?? []).map(normaliseRoute),
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

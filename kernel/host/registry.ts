@@ -1,15 +1,18 @@
 // The server's extensions: discovered from folders, started eagerly or on first use, supervised
 // (a crash fails in-flight work at once, then a restart with backoff inside a crash budget), and
 // loaded, unloaded, granted and revoked on the live server.
+import { EventEmitter, once } from 'node:events';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
+import type { StopOptions } from '../../protocol/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
+import { StartWatch } from './start-progress.js';
 
 export type ExtensionState = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'unloaded';
 
@@ -25,12 +28,20 @@ export interface Extension {
   lastError?: string;
   startedAt?: string;
   restartTimer?: NodeJS.Timeout;
+  /** The running start was asked for by a request (a cold lazy extension): requests wait for all of it. */
+  startOnDemand?: boolean;
 }
 
 export interface RegistryDeps {
   db: Knex;
   crashBudget: number;
   crashWindowMs: number;
+  /** A start fails after this long without progress, unless the manifest sets start_timeout_ms. */
+  startStallMs: number;
+  /** A start fails after this long whatever its progress. */
+  startCapMs: number;
+  /** How long a request waits for an extension that is starting or restarting before it gets a 503. */
+  waitMs: number;
   storageFor(name: string): Promise<StorageInfo>;
   servicesFor(name: string): HostServices;
   initConfig(name: string): Promise<Record<string, unknown>>;
@@ -43,12 +54,26 @@ export interface RegistryDeps {
 }
 
 const HOST_INFO = { name: 'roost-server', version: '0.1.0' };
+/** Retry-After of a 503 for an extension that is starting or restarting. */
+const RETRY_AFTER_SECONDS = 2;
 
 export class ExtensionRegistry {
   private readonly extensions = new Map<string, Extension>();
   private closing = false;
+  /** Emits an extension's name when its start ends or its process exits, for requests waiting on it. */
+  private readonly changes = new EventEmitter().setMaxListeners(0);
 
   constructor(private readonly deps: RegistryDeps) {}
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  /** Shutdown has begun: from now on nothing starts or restarts an extension. */
+  beginClose(): void {
+    this.closing = true;
+    for (const ext of this.extensions.values()) clearTimeout(ext.restartTimer);
+  }
 
   /** Registers every sub-folder of each dir that holds a plugin.toml with a [server] table. */
   async discover(dirs: string[]): Promise<void> {
@@ -89,7 +114,7 @@ export class ExtensionRegistry {
 
   async startEager(): Promise<void> {
     const eager = [...this.extensions.values()].filter((e) => e.state === 'stopped' && e.manifest.server?.activation === 'eager');
-    await Promise.all(eager.map((e) => this.ensureRunning(e.manifest.name).catch(() => undefined)));
+    await Promise.all(eager.map((e) => this.ensureRunning(e.manifest.name, false).catch(() => undefined)));
   }
 
   list(): Extension[] {
@@ -105,7 +130,7 @@ export class ExtensionRegistry {
   /** Sends a request to an extension, starting it first when it is lazy or was stopped. */
   async request<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
     const ext = this.get(name);
-    const process = await this.ensureRunning(name);
+    const process = await this.available(name);
     try {
       return await process.request<T>(message, { timeoutMs: ext.manifest.server?.timeoutMs, ...options });
     } catch (err) {
@@ -121,18 +146,46 @@ export class ExtensionRegistry {
 
   /** Notifies a running extension (events, WebSocket messages); lazy ones are started for it. */
   async notify(name: string, message: { type: string } & Record<string, unknown>): Promise<void> {
-    (await this.ensureRunning(name)).notify(message);
+    (await this.available(name)).notify(message);
   }
 
-  async ensureRunning(name: string): Promise<PluginProcess> {
+  /** Starts the extension unless it runs; `onDemand`: a request asked for it and waits for all of the start. */
+  async ensureRunning(name: string, onDemand = true): Promise<PluginProcess> {
     const ext = this.get(name);
     if (ext.state === 'running' && ext.process) return ext.process;
     if (ext.starting) return ext.starting;
+    if (this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} is not running: the server is shutting down`);
     if (ext.state === 'unloaded') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} is unloaded`);
     if (ext.state === 'failed') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} failed: ${ext.lastError ?? 'crash budget spent'}`);
     if (ext.state === 'crashed') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} crashed and is restarting`);
-    ext.starting = this.start(ext).finally(() => (ext.starting = undefined));
+    ext.startOnDemand = onDemand;
+    ext.starting = this.start(ext).finally(() => {
+      ext.starting = undefined;
+      this.changes.emit(name);
+    });
     return ext.starting;
+  }
+
+  /**
+   * The process that serves a request. A cold extension is started for it and waited for, however long
+   * its start takes while it makes progress. One that is starting on its own (eagerly, or again after a
+   * crash) is waited for at most waitMs, then the request gets 503 with Retry-After: it never hangs.
+   */
+  private async available(name: string): Promise<PluginProcess> {
+    const ext = this.get(name);
+    const deadline = Date.now() + this.deps.waitMs;
+    for (;;) {
+      if (ext.state === 'running' && ext.process) return ext.process;
+      const cold = ext.state === 'stopped' && !ext.starting;
+      // Cold, or started by another request: wait for all of the start. Failed or unloaded: its error.
+      if (cold || (ext.starting && ext.startOnDemand) || (ext.state !== 'starting' && ext.state !== 'crashed')) return this.ensureRunning(name);
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closing) {
+        const why = this.closing ? 'the server is shutting down' : ext.state === 'crashed' ? 'it is restarting after a crash' : 'it is still starting';
+        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} cannot serve yet: ${why}`, { details: { retryAfter: RETRY_AFTER_SECONDS } });
+      }
+      await once(this.changes, name, { signal: AbortSignal.timeout(left) }).catch(() => undefined);
+    }
   }
 
   /** Loads an extension from a folder (or re-loads an unloaded one by name); its data is kept. */
@@ -174,9 +227,10 @@ export class ExtensionRegistry {
     return ext;
   }
 
-  async closeAll(): Promise<void> {
-    this.closing = true;
-    await Promise.all(this.list().map((ext) => this.stopProcess(ext, ext.state === 'unloaded' ? 'unloaded' : 'stopped')));
+  /** Stops every extension: stdin closed, SIGTERM after closeGraceMs, SIGKILL termGraceMs later. */
+  async closeAll(graces: StopOptions = {}): Promise<void> {
+    this.beginClose();
+    await Promise.all(this.list().map((ext) => this.stopProcess(ext, ext.state === 'unloaded' ? 'unloaded' : 'stopped', graces)));
   }
 
   private async register(manifest: Manifest): Promise<Extension> {
@@ -219,28 +273,37 @@ export class ExtensionRegistry {
     const server = manifest.server!;
     ext.state = 'starting';
     const storage = ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined;
+    const config = await this.deps.initConfig(manifest.name);
+    // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
+    if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     let markReady!: (version: number) => void;
     const ready = new Promise<number>((resolve) => (markReady = resolve));
+    let watch: StartWatch | undefined;
     const proc = new PluginProcess({
       manifest,
       entry: server.main,
       grants: ext.grants,
       services: this.deps.servicesFor(manifest.name),
-      init: { args: [], project: null, host: HOST_INFO, storage, config: await this.deps.initConfig(manifest.name) },
+      init: { args: [], project: null, host: HOST_INFO, storage, config },
       env: this.deps.env,
       nodeFlags: this.deps.nodeFlags(ext.grants),
       requestTimeoutMs: server.timeoutMs,
-      onStderr: (line) => this.deps.log('info', `[${manifest.name}] ${line}`),
+      onStderr: (line) => {
+        watch?.progress();
+        this.deps.log('info', `[${manifest.name}] ${line}`);
+      },
       onReady: ({ schemaVersion }) => markReady(schemaVersion),
       onExit: (exit) => this.onExit(ext, proc, exit),
     });
     ext.process = proc;
-    const timeoutMs = server.startTimeoutMs;
+    // start_timeout_ms in the manifest is that extension's own stall deadline.
+    watch = new StartWatch({ pid: proc.pid, stallMs: server.startTimeoutMs ?? this.deps.startStallMs, capMs: this.deps.startCapMs });
     const outcome = await Promise.race([
       ready.then((v) => ({ ok: true as const, version: v })),
       proc.child.exited.then((exit) => ({ ok: false as const, why: `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
-      delay(timeoutMs).then(() => ({ ok: false as const, why: `sent no "ready" within ${timeoutMs} ms` })),
+      watch.expired().then((why) => ({ ok: false as const, why })),
     ]);
+    watch.stop();
     if (!outcome.ok) {
       if (proc.child.running) await proc.stop();
       // Set after the stop, whose exit handler records a less telling "exited unexpectedly".
@@ -249,6 +312,8 @@ export class ExtensionRegistry {
       throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} ${outcome.why}`);
     }
     ext.schemaVersion = outcome.version;
+    // Stopped or unloaded while it started: it must not come back as running.
+    if (ext.state !== 'starting') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     ext.state = 'running';
     ext.startedAt = new Date().toISOString();
     return proc;
@@ -257,6 +322,8 @@ export class ExtensionRegistry {
   private onExit(ext: Extension, proc: PluginProcess, exit: { code: number | null; signal: string | null }): void {
     if (ext.process !== proc) return;
     ext.process = undefined;
+    this.changes.emit(ext.manifest.name);
+    // During shutdown an exit is expected, and a crash is never restarted.
     if (ext.state === 'stopped' || ext.state === 'unloaded' || this.closing) return;
     const now = Date.now();
     ext.crashes = [...ext.crashes.filter((t) => now - t < this.deps.crashWindowMs), now];
@@ -271,22 +338,19 @@ export class ExtensionRegistry {
     const backoff = Math.min(5_000, 200 * 2 ** (ext.crashes.length - 1));
     ext.restartTimer = setTimeout(() => {
       ext.restartTimer = undefined;
-      if (ext.state !== 'crashed') return;
+      if (ext.state !== 'crashed' || this.closing) return;
       ext.state = 'stopped';
       ext.restarts++;
+      this.deps.log('info', `extension ${ext.manifest.name} restarting (restart ${ext.restarts})`);
       // A failed start exits the new process, whose own exit handler counts the crash.
-      this.ensureRunning(ext.manifest.name).catch((err) => this.deps.log('warn', `extension ${ext.manifest.name} restart failed: ${(err as Error).message}`));
+      this.ensureRunning(ext.manifest.name, false).catch((err) => this.deps.log('warn', `extension ${ext.manifest.name} restart failed: ${(err as Error).message}`));
     }, backoff);
   }
 
-  private async stopProcess(ext: Extension, state: 'stopped' | 'unloaded'): Promise<void> {
+  private async stopProcess(ext: Extension, state: 'stopped' | 'unloaded', graces: StopOptions = {}): Promise<void> {
     if (ext.restartTimer) clearTimeout(ext.restartTimer);
     ext.state = state;
     const proc = ext.process;
-    if (proc) await proc.stop();
+    if (proc) await proc.child.stop(graces);
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -33,6 +33,8 @@ export interface StartOptions {
   /** Reuse a data dir (to test that data survives a restart). */
   dataDir?: string;
   extraArgs?: string[];
+  /** false: return once the port listens, without waiting for GET /health/ready (tests of start-up itself). */
+  waitReady?: boolean;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -61,10 +63,12 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     child.then(() => reject(new Error(`server exited:\n${stderr}`)));
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitHealthy(url).catch((err) => {
-    child.kill('SIGKILL');
-    throw err;
-  });
+  if (options.waitReady !== false) {
+    await waitReady(url).catch((err) => {
+      child.kill('SIGKILL');
+      throw new Error(`${(err as Error).message}:\n${stderr}`);
+    });
+  }
 
   const api: TestServer['api'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -112,14 +116,17 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   };
 }
 
-async function waitHealthy(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/** Waits until GET /health/ready answers 200: the kernel database is open and every eager extension runs. */
+export async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
   while (Date.now() < deadline) {
-    const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
-    if (res?.ok && ((await res.json()) as { status: string }).status === 'ok') return;
+    const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+    if (res?.status === 200) return;
+    if (res) last = `${res.status} ${await res.text()}`;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('server never became healthy');
+  throw new Error(`server never became ready (last: ${last})`);
 }
 
 export interface TestSocket {

@@ -7,7 +7,7 @@ import { registerPluginRoutes } from './plugins.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
 
-const PUBLIC = new Set(['GET /api/health', 'POST /api/tenants/register']);
+const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register']);
 
 export function isKernelPublicRoute(method: string, path: string): boolean {
   return PUBLIC.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);

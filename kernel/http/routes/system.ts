@@ -1,4 +1,4 @@
-// Health, operational mode, settings and backups.
+// Health (liveness, readiness, /api/health), operational mode, settings and backups.
 import type Router from '@koa/router';
 import { RoostError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
@@ -6,17 +6,50 @@ import { requireInstanceOwner, requireRole } from '../../auth/identity.js';
 import { DEFAULT_TENANT } from '../../auth/keys.js';
 import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
+import { readiness } from '../../readiness.js';
 import type { State } from '../app.js';
 
 export const OPERATIONAL_MODE_KEY = 'operational_mode';
+const READY_RETRY_AFTER_SECONDS = 2;
 
 export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
-  router.get('/api/health', (ctx) => {
-    const extensions = Object.fromEntries(k.registry.list().map((e) => [e.manifest.name, e.state]));
-    const schema = Object.fromEntries([['kernel', k.schemaVersion], ...k.registry.list().filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
-    const states = k.registry.list().filter((e) => e.manifest.server?.activation === 'eager').map((e) => e.state);
-    const status = states.includes('starting') ? 'starting' : states.some((s) => s === 'failed' || s === 'crashed') ? 'degraded' : 'ok';
-    ctx.body = { status, version: k.version, uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000), schemaVersions: schema, extensions };
+  // Liveness: the process answers. Readiness: it can serve (see kernel/readiness.ts); public, for load balancers.
+  router.get('/health/live', (ctx) => {
+    ctx.body = { status: 'live' };
+  });
+
+  router.get('/health/ready', async (ctx) => {
+    const { status, reasons } = await readiness(k);
+    if (status !== 'ready') {
+      ctx.status = 503;
+      ctx.set('Retry-After', String(READY_RETRY_AFTER_SECONDS));
+      ctx.body = { status, reasons };
+      return;
+    }
+    ctx.body = { status };
+  });
+
+  router.get('/api/health', async (ctx) => {
+    const list = k.registry.list();
+    const extensions = Object.fromEntries(list.map((e) => [e.manifest.name, e.state]));
+    const extensionDetail = Object.fromEntries(list.map((e) => [e.manifest.name, {
+      state: e.state,
+      activation: e.manifest.server?.activation ?? 'eager',
+      startedAt: e.startedAt ?? null,
+      restarts: e.restarts,
+      lastError: e.lastError ?? null,
+    }]));
+    const schema = Object.fromEntries([['kernel', k.schemaVersion], ...list.filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
+    const { status, reasons } = await readiness(k);
+    ctx.body = {
+      status: status === 'ready' ? 'ok' : status,
+      ...(reasons.length > 0 ? { reasons } : {}),
+      version: k.version,
+      uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000),
+      schemaVersions: schema,
+      extensions,
+      extensionDetail,
+    };
   });
 
   router.get('/api/operational-mode', async (ctx) => {

@@ -1,5 +1,5 @@
 // The shipped server as a user starts it: `node dist/cli/bin.js serve --port 0 --data-dir <dir>`,
-// timed from spawn until GET /api/health says ok with every eager extension running.
+// timed from spawn until GET /health/ready answers 200 (every eager extension running).
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
@@ -8,7 +8,7 @@ import { roostBin } from './dist.js';
 export interface CliServer {
   pid: number;
   url: string;
-  /** Milliseconds from spawn to the first healthy answer. */
+  /** Milliseconds from spawn to the first ready answer. */
   startToHealthyMs: number;
   api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
@@ -47,9 +47,9 @@ export async function startCliServer(dataDir: string): Promise<CliServer> {
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
   for (;;) {
-    const health = await api<{ status: string }>('GET', '/api/health').catch(() => undefined);
-    if (health?.body.status === 'ok') break;
-    if (performance.now() - started > 30_000) throw new Error(`roost serve not healthy after 30 s:\n${log}`);
+    const ready = await api<{ status: string }>('GET', '/health/ready').catch(() => undefined);
+    if (ready?.status === 200) break;
+    if (performance.now() - started > 30_000) throw new Error(`roost serve not ready after 30 s:\n${log}`);
     await sleep(5);
   }
   const startToHealthyMs = performance.now() - started;

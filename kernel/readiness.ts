@@ -1,0 +1,55 @@
+// Is the server ready to serve? The kernel database answers and every eager extension runs (has sent
+// `ready`). Load balancers and orchestrators ask /health/ready; /api/health reports the same status.
+import type { Extension } from './host/registry.js';
+import type { Kernel } from './kernel.js';
+
+export type ReadinessStatus = 'ready' | 'starting' | 'degraded' | 'stopping';
+
+export interface Readiness {
+  status: ReadinessStatus;
+  /** Why the server is not ready; empty when it is. */
+  reasons: string[];
+}
+
+const DB_PROBE_MS = 2_000;
+
+export async function readiness(k: Kernel): Promise<Readiness> {
+  if (k.registry.isClosing) return { status: 'stopping', reasons: ['the server is shutting down'] };
+  const reasons: string[] = [];
+  let degraded = false;
+  const dbError = await probeDatabase(k);
+  if (dbError) {
+    reasons.push(`kernel database: ${dbError}`);
+    degraded = true;
+  }
+  for (const ext of k.registry.list()) {
+    if (ext.manifest.server?.activation !== 'eager' || ext.state === 'running' || ext.state === 'unloaded') continue;
+    if (ext.state === 'failed' || ext.state === 'crashed') degraded = true;
+    reasons.push(`extension ${ext.manifest.name} ${describe(ext)}`);
+  }
+  if (reasons.length === 0) return { status: 'ready', reasons };
+  return { status: degraded ? 'degraded' : 'starting', reasons };
+}
+
+function describe(ext: Extension): string {
+  switch (ext.state) {
+    case 'failed':
+      return `failed: ${ext.lastError ?? 'crash budget spent'}`;
+    case 'crashed':
+      return `crashed and is restarting (${ext.lastError ?? 'unknown cause'})`;
+    case 'starting':
+      return 'is starting';
+    default:
+      return 'is not started yet';
+  }
+}
+
+async function probeDatabase(k: Kernel): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${DB_PROBE_MS} ms`), DB_PROBE_MS)));
+  try {
+    return await Promise.race([k.db.raw('select 1').then(() => undefined, (err: Error) => err.message), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
