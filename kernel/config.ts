@@ -30,6 +30,10 @@ export interface ServerConfig {
   allowedRoots: string[];
   /** Files agents may never write, whatever the permission mode. */
   protectedFiles: string[];
+  /** Host header names (with an optional port) answered besides the loopback names and the bind host. */
+  allowedHosts: string[];
+  /** Browser origins (exact, e.g. https://ui.example) that may call the server, with CORS. */
+  allowedOrigins: string[];
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -54,6 +58,8 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     crashWindowMs: 60_000,
     allowedRoots: listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)).concat(env.ROOST_ALLOWED_ROOTS ? [] : [homedir()]),
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
+    allowedHosts: commaList(env.ROOST_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    allowedOrigins: commaList(env.ROOST_ALLOWED_ORIGINS).map(exactOrigin),
   };
 }
 
@@ -66,4 +72,23 @@ function intFrom(value: string | undefined, name: string): number | undefined {
 
 function listFrom(value: string | undefined): string[] {
   return (value ?? '').split(/[,:]/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Hosts and origins hold colons, so these lists are split on commas only. */
+function commaList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** An origin is scheme://host[:port] and nothing more; anything else would never match a browser's Origin. */
+function exactOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw validationError(`ROOST_ALLOWED_ORIGINS entries must be origins such as https://ui.example or http://localhost:5173, got "${value}"`);
+  }
+  return url.origin;
 }

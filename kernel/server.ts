@@ -14,6 +14,7 @@ import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
@@ -125,6 +126,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       void handler(req, res);
     });
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server);
     closers.push(() => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

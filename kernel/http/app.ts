@@ -7,6 +7,8 @@ import Koa from 'koa';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
+import { browserGuard } from './browser-guard.js';
+import { jsonBody } from './json-body.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelServes, registerKernelRoutes } from './routes/index.js';
 
@@ -34,15 +36,18 @@ export function createApp(kernel: Kernel): HttpFront {
   registerKernelRoutes(router, kernel);
 
   app.use(errors(kernel));
+  app.use(browserGuard(kernel));
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
   app.use(viewersOnlyRead());
   app.use(bodyGuard(kernel));
   app.use(
+    // JSON is read as text and parsed by jsonBody(), which checks the JSON limits before JSON.parse.
     bodyParser({
-      enableTypes: ['json'],
+      enableTypes: ['text'],
+      extendTypes: { text: ['application/json', '+json'] },
       parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-      jsonLimit: kernel.config.bodyLimitBytes,
+      textLimit: kernel.config.bodyLimitBytes,
       encoding: 'utf-8',
       onError: (err) => {
         const status = (err as { status?: number }).status;
@@ -51,6 +56,7 @@ export function createApp(kernel: Kernel): HttpFront {
       },
     }),
   );
+  app.use(jsonBody());
   app.use(router.routes());
   app.use(serveExtensionRoute(kernel));
   app.use((ctx) => {
