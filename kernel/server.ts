@@ -65,7 +65,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
       bus: new EventBus(),
-      audit: new AuditLog(db),
+      audit: new AuditLog(db, config.dataDir),
       auth: new Authenticator(keys, config.localAuthRequired),
       rateLimiter: new RateLimiter(config.rateLimitPerMinute),
       settings: new Settings(db),
