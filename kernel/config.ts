@@ -38,6 +38,10 @@ export interface ServerConfig {
   extensionWaitMs: number;
   /** SIGTERM/SIGINT: the whole shutdown (drain, extensions, databases) fits in this. */
   shutdownTimeoutMs: number;
+  /** Host header names (with an optional port) answered besides the loopback names and the bind host. */
+  allowedHosts: string[];
+  /** Browser origins (exact, e.g. https://ui.example) that may call the server, with CORS. */
+  allowedOrigins: string[];
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -66,6 +70,8 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     extensionStartCapMs: intFrom(env.ROOST_EXTENSION_START_CAP_MS, 'ROOST_EXTENSION_START_CAP_MS') ?? 600_000,
     extensionWaitMs: intFrom(env.ROOST_EXTENSION_WAIT_MS, 'ROOST_EXTENSION_WAIT_MS') ?? 10_000,
     shutdownTimeoutMs: intFrom(env.ROOST_SHUTDOWN_TIMEOUT_MS, 'ROOST_SHUTDOWN_TIMEOUT_MS') ?? 10_000,
+    allowedHosts: commaList(env.ROOST_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    allowedOrigins: commaList(env.ROOST_ALLOWED_ORIGINS).map(exactOrigin),
   };
 }
 
@@ -78,4 +84,23 @@ function intFrom(value: string | undefined, name: string): number | undefined {
 
 function listFrom(value: string | undefined): string[] {
   return (value ?? '').split(/[,:]/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Hosts and origins hold colons, so these lists are split on commas only. */
+function commaList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** An origin is scheme://host[:port] and nothing more; anything else would never match a browser's Origin. */
+function exactOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw validationError(`ROOST_ALLOWED_ORIGINS entries must be origins such as https://ui.example or http://localhost:5173, got "${value}"`);
+  }
+  return url.origin;
 }

@@ -17,6 +17,7 @@ import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { HttpDrain } from './http/drain.js';
 import { retryAfterHeader } from './http/retry-after.js';
@@ -84,7 +85,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
       bus: new EventBus(),
-      audit: new AuditLog(db),
+      audit: new AuditLog(db, config.dataDir),
       auth: new Authenticator(keys, config.localAuthRequired),
       rateLimiter: new RateLimiter(config.rateLimitPerMinute),
       settings: new Settings(db),
@@ -152,6 +153,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       void handler(req, res);
     });
     server.keepAliveTimeout = 65_000;
+    answerClientErrors(server);
     // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
     closers.push(() => drain.drain(server, deadline - Math.min(EXTENSION_STOP_MAX_MS, config.shutdownTimeoutMs * EXTENSION_STOP_SHARE)));
     closers.push(() => ws.close());

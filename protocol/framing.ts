@@ -1,5 +1,6 @@
 // NDJSON framing: one compact JSON object per line. The decoder never throws on bad input: a line
-// that does not parse, is not an object, or grows past the frame limit is dropped with a warning.
+// that does not parse, is not an object, grows past the frame limit or past the JSON limits (nesting
+// depth above all) is dropped with a warning.
 //
 // A frame may carry a raw attachment: its JSON has `"attachment": N` (a byte count) and is followed by exactly
 // N bytes and a newline. The attachment reaches the handler as a Buffer in place of the number, never
@@ -7,6 +8,7 @@
 // re-encoding them (docs/protocol.md, "Attachments").
 
 import { RoostError } from './errors.js';
+import { frameJsonLimits, scanJsonLimits } from './json-limits.js';
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 0x0a;
@@ -15,7 +17,8 @@ export type FrameWarning =
   | { kind: 'oversize'; bytes: number }
   | { kind: 'invalid_json'; sample: string }
   | { kind: 'not_object'; sample: string }
-  | { kind: 'bad_attachment'; sample: string };
+  | { kind: 'bad_attachment'; sample: string }
+  | { kind: 'over_limit'; reason: string; sample: string };
 
 export interface DecoderHandlers {
   message(value: Record<string, unknown>): void;
@@ -142,6 +145,9 @@ export class LineDecoder {
     if (size === 0) return;
     const trimmed = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8').trim();
     if (trimmed === '') return;
+    // Before JSON.parse, so nothing that recurses ever sees a frame nested too deep.
+    const overLimit = scanJsonLimits(trimmed, frameJsonLimits(this.maxFrameBytes));
+    if (overLimit) return this.handlers.warning({ kind: 'over_limit', reason: overLimit, sample: trimmed.slice(0, 120) });
     let value: unknown;
     try {
       value = JSON.parse(trimmed);

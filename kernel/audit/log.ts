@@ -1,7 +1,9 @@
-// The append-only audit log. Each entry's hash covers its own fields and the previous entry's hash,
-// so editing, deleting or reordering any row breaks the chain from that row on.
-import { createHash } from 'node:crypto';
+// The append-only audit log: a hash chain in the kernel database (chain.ts) whose head is also kept,
+// signed, outside it (checkpoint.ts), and a verifier that reports every break (verify.ts).
 import type { Knex } from 'knex';
+import { CHECKPOINT_MISMATCH, GENESIS, hashOf, type Row } from './chain.js';
+import { CheckpointFile } from './checkpoint.js';
+import { checkpointProblem, verifyChain, type ChainBreak, type ChainReport } from './verify.js';
 
 export interface AuditInput {
   tenantId: string | null;
@@ -33,44 +35,39 @@ export interface AuditQuery {
   offset: number;
 }
 
-export interface ChainReport {
-  valid: boolean;
-  checked: number;
-  /** The first entry whose hash does not follow from the chain. */
-  brokenAt?: number;
-  reason?: string;
-}
-
-const GENESIS = '0'.repeat(64);
-
-interface Row {
-  seq: number;
-  ts: string;
-  tenant_id: string | null;
-  actor: string;
-  action: string;
-  resource: string;
-  detail: string;
-  prev_hash: string;
-  hash: string;
-}
-
 export class AuditLog {
   private tail: Promise<unknown> = Promise.resolve();
-  private head: { seq: number; hash: string } | undefined;
+  private head = { seq: 0, hash: GENESIS };
+  private readonly opened: Promise<CheckpointFile>;
 
-  constructor(private readonly db: Knex) {}
-
-  /** Appends one entry; appends are serialised so the chain has one line. */
-  append(input: AuditInput): Promise<void> {
-    const run = this.tail.then(() => this.write(input));
-    this.tail = run.catch((err) => process.stderr.write(`audit: append failed: ${(err as Error).message}\n`));
-    return run;
+  constructor(
+    private readonly db: Knex,
+    dataDir: string,
+  ) {
+    this.opened = this.open(dataDir);
+    // A failure here surfaces (and is logged) on every append; this only keeps the rejection handled.
+    this.opened.catch(() => undefined);
   }
 
-  /** Resolves once every append made so far is written. */
+  /**
+   * Appends one entry. Appends are serialised so the chain has one line; the promise resolves once
+   * the entry is stored and a checkpoint covering it is on disk.
+   */
+  append(input: AuditInput): Promise<void> {
+    const inserted = this.tail.then(async () => {
+      const checkpoints = await this.opened;
+      return { checkpoints, head: await this.insert(input) };
+    });
+    this.tail = inserted.catch(() => undefined);
+    const acknowledged = inserted.then(({ checkpoints, head }) => checkpoints.save({ ...head, ts: new Date().toISOString() }));
+    acknowledged.catch((err: Error) => process.stderr.write(`audit: append failed: ${err.message}\n`));
+    return acknowledged;
+  }
+
+  /** Resolves once every append made so far is stored and checkpointed. */
   async flush(): Promise<void> {
     await this.tail;
+    await (await this.opened.catch(() => undefined))?.idle();
   }
 
   async query(q: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
@@ -88,30 +85,40 @@ export class AuditLog {
   }
 
   async verify(): Promise<ChainReport> {
-    let prev = GENESIS;
-    let expectedSeq = 1;
-    let checked = 0;
-    const pageSize = 1000;
-    for (let after = 0; ; ) {
-      const rows = await this.db<Row>('audit_log').where('seq', '>', after).orderBy('seq').limit(pageSize);
-      for (const row of rows) {
-        if (row.seq !== expectedSeq) return { valid: false, checked, brokenAt: expectedSeq, reason: `entry ${expectedSeq} is missing` };
-        if (row.prev_hash !== prev) return { valid: false, checked, brokenAt: row.seq, reason: 'previous hash does not match' };
-        if (hashOf(row) !== row.hash) return { valid: false, checked, brokenAt: row.seq, reason: 'entry was altered' };
-        prev = row.hash;
-        expectedSeq++;
-        checked++;
-      }
-      if (rows.length < pageSize) return { valid: true, checked };
-      after = rows[rows.length - 1]!.seq;
-    }
+    await this.flush();
+    return verifyChain(this.db, await this.opened);
   }
 
-  private async write(input: AuditInput): Promise<void> {
-    if (!this.head) {
-      const last = await this.db<Row>('audit_log').orderBy('seq', 'desc').first();
-      this.head = last ? { seq: last.seq, hash: last.hash } : { seq: 0, hash: GENESIS };
+  /**
+   * The head is the later of the table's newest row and the checkpoint, so sequence numbers are never
+   * reused after the newest rows were deleted. A disagreement is written into the chain itself (a
+   * CHECKPOINT_MISMATCH entry), because the next append moves the checkpoint on.
+   */
+  private async open(dataDir: string): Promise<CheckpointFile> {
+    const { file, keyCreated } = await CheckpointFile.open(dataDir);
+    const last = await this.db<Row>('audit_log').orderBy('seq', 'desc').first();
+    const lastSeq = last?.seq ?? 0;
+    if (last) this.head = { seq: last.seq, hash: last.hash };
+    const found = await file.read();
+    let problem: ChainBreak | undefined;
+    if (found.state === 'valid') {
+      const { seq, hash } = found.checkpoint;
+      if (seq > lastSeq) this.head = { seq, hash };
+      const atCheckpoint = await this.db<Row>('audit_log').where('seq', seq).first();
+      problem = checkpointProblem(found, lastSeq, atCheckpoint?.hash);
+    } else if (found.state === 'invalid' || !keyCreated) {
+      // With a key just created there could be no checkpoint yet: this is the first start that keeps one.
+      problem = checkpointProblem(found, lastSeq, undefined);
     }
+    if (problem) {
+      const claimed = found.state === 'valid' ? found.checkpoint : found.state === 'invalid' ? found.claimed : null;
+      await this.insert({ tenantId: null, actor: 'kernel', action: CHECKPOINT_MISMATCH, resource: 'audit-log', detail: { reason: problem.reason, checkpoint: claimed } });
+    }
+    await file.save({ ...this.head, ts: new Date().toISOString() });
+    return file;
+  }
+
+  private async insert(input: AuditInput): Promise<{ seq: number; hash: string }> {
     const row: Omit<Row, 'hash'> = {
       seq: this.head.seq + 1,
       ts: new Date().toISOString(),
@@ -125,17 +132,13 @@ export class AuditLog {
     const hash = hashOf(row);
     await this.db('audit_log').insert({ ...row, hash });
     this.head = { seq: row.seq, hash };
+    return this.head;
   }
 }
 
 /** A LIKE pattern matching values that start with `prefix` taken literally (`_` and `%` included). */
 function startsWith(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function hashOf(row: Omit<Row, 'hash'>): string {
-  const fields = [row.seq, row.ts, row.tenant_id, row.actor, row.action, row.resource, row.detail];
-  return createHash('sha256').update(`${row.prev_hash}\n${JSON.stringify(fields)}`).digest('hex');
 }
 
 function toEntry(row: Row): AuditEntry {

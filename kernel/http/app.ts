@@ -8,9 +8,12 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { hasBody, readRawBody } from './raw-body.js';
+import { browserGuard } from './browser-guard.js';
+import { jsonBody } from './json-body.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
 
@@ -39,16 +42,19 @@ export function createApp(kernel: Kernel): HttpFront {
 
   app.use(requestId);
   app.use(errors(kernel));
+  app.use(browserGuard(kernel));
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
   app.use(viewersOnlyRead());
   app.use(bodyGuard(kernel));
   app.use(serveExtensionRoute(kernel));
   app.use(
+    // JSON is read as text and parsed by jsonBody(), which checks the JSON limits before JSON.parse.
     bodyParser({
-      enableTypes: ['json'],
+      enableTypes: ['text'],
+      extendTypes: { text: ['application/json', '+json'] },
       parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-      jsonLimit: kernel.config.bodyLimitBytes,
+      textLimit: kernel.config.bodyLimitBytes,
       encoding: 'utf-8',
       onError: (err) => {
         const status = (err as { status?: number }).status;
@@ -57,6 +63,7 @@ export function createApp(kernel: Kernel): HttpFront {
       },
     }),
   );
+  app.use(jsonBody());
   app.use(router.routes());
   app.use((ctx) => {
     // A path served under other methods: 405 with Allow (OPTIONS: just the Allow).
@@ -180,6 +187,8 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
     const route = ctx.state.route;
     if (!route) return next();
     const attachment = hasBody(ctx.req) ? await readRawBody(ctx.req, kernel.config.bodyLimitBytes) : undefined;
+    // Not parsed here, but held to the JSON limits, so nothing that later walks it can overflow the stack.
+    if (attachment && !route.decl.raw) checkJsonLimits(attachment.toString('utf8'), EDGE_JSON_LIMITS);
     const reply = await kernel.dispatcher.serve(route, {
       method: ctx.method,
       path: ctx.path,

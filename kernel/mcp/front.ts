@@ -1,29 +1,59 @@
-// MCP over Streamable HTTP at /mcp: authenticates the caller (an agent's session token or an API key),
-// rate-limits, and hands the request to the tool server in sdk-server.ts. The MCP SDK loads on the
-// first /mcp request rather than with the kernel: it is the largest import of the server and adds
-// about 0.2 s to every start (see docs/performance.md).
+// MCP over Streamable HTTP at /mcp: checks Host and Origin (the MCP spec asks servers to), answers CORS
+// preflights from listed origins, authenticates the caller (an agent's session token or an API key),
+// rate-limits, reads the body within the 1 MiB limit and the JSON limits, and hands the parsed request
+// to the tool server in sdk-server.ts. Errors before authentication are `{error, code}` like REST;
+// errors about the body are JSON-RPC errors, as an MCP client expects. The MCP SDK loads on the first
+// /mcp request rather than with the kernel: it is the largest import of the server and adds about
+// 0.2 s to every start (see docs/performance.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { EDGE_JSON_LIMITS, scanJsonLimits } from '../../protocol/json-limits.js';
 import { bearerToken, type Identity } from '../auth/identity.js';
+import { browserPolicy, browserRefusal, corsHeaders, preflightHeaders, recordRefusal } from '../http/browser-guard.js';
 import type { Kernel } from '../kernel.js';
 import { McpTokens } from './tokens.js';
 
 let sdkServer: Promise<typeof import('./sdk-server.js')> | undefined;
 
+/** JSON-RPC error codes the SDK uses for the same failures. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const SERVER_ERROR = -32000;
+
 export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const browsers = browserPolicy(k.config);
   return async (req, res) => {
     let identity: Identity;
     try {
+      const foreign = browserRefusal(browsers, req);
+      if (foreign) {
+        recordRefusal(k, req, `${req.method} /mcp`, foreign);
+        throw foreign;
+      }
+      const preflight = preflightHeaders(browsers, req);
+      if (preflight) return void res.writeHead(204, preflight).end();
+      for (const [name, value] of Object.entries(corsHeaders(browsers, req))) res.setHeader(name, value);
       identity = await identify(k, req);
       if (identity.keyHash !== null || !identity.local) k.rateLimiter.take(identity.keyHash ?? identity.actor);
     } catch (err) {
       const error = toRoostError(err);
-      res.writeHead(error.status, { 'content-type': 'application/json', ...(error.status === 401 ? { 'www-authenticate': 'Bearer realm="roost"' } : {}) });
+      res.writeHead(error.status, {
+        'content-type': 'application/json',
+        ...(error.status === 401 ? { 'www-authenticate': 'Bearer realm="roost"' } : {}),
+        ...(error.code === 'RATE_LIMITED' ? { 'retry-after': String((error.details as { retryAfter: number }).retryAfter) } : {}),
+      });
       return void res.end(JSON.stringify(error.toBody()));
+    }
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req, k.config.bodyLimitBytes).catch((err: unknown) => err);
+      if (read instanceof JsonRpcFailure) return read.send(res);
+      if (read instanceof Error) return void res.destroy(read);
+      body = read;
     }
     try {
       sdkServer ??= import('./sdk-server.js');
-      await (await sdkServer).serveMcp(k, identity, req, res);
+      await (await sdkServer).serveMcp(k, identity, req, res, body);
     } catch (err) {
       k.log('error', `mcp: ${err instanceof Error ? err.stack : String(err)}`);
       if (!res.headersSent) {
@@ -43,4 +73,66 @@ async function identify(k: Kernel, req: IncomingMessage): Promise<Identity> {
     return agent;
   }
   return k.auth.identify(req);
+}
+
+class JsonRpcFailure {
+  constructor(
+    readonly status: number,
+    readonly rpcCode: number,
+    readonly error: RoostError,
+  ) {}
+
+  send(res: ServerResponse): void {
+    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: this.rpcCode, message: this.error.message, data: { code: this.error.code } }, id: null });
+    // A body cut off at the limit is left unread, so the connection cannot be reused.
+    res.writeHead(this.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(this.status === 413 ? { connection: 'close' } : {}) });
+    res.end(body);
+  }
+}
+
+/** Reads and parses the body: refused by its Content-Length, or as soon as it streams past the limit. */
+function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const tooLarge = () => new JsonRpcFailure(413, SERVER_ERROR, new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`));
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) return reject(tooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(tooLarge());
+    };
+    const onEnd = () => {
+      stop();
+      try {
+        resolve(parse(Buffer.concat(chunks, size).toString('utf8')));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+function parse(text: string): unknown {
+  const overLimit = scanJsonLimits(text, EDGE_JSON_LIMITS);
+  if (overLimit) throw new JsonRpcFailure(400, INVALID_REQUEST, new RoostError('VALIDATION_ERROR', overLimit));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new JsonRpcFailure(400, PARSE_ERROR, new RoostError('VALIDATION_ERROR', 'Parse error: the body is not valid JSON'));
+  }
 }

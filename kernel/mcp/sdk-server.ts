@@ -18,8 +18,8 @@ interface ToolEntry {
   decl: ToolDecl;
 }
 
-/** Answers one MCP request for an authenticated caller. */
-export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Answers one MCP request for an authenticated caller; front.ts has read and parsed the body of a POST. */
+export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const server = buildServer(k, identity);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
@@ -27,7 +27,7 @@ export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessa
     void server.close();
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, body);
 }
 
 function tools(k: Kernel): Map<string, ToolEntry> {

@@ -1,13 +1,15 @@
-// The WebSocket front on /ws: auth at upgrade (bearer header or a one-time ticket), `welcome`,
-// ping/pong and heartbeats, subscriptions authorised by the extension that owns the stream,
-// client messages routed to the extension that declared their type, bus events fanned out to
-// subscribers of the same tenant.
+// The WebSocket front on /ws: Host and Origin checks, then auth at upgrade (bearer header or a
+// one-time ticket), `welcome`, ping/pong and heartbeats, subscriptions authorised by the extension
+// that owns the stream, client messages (within the JSON limits) routed to the extension that
+// declared their type, bus events fanned out to subscribers of the same tenant.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { Identity } from '../auth/identity.js';
+import { browserPolicy, browserRefusal, recordRefusal, type BrowserPolicy } from '../http/browser-guard.js';
 import type { Kernel } from '../kernel.js';
 import { StreamSubscriptions } from './subscriptions.js';
 
@@ -28,10 +30,12 @@ export class WsHub {
   private readonly clients = new Map<string, WsClient>();
   private readonly tickets = new Map<string, { identity: Identity; expires: number }>();
   private readonly subscriptions: StreamSubscriptions;
+  private readonly browsers: BrowserPolicy;
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly kernel: Kernel) {
     this.subscriptions = new StreamSubscriptions(kernel, (client, encoded) => this.deliver(client, encoded));
+    this.browsers = browserPolicy(kernel.config);
   }
 
   attach(server: Server): void {
@@ -68,14 +72,24 @@ export class WsHub {
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ws') return refuse(socket, 404, 'Not Found');
+    if (url.pathname !== '/ws') return refuse(socket, new RoostError('ROUTE_NOT_FOUND', `nothing serves WebSocket upgrades on ${url.pathname}`));
+    // A web page may open a WebSocket to any address: its Host and Origin are checked before anything else.
+    const foreign = browserRefusal(this.browsers, req);
+    if (foreign) {
+      try {
+        recordRefusal(this.kernel, req, 'GET /ws', foreign);
+      } catch (err) {
+        return refuse(socket, toRoostError(err));
+      }
+      return refuse(socket, foreign);
+    }
     let identity: Identity;
     try {
       identity = this.takeTicket(url.searchParams.get('ticket')) ?? (await this.kernel.auth.identify(req));
     } catch (err) {
       const error = toRoostError(err);
       this.kernel.audit.append({ tenantId: null, actor: req.socket.remoteAddress ?? 'unknown', action: 'auth.failure', resource: 'GET /ws', detail: { code: error.code } });
-      return refuse(socket, error.status, error.status === 401 ? 'Unauthorized' : 'Forbidden');
+      return refuse(socket, error);
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, identity));
   }
@@ -105,6 +119,8 @@ export class WsHub {
   }
 
   private async receive(client: WsClient, text: string | null): Promise<void> {
+    // Before JSON.parse, so a frame nested too deep is refused before anything walks it.
+    if (text !== null) checkJsonLimits(text, EDGE_JSON_LIMITS);
     let message: unknown;
     try {
       message = text === null ? undefined : JSON.parse(text);
@@ -173,7 +189,13 @@ export class WsHub {
   }
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  const auth = status === 401 ? 'WWW-Authenticate: Bearer realm="roost"\r\n' : '';
-  socket.end(`HTTP/1.1 ${status} ${text}\r\n${auth}Connection: close\r\nContent-Length: 0\r\n\r\n`);
+/** An upgrade refused with the same JSON `{error, code}` body as any REST error. */
+function refuse(socket: Duplex, error: RoostError): void {
+  const body = JSON.stringify(error.toBody());
+  const auth = error.status === 401 ? 'WWW-Authenticate: Bearer realm="roost"\r\n' : '';
+  const retry = error.code === 'RATE_LIMITED' ? `Retry-After: ${(error.details as { retryAfter: number }).retryAfter}\r\n` : '';
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${auth}${retry}Content-Type: application/json\r\n` +
+      `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -1,12 +1,14 @@
 // The audit log over real HTTP: what gets recorded (mutations that succeed or fail, auth failures,
-// grant changes), filters and paging, what each tenant may see, and the hash chain that exposes a row
-// edited or deleted in the database file while the server was down.
+// grant changes), filters and paging, what each tenant may see, and the hash chain and its signed
+// checkpoint that expose rows edited, deleted (the newest ones too) or recomputed in the database
+// file while the server was down, and a checkpoint file changed by hand. Every break is reported.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { hashOf } from '../../kernel/audit/chain.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { changeRows, selectRows } from './sqlite-file.js';
 
@@ -168,7 +170,7 @@ describe('audit log', { timeout: 55_000 }, () => {
     assert.equal(report.body.valid, false);
     assert.equal(report.body.brokenAt, target.seq);
     assert.match(report.body.reason, /altered/);
-    assert.equal(report.body.checked, target.seq - 1);
+    assert.equal(report.body.checked, (await audit('limit=1')).total, 'the walk goes on past a break');
     // New entries still chain on; the break stays where it was.
     assert.equal((await server.api('POST', '/api/projects', { key: a.key, body: { name: 'after', workingDir: workDir } })).status, 201);
     assert.equal((await server.api('GET', '/api/audit-log/verify')).body.brokenAt, target.seq);
@@ -188,5 +190,93 @@ describe('audit log', { timeout: 55_000 }, () => {
     assert.equal(report.body.valid, false);
     assert.equal(report.body.brokenAt, victim);
     assert.match(report.body.reason, /missing/);
+  });
+
+  /** Stops the server, changes its files, starts it again on the same data dir. */
+  const whileDown = async (change: (kernelDb: string) => Promise<void>) => {
+    await server.stop();
+    await change(join(dataDir, 'kernel.sqlite'));
+    server = await startTestServer({ env, dataDir });
+  };
+  const verify = async () => (await server.api('GET', '/api/audit-log/verify')).body as { valid: boolean; checked: number; brokenAt: number; reason: string; breaks: Array<{ seq: number; reason: string }>; checkpoint: { seq: number; hash: string; ts: string } };
+  const newestSeq = async () => (await selectRows(join(dataDir, 'kernel.sqlite'), 'SELECT MAX(seq) AS seq FROM audit_log'))[0].seq as number;
+  const writeEntry = async (name: string) => assert.equal((await server.api('POST', '/api/projects', { key: a.key, body: { name, workingDir: workDir } })).status, 201);
+
+  it('keeps a signed checkpoint of the head in the data dir, under a key only the owner can read', async () => {
+    await writeEntry('checkpointed');
+    const report = await verify();
+    assert.equal(report.checkpoint.seq, await newestSeq());
+    const stored = JSON.parse(await readFile(join(dataDir, 'audit-head.json'), 'utf8'));
+    assert.deepEqual({ seq: stored.seq, hash: stored.hash }, { seq: report.checkpoint.seq, hash: report.checkpoint.hash });
+    assert.match(stored.mac, /^[0-9a-f]{64}$/);
+    assert.equal((await stat(join(dataDir, 'audit.key'))).mode & 0o777, 0o600);
+  });
+
+  it('finds the newest rows deleted while the server was down, and never reuses their sequence numbers', async () => {
+    const newest = await newestSeq();
+    await whileDown(async (kernelDb) => {
+      assert.equal(await changeRows(kernelDb, 'DELETE FROM audit_log WHERE seq > ?', [newest - 3]), 3);
+    });
+    await writeEntry('after-the-cut');
+    const after = (await audit(q({ action: 'POST /api/projects', actor: a.actor }))).entries[0];
+    assert.ok(after.seq > newest, `the new entry takes seq ${after.seq}, after the deleted ${newest}`);
+    const report = await verify();
+    assert.equal(report.valid, false);
+    assert.ok(report.breaks.some((b) => b.seq === newest - 2 && b.reason === `entries ${newest - 2}–${newest} are missing`), JSON.stringify(report.breaks));
+    assert.ok(report.breaks.some((b) => new RegExp(`^at a start-up, entries ${newest - 2}–${newest} are missing from the end of the log`).test(b.reason)), 'the start-up noticed the cut');
+  });
+
+  it('finds a chain recomputed after an edit, with every hash rewritten', async () => {
+    await writeEntry('to-be-hidden');
+    await writeEntry('to-be-rehashed');
+    const newest = await newestSeq();
+    await whileDown(async (kernelDb) => {
+      const rows = await selectRows(kernelDb, 'SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq', [newest - 1]);
+      assert.equal(rows.length, 2);
+      let prev = rows[0].prev_hash as string;
+      for (const row of rows) {
+        const forged = { ...row, actor: row.seq === newest - 1 ? 'key:innocent' : row.actor, prev_hash: prev };
+        forged.hash = hashOf(forged);
+        assert.equal(await changeRows(kernelDb, 'UPDATE audit_log SET actor = ?, prev_hash = ?, hash = ? WHERE seq = ?', [forged.actor, forged.prev_hash, forged.hash, row.seq]), 1);
+        prev = forged.hash;
+      }
+    });
+    const report = await verify();
+    assert.ok(!report.breaks.some((b) => b.seq >= newest - 1 && /altered|previous hash/.test(b.reason)), 'the chain itself is consistent again');
+    assert.ok(report.breaks.some((b) => b.seq > newest && new RegExp(`entry ${newest} does not match the checkpoint`).test(b.reason)), JSON.stringify(report.breaks));
+  });
+
+  it('finds a checkpoint file changed by hand or forged, and one removed', async () => {
+    const head = join(dataDir, 'audit-head.json');
+    await whileDown(async () => {
+      const stored = JSON.parse(await readFile(head, 'utf8'));
+      await writeFile(head, JSON.stringify({ ...stored, seq: stored.seq - 2 }));
+    });
+    const changed = await verify();
+    assert.ok(changed.breaks.some((b) => /signature does not match/.test(b.reason)), JSON.stringify(changed.breaks));
+    const forgedBefore = changed.breaks.length;
+    await whileDown(async () => {
+      const stored = JSON.parse(await readFile(head, 'utf8'));
+      const mac = createHmac('sha256', 'a guessed key').update(`${stored.seq}\n${stored.hash}\n${stored.ts}`).digest('hex');
+      await writeFile(head, JSON.stringify({ ...stored, mac }));
+    });
+    const forged = await verify();
+    assert.equal(forged.breaks.filter((b) => /signature does not match/.test(b.reason)).length, 2, JSON.stringify(forged.breaks));
+    assert.equal(forged.breaks.length, forgedBefore + 1);
+    await whileDown(() => rm(head));
+    assert.ok((await verify()).breaks.some((b) => /checkpoint file is missing/.test(b.reason)));
+  });
+
+  it('reports every break, in order, the first one also as brokenAt and reason', async () => {
+    const report = await verify();
+    const reasons = report.breaks.map((b) => b.reason);
+    for (const kind of [/^entry \d+ is missing$/, /^entries \d+–\d+ are missing$/, /does not match the checkpoint/, /signature does not match/, /checkpoint file is missing/]) {
+      assert.ok(reasons.some((r) => kind.test(r)), `${kind} in ${JSON.stringify(reasons)}`);
+    }
+    const seqs = report.breaks.map((b) => b.seq);
+    assert.deepEqual(seqs, [...seqs].sort((x, y) => x - y));
+    assert.equal(report.brokenAt, report.breaks[0]!.seq);
+    assert.equal(report.reason, report.breaks[0]!.reason);
+    assert.equal(report.checked, (await audit('limit=1')).total);
   });
 });

@@ -1,9 +1,12 @@
 // Bad input on every kernel endpoint and on projects, over real HTTP: malformed JSON, wrong shapes and
-// types, missing and extra fields, oversized bodies, unknown routes and ids, bad query parameters and
-// paths that try to leave the allowed roots. Each gets a clear JSON error and nothing stored changes.
+// types, missing and extra fields, oversized bodies, bodies and WebSocket frames nested too deep or too
+// wide, oversize headers, broken HTTP, unknown routes and ids, bad query parameters and paths that try
+// to leave the allowed roots, and /mcp's body limits. Each gets a clear JSON error and nothing stored changes.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -178,4 +181,122 @@ describe('bad input', { timeout: 55_000 }, () => {
     assert.equal(ok.body.workingDir, join(allowed, 'proj'));
     assert.equal((await server.api('DELETE', `/api/projects/${ok.body.id}`)).status, 204);
   });
+
+  it('refuses bodies nested too deep or with too many members before parsing them, on kernel and extension routes', async () => {
+    const agent = await server.api('POST', '/api/agents', { body: { name: 'limits' } });
+    assert.equal(agent.status, 201, agent.text);
+    const before = await snapshot();
+    const routes: Array<[string, string]> = [
+      ['POST', '/api/tenants/me/members'], ['POST', '/api/operational-mode'], ['POST', '/api/projects'],
+      ['PUT', `/api/projects/${projectId}`], ['PUT', `/api/agents/${agent.body.id}`],
+    ];
+    const manyKeys = `{${Array.from({ length: 100_001 }, (_, i) => `"${i.toString(36)}":0`).join(',')}}`;
+    for (const [method, path] of routes) {
+      const label = (what: string) => `${method} ${path} ${what}`;
+      const send = (raw: string) => server.api(method, path, { raw });
+      for (const raw of [`{"name":${nestedArrays(5000)}}`, `{"name":"n","deep":${nestedObjects(5000)}}`]) {
+        const res = await send(raw);
+        assertError(res, 400, 'VALIDATION_ERROR', label('5,000 deep'));
+        assert.match(res.body.error, /nested deeper than 64 levels/, label('the error names the limit'));
+      }
+      for (const raw of [`{"name":"n","items":[${'0,'.repeat(100_000)}0]}`, manyKeys]) {
+        const res = await send(raw);
+        assertError(res, 400, 'VALIDATION_ERROR', label('too many members'));
+        assert.match(res.body.error, /more than 100000 members/, label('the error names the limit'));
+      }
+      assertError(await send(`{"name":"${'x'.repeat(1024 * 1024)}"}`), 413, 'PAYLOAD_TOO_LARGE', label('a string past the body limit'));
+      // At the limit the body is parsed and reaches the route (an extension's too: its frame is within the protocol's limits).
+      const deepest = await send(`{"name":"n","deep":${nestedArrays(63)}}`);
+      assertError(deepest, 400, 'VALIDATION_ERROR', label('64 deep'));
+      assert.match(deepest.body.error, /deep/, label('refused by the schema, which names the field'));
+    }
+    assert.deepEqual(await snapshot(), before);
+    assert.equal((await server.api('GET', `/api/agents/${agent.body.id}`)).body.name, 'limits');
+  });
+
+  it('answers a WebSocket frame past the JSON limits with an error message, and the socket goes on', async () => {
+    const ws = await server.ws();
+    await ws.next((m) => m.type === 'welcome');
+    for (const [frame, limit] of [[`{"type":"ping","x":${nestedArrays(5000)}}`, /nested deeper than 64/], [`{"type":"ping","x":[${'0,'.repeat(100_000)}0]}`, /members/]] as const) {
+      ws.send(frame);
+      const error = await ws.next((m) => m.type === 'error');
+      assert.equal(error.code, 'VALIDATION_ERROR');
+      assert.match(error.message, limit);
+    }
+    ws.send({ type: 'ping' });
+    assert.equal((await ws.next((m) => m.type === 'pong')).type, 'pong');
+    await ws.close();
+  });
+
+  it('answers headers too large with 431, broken HTTP with 400 and bad percent-encoding with 404, all as JSON', async () => {
+    assertError(await server.api('GET', '/api/health', { headers: { 'x-padding': 'p'.repeat(20_000) } }), 431, 'HEADERS_TOO_LARGE', 'oversize headers');
+    const broken = await rawExchange(server.port, 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n');
+    assert.match(broken, /^HTTP\/1\.1 400 /);
+    assert.equal(JSON.parse(broken.slice(broken.indexOf('\r\n\r\n') + 4)).code, 'VALIDATION_ERROR');
+    const notFound: Array<[string, string, string]> = [
+      ['DELETE', '/api/tenants/me/members/%E0%A4%A', 'NOT_FOUND'], ['POST', '/api/plugins/%E0%A4%A/unload', 'NOT_FOUND'],
+      ['GET', '/api/agents/%E0%A4%A', 'ROUTE_NOT_FOUND'], ['GET', '/%', 'ROUTE_NOT_FOUND'],
+    ];
+    for (const [method, path, code] of notFound) assertError(await server.api(method, path), 404, code, `${method} ${path}`);
+    const upgrade = await rawExchange(server.port, 'GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    assert.match(upgrade, /^HTTP\/1\.1 404 /);
+    assert.equal(JSON.parse(upgrade.slice(upgrade.indexOf('\r\n\r\n') + 4)).code, 'ROUTE_NOT_FOUND');
+    assert.equal((await server.api('GET', '/api/health')).status, 200);
+  });
+
+  it('holds /mcp to the 1 MiB body limit, declared or streamed, and to the JSON limits, with JSON-RPC errors', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const call = (params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params });
+    const assertRpcError = (res: { status: number; body: any }, status: number, rpcCode: number, code: string, label: string) => {
+      assert.equal(res.status, status, label);
+      assert.equal(res.body.jsonrpc, '2.0', label);
+      assert.equal(res.body.error.code, rpcCode, label);
+      assert.equal(res.body.error.data.code, code, label);
+      assert.equal(res.body.result, undefined, label);
+    };
+    const big = call({ pad: 'p'.repeat(1024 * 1024) });
+    assertRpcError(await server.api('POST', '/mcp', { raw: big, headers }), 413, -32000, 'PAYLOAD_TOO_LARGE', 'declared');
+    assertRpcError(await chunkedPost(server.port, '/mcp', headers, big), 413, -32000, 'PAYLOAD_TOO_LARGE', 'streamed');
+    assertRpcError(await server.api('POST', '/mcp', { raw: call({ deep: JSON.parse(nestedArrays(64)) }), headers }), 400, -32600, 'VALIDATION_ERROR', 'too deep');
+    assertRpcError(await server.api('POST', '/mcp', { raw: '{"jsonrpc":', headers }), 400, -32700, 'VALIDATION_ERROR', 'not JSON');
+    const listed = await server.api('POST', '/mcp', { raw: call({}), headers });
+    assert.equal(listed.status, 200, listed.text);
+    assert.ok(listed.body.result.tools.length > 0);
+  });
 });
+
+function nestedArrays(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+function nestedObjects(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+/** Writes bytes on a fresh TCP connection and reads everything the server answers until it closes. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+/** A POST without Content-Length: the body arrives in chunks, so only a streamed count can stop it. */
+function chunkedPost(port: number, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    // The server may answer and close before the whole body is sent; the answer is what counts.
+    req.on('error', (err) => (req.writableFinished ? undefined : reject(err)));
+    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.slice(at, at + 64 * 1024));
+    req.end();
+  });
+}

@@ -1,11 +1,12 @@
-// cli-v1 in process: the NDJSON decoder and the Peer that correlates requests, with two peers wired
-// back to back over in-memory streams.
+// cli-v1 in process: the NDJSON decoder, the JSON limits it applies before parsing, and the Peer that
+// correlates requests, with two peers wired back to back over in-memory streams.
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { RoostError } from '../../protocol/errors.js';
 import { encodeFrame, LineDecoder, type FrameWarning } from '../../protocol/framing.js';
+import { checkJsonLimits, scanJsonLimits } from '../../protocol/json-limits.js';
 import { Peer, type PeerWarning } from '../../protocol/peer.js';
 
 function decoder(maxFrameBytes?: number) {
@@ -76,12 +77,46 @@ describe('NDJSON framing', () => {
     assert.equal((warnings[0] as { sample: string }).sample, 'not json at all');
   });
 
+  it('drops a frame nested past the depth limit with a warning, before parsing it, and parses the next', () => {
+    const { d, messages, warnings } = decoder();
+    const deep = (depth: number) => `{"type":"deep","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    d.push(`${deep(5000)}\n${deep(126)}\n${encodeFrame({ type: 'after' })}`);
+    assert.deepEqual(messages.map((m) => m.type), ['deep', 'after'], 'a frame at the limit (128 levels) passes');
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0]!.kind, 'over_limit');
+    assert.match((warnings[0] as { reason: string }).reason, /nested deeper than 128 levels/);
+  });
+
   it('flushes a last line without a newline when the stream ends', () => {
     const { d, messages } = decoder();
     d.push('{"type":"last"}');
     assert.equal(messages.length, 0);
     d.end();
     assert.deepEqual(messages.map((m) => m.type), ['last']);
+  });
+});
+
+describe('JSON limits', () => {
+  const limits = { maxDepth: 3, maxMembers: 4, maxString: 5 };
+
+  it('counts depth, members (keys and items) and string length as written, in one pass', () => {
+    assert.equal(scanJsonLimits('{"a":[1,{"b":2}]}', limits), undefined);
+    assert.match(scanJsonLimits('[[[[]]]]', limits)!, /nested deeper than 3 levels/);
+    assert.match(scanJsonLimits('{"a":1,"b":2,"c":[3,4]}', limits)!, /more than 4 members/);
+    assert.equal(scanJsonLimits('{"a":[],"b":{},"c":[1]}', limits), undefined, 'empty containers have no members');
+    assert.match(scanJsonLimits('["123456"]', limits)!, /string is longer than 5 characters/);
+    assert.equal(scanJsonLimits('["12345"]', limits), undefined);
+  });
+
+  it('ignores brackets, commas and escaped quotes inside strings', () => {
+    assert.equal(scanJsonLimits('["[[[[", "a\\"b"]', { ...limits, maxString: 10 }), undefined);
+    assert.equal(scanJsonLimits('[",,,,", "\\\\"]', limits), undefined);
+    assert.match(scanJsonLimits('["a\\"[[[[["]', limits)!, /longer than 5/, 'the escaped quote does not end the string');
+  });
+
+  it('throws VALIDATION_ERROR with the reason from checkJsonLimits, and lets malformed text through to JSON.parse', () => {
+    assert.throws(() => checkJsonLimits('[[[[1]]]]', limits), (err: RoostError) => err.code === 'VALIDATION_ERROR' && /deeper than 3/.test(err.message));
+    assert.doesNotThrow(() => checkJsonLimits(']]]}}{"abc', limits));
   });
 });
 
@@ -186,6 +221,14 @@ describe('Peer', () => {
     await assert.rejects(two, (err) => err === reason);
     assert.ok(a.closed);
     await assert.rejects(a.request({ type: 'exec', command: 'z' }), (err) => err === reason);
+  });
+
+  it('drops a frame from the other side nested too deep, warns, and keeps answering', async () => {
+    const { a, b, bToA, warnings } = pair();
+    b.handle('metadata', () => ({ name: 'still here' }));
+    bToA.write(`{"type":"log","level":"info","message":${'['.repeat(5000)}${']'.repeat(5000)}}\n`);
+    assert.deepEqual(await a.request({ type: 'metadata' }), { name: 'still here' });
+    assert.deepEqual(warnings.a.map((w) => w.kind), ['over_limit']);
   });
 
   it('answers null for a handler that returns nothing', async () => {

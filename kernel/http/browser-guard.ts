@@ -1,0 +1,136 @@
+// What a web page in a browser may do with this server. A loopback caller without a key is the
+// owner, and a browser runs any page's code on the owner's machine, so:
+// - Host must name this server (loopback names, the bind host, ROOST_ALLOWED_HOSTS): a page that
+//   re-points its own DNS name at 127.0.0.1 (DNS rebinding) still sends its own name and is refused.
+// - Origin, when a browser sends one, must be this server's own (same host and port as Host) or
+//   listed in ROOST_ALLOWED_ORIGINS; CORS answers only listed origins. Clients that are not browsers
+//   send no Origin and pass.
+// Every front (REST, /ws upgrades, /mcp) runs this before it identifies the caller, so the local-owner
+// rule only ever sees requests that passed.
+import type { IncomingMessage } from 'node:http';
+import type Koa from 'koa';
+import { RoostError } from '../../protocol/errors.js';
+import type { ServerConfig } from '../config.js';
+import type { Kernel } from '../kernel.js';
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+const ALLOWED_HEADERS = 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id';
+const EXPOSED_HEADERS = 'retry-after, www-authenticate, mcp-session-id';
+
+interface HostName {
+  name: string;
+  /** Undefined: any port. */
+  port: string | undefined;
+}
+
+export interface BrowserPolicy {
+  hosts: HostName[];
+  origins: Set<string>;
+}
+
+export function browserPolicy(config: Pick<ServerConfig, 'host' | 'allowedHosts' | 'allowedOrigins'>): BrowserPolicy {
+  const bindHost = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
+  const names = [...LOOPBACK_NAMES, bindHost.toLowerCase(), ...config.allowedHosts];
+  return { hosts: names.map(splitHost).filter((h): h is HostName => h !== undefined), origins: new Set(config.allowedOrigins) };
+}
+
+/** `name`, `name:port`, `[v6]` or `[v6]:port`, lower-cased; undefined when it is none of these. */
+function splitHost(value: string): HostName | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value.trim().toLowerCase());
+  return match ? { name: match[1]!, port: match[2] } : undefined;
+}
+
+export function hostAllowed(policy: BrowserPolicy, host: string | undefined): boolean {
+  // Browsers always send Host; only an old HTTP/1.0 client leaves it out, and it is no browser.
+  if (host === undefined) return true;
+  const given = splitHost(host);
+  return given !== undefined && policy.hosts.some((h) => h.name === given.name && (h.port === undefined || h.port === given.port));
+}
+
+/** Same origin: the page was served by this very host and port (the Host header, already checked). */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  const given = host === undefined ? undefined : splitHost(host);
+  if (!given || !/^https?:$/.test(url.protocol)) return false;
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
+  return url.hostname === given.name && (url.port || defaultPort) === (given.port ?? defaultPort);
+}
+
+export function originAllowed(policy: BrowserPolicy, origin: string | undefined, host: string | undefined): boolean {
+  return origin === undefined || policy.origins.has(origin) || sameOrigin(origin, host);
+}
+
+/** The refusal for a request whose Host or Origin is foreign, or undefined when it may go on. */
+export function browserRefusal(policy: BrowserPolicy, req: IncomingMessage): RoostError | undefined {
+  const { host, origin } = req.headers;
+  if (!hostAllowed(policy, host)) {
+    return new RoostError('FORBIDDEN_ORIGIN', `this server does not answer to the host name "${clip(host)}"; add it to ROOST_ALLOWED_HOSTS`);
+  }
+  if (!originAllowed(policy, origin, host)) {
+    return new RoostError('FORBIDDEN_ORIGIN', `requests from the web origin "${clip(origin)}" are not allowed; add it to ROOST_ALLOWED_ORIGINS to allow it`);
+  }
+  return undefined;
+}
+
+/** CORS headers for a response to a listed origin (none for anyone else). */
+export function corsHeaders(policy: BrowserPolicy, req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  if (origin === undefined || !policy.origins.has(origin)) return {};
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_HEADERS, vary: 'Origin' };
+}
+
+/** A CORS preflight from a listed origin, answered with what it may send. */
+export function preflightHeaders(policy: BrowserPolicy, req: IncomingMessage): Record<string, string> | undefined {
+  if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) return undefined;
+  const cors = corsHeaders(policy, req);
+  if (!cors['access-control-allow-origin']) return undefined;
+  return {
+    ...cors,
+    'access-control-allow-methods': ALLOWED_METHODS,
+    'access-control-allow-headers': ALLOWED_HEADERS,
+    'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  };
+}
+
+/**
+ * Records a refusal like other authentication failures. It costs the address a token first, so a
+ * page that keeps trying is rate limited (429, not recorded) rather than filling the audit log.
+ */
+export function recordRefusal(kernel: Kernel, req: IncomingMessage, resource: string, error: RoostError): void {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  kernel.rateLimiter.take(`ip:${address}`);
+  const detail = { code: error.code, host: clip(req.headers.host), origin: clip(req.headers.origin) };
+  kernel.audit.append({ tenantId: null, actor: address, action: 'auth.failure', resource, detail });
+}
+
+function clip(value: string | undefined): string {
+  return (value ?? '').slice(0, 200);
+}
+
+/** The REST front's guard; runs right after the error middleware, before authentication. */
+export function browserGuard(kernel: Kernel): Koa.Middleware {
+  const policy = browserPolicy(kernel.config);
+  return async (ctx, next) => {
+    const refusal = browserRefusal(policy, ctx.req);
+    if (refusal) {
+      recordRefusal(kernel, ctx.req, `${ctx.method} ${ctx.path}`, refusal);
+      throw refusal;
+    }
+    const preflight = preflightHeaders(policy, ctx.req);
+    if (preflight) {
+      ctx.set(preflight);
+      ctx.status = 204;
+      return;
+    }
+    ctx.vary('Origin');
+    ctx.set(corsHeaders(policy, ctx.req));
+    await next();
+  };
+}
