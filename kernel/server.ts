@@ -84,6 +84,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       db,
       crashBudget: config.crashBudget,
       crashWindowMs: config.crashWindowMs,
+      idleMs: config.extensionIdleSeconds * 1000,
+      busy: (name) => ws.hasStreamSubscribers(name),
       storageFor: (name) => storageFor(config, name),
       servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES, extensionEnv),
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.

@@ -130,7 +130,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
   }
   return {
     main: server.main,
-    activation: server.activation ?? 'eager',
+    activation: server.activation ?? 'lazy',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms ?? DEFAULT_START_TIMEOUT_MS,
     routes: (server.routes ?? []).map(normaliseRoute),

@@ -13,6 +13,8 @@ type Deliver = (client: WsClient, encoded: Buffer) => void;
 interface Topic {
   clients: Set<WsClient>;
   unsubscribe: () => void;
+  /** The extension that declared the stream. */
+  owner: string;
 }
 
 const MAX_SUBSCRIPTIONS_PER_CLIENT = 1_000;
@@ -24,7 +26,7 @@ export class StreamSubscriptions {
   constructor(private readonly kernel: Kernel, private readonly deliver: Deliver) {}
 
   async subscribe(client: WsClient, message: Record<string, unknown>): Promise<object> {
-    const { stream, value } = this.streamFor(message);
+    const { stream, value, owner } = this.streamFor(message);
     const topic = fill(stream.topic, stream.key, value);
     const mine = this.byClient.get(client) ?? new Set<string>();
     if (mine.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) throw new RoostError('CONFLICT', `at most ${MAX_SUBSCRIPTIONS_PER_CLIENT} subscriptions per connection`);
@@ -34,7 +36,7 @@ export class StreamSubscriptions {
     let entry = this.topics.get(topic);
     if (!entry) {
       const clients = new Set<WsClient>();
-      entry = { clients, unsubscribe: this.kernel.bus.subscribe(topic, (event) => this.fanOut(clients, event)) };
+      entry = { clients, owner, unsubscribe: this.kernel.bus.subscribe(topic, (event) => this.fanOut(clients, event)) };
       this.topics.set(topic, entry);
     }
     entry.clients.add(client);
@@ -45,6 +47,12 @@ export class StreamSubscriptions {
     const { stream, value } = this.streamFor(message);
     this.leave(client, fill(stream.topic, stream.key, value));
     return { type: 'unsubscribed', [stream.key]: value };
+  }
+
+  /** Whether a client listens to a stream this extension declared (it is then never stopped as idle). */
+  hasSubscribers(owner: string): boolean {
+    for (const entry of this.topics.values()) if (entry.owner === owner) return true;
+    return false;
   }
 
   dropClient(client: WsClient): void {
@@ -74,14 +82,14 @@ export class StreamSubscriptions {
     }
   }
 
-  private streamFor(message: Record<string, unknown>): { stream: StreamDecl; value: string } {
+  private streamFor(message: Record<string, unknown>): { stream: StreamDecl; value: string; owner: string } {
     for (const ext of this.kernel.registry.list()) {
       if (ext.state === 'unloaded') continue;
       for (const stream of ext.manifest.server?.streams ?? []) {
         const value = message[stream.key];
         if (value === undefined) continue;
         if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(value)) throw new RoostError('VALIDATION_ERROR', `${stream.key} must be an id`);
-        return { stream, value };
+        return { stream, value, owner: ext.manifest.name };
       }
     }
     throw new RoostError('VALIDATION_ERROR', `${String(message.type)} needs the id of a stream (for example sessionId)`);
