@@ -41,10 +41,15 @@ async function entries() {
 }
 
 const list = await entries();
-await build({
-  entryPoints: Object.fromEntries(list.map((file) => [file.replace(/\.ts$/, ''), join(root, file)])),
-  outdir: join(root, 'dist', 'bundles'),
+// One build per entry: the entry's own file, plus chunks beside it only for what it imports
+// dynamically (a provider SDK, say), which then costs nothing until a request needs it.
+await Promise.all(list.map((file) => build({
+  entryPoints: [join(root, file)],
+  outdir: join(root, 'dist', 'bundles', dirname(file)),
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -53,5 +58,5 @@ await build({
   banner: { js: "import { createRequire as __roostCreateRequire } from 'node:module'; const require = __roostCreateRequire(import.meta.url);" },
   sourcemap: true,
   logLevel: 'warning',
-});
+})));
 process.stdout.write(`bundled ${list.length} entries into dist/bundles\n`);
