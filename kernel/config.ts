@@ -26,6 +26,8 @@ export interface ServerConfig {
   /** Restarts allowed per extension within crashWindowMs before it is marked failed. */
   crashBudget: number;
   crashWindowMs: number;
+  /** A lazy extension with no traffic for this long is stopped until its next use; 0: never. */
+  extensionIdleSeconds: number;
   /** Root folders that /api/browse-dirs may show and projects may live in. */
   allowedRoots: string[];
   /** Files agents may never write, whatever the permission mode. */
@@ -64,6 +66,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     keyTtlDays: intFrom(env.ROOST_KEY_TTL_DAYS, 'ROOST_KEY_TTL_DAYS') ?? 90,
     crashBudget: intFrom(env.ROOST_CRASH_BUDGET, 'ROOST_CRASH_BUDGET') ?? 5,
     crashWindowMs: 60_000,
+    extensionIdleSeconds: intFrom(env.ROOST_EXTENSION_IDLE_SECONDS, 'ROOST_EXTENSION_IDLE_SECONDS') ?? 300,
     allowedRoots: listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)).concat(env.ROOST_ALLOWED_ROOTS ? [] : [homedir()]),
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,

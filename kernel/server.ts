@@ -108,6 +108,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       startStallMs: config.extensionStartStallMs,
       startCapMs: config.extensionStartCapMs,
       waitMs: config.extensionWaitMs,
+      idleMs: config.extensionIdleSeconds * 1000,
+      busy: (name) => ws.hasStreamSubscribers(name),
       storageFor: (name) => storageFor(config, name),
       servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES, extensionEnv),
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.

@@ -137,6 +137,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   ws_send: 'events',
   token: 'tokens',
   ready: undefined,
+  wake_on_start: undefined,
 };
 
 /** Every capability a manifest may ask for. */

@@ -1,5 +1,5 @@
 // Where the package lives on disk, whether running from dist/ (shipped) or from source (tests via tsx).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,14 +17,24 @@ export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url
 export const schemasDir = join(packageRoot, 'schemas');
 export const distDir = join(packageRoot, 'dist');
 
+/** One file per process entry, made by scripts/bundle-extensions.mjs (npm run build). */
+export const bundlesDir = join(distDir, 'bundles');
+
 /**
- * The file to execute for a plugin entry. In-tree TypeScript sources run as their compiled JavaScript
- * under dist/ (the shipped server never needs tsx); everything else runs as written.
+ * The file to execute for a plugin entry. In-tree TypeScript sources run as their bundle under
+ * dist/bundles when the build made one (one file to load instead of a few hundred modules), else as
+ * their compiled JavaScript under dist/ (the shipped server never needs tsx); everything else runs as
+ * written. A bundle older than the compiled file is stale (tsc ran alone since, rewriting every
+ * output) and is passed over.
  */
 export function runnableEntry(file: string): string {
   const absolute = resolve(file);
   if (!absolute.endsWith('.ts')) return absolute;
   const inTree = relative(packageRoot, absolute);
   if (inTree.startsWith('..') || inTree.startsWith('dist')) return absolute;
-  return join(distDir, inTree.replace(/\.ts$/, '.js'));
+  const compiled = join(distDir, inTree.replace(/\.ts$/, '.js'));
+  const bundle = join(bundlesDir, relative(distDir, compiled));
+  const bundleTime = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;
+  const compiledTime = statSync(compiled, { throwIfNoEntry: false })?.mtimeMs;
+  return bundleTime !== undefined && (compiledTime === undefined || bundleTime >= compiledTime) ? bundle : compiled;
 }

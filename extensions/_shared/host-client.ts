@@ -42,6 +42,11 @@ export class HostClient {
     return this.peer.request({ type: 'token', ...request });
   }
 
+  /** Ask to be started with the server while holding work that must go on (server extensions only). */
+  async wakeOnStart(wake: boolean): Promise<void> {
+    await this.peer.request({ type: 'wake_on_start', wake });
+  }
+
   emit(topic: string, payload: unknown, tenantId: string | null): void {
     this.peer.notify({ type: 'emit', topic, payload, tenantId });
   }

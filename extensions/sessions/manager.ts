@@ -35,6 +35,10 @@ export class SessionManager {
   readonly config: InstanceConfig;
   private readonly runtimes = new Map<string, SessionRuntime>();
   private readonly deps: RuntimeDeps;
+  /** Sessions being created or resumed that are not in `runtimes` yet. */
+  private arriving = 0;
+  /** The kernel's wake-on-start flag as last sent (undefined: not sent since this process started). */
+  private awake: boolean | undefined;
   /** Someone wants a session's messages delivered outside its stream (chat). */
   forward: RuntimeDeps['forward'] = () => undefined;
 
@@ -52,11 +56,18 @@ export class SessionManager {
       config: this.config,
       pool: new RunnerPool(this.config.pluginDir),
       forward: (rt, message) => this.forward(rt, message),
-      settled: (rt) => this.runtimes.delete(rt.id),
+      settled: (rt) => {
+        this.runtimes.delete(rt.id);
+        void this.syncWake();
+      },
     };
   }
 
-  async create(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
+  create(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
+    return this.arrive(() => this.createLive(tenantId, as, input));
+  }
+
+  private async createLive(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
     const agent = await agentSpec(this.ctx.host, as, input.agentId);
     const project = input.projectId ? await projectSpec(this.ctx.host, as, input.projectId) : null;
     await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
@@ -139,11 +150,36 @@ export class SessionManager {
     let rt = this.live(tenantId, id);
     if (!rt) {
       if (row.status !== 'timeout' && row.status !== 'error') throw conflict(`session ${id} is ${row.status}; only a paused, timed-out or failed session can be resumed`);
-      rt = await SessionRuntime.load(this.deps, row);
-      this.runtimes.set(id, rt);
+      rt = await this.arrive(async () => {
+        const loaded = await SessionRuntime.load(this.deps, row);
+        this.runtimes.set(id, loaded);
+        return loaded;
+      });
     }
     await rt.resume('manual');
     return rt.view();
+  }
+
+  /**
+   * Live sessions resume when the server starts again, so while there is one (or one on its way) the
+   * kernel must start this lazy extension with the server and never stop it as idle: wake_on_start.
+   */
+  private async arrive<T>(work: () => Promise<T>): Promise<T> {
+    this.arriving++;
+    try {
+      await this.syncWake();
+      return await work();
+    } finally {
+      this.arriving--;
+      void this.syncWake();
+    }
+  }
+
+  private async syncWake(): Promise<void> {
+    const wake = this.arriving > 0 || this.runtimes.size > 0;
+    if (wake === this.awake) return;
+    this.awake = wake;
+    await this.ctx.host.wakeOnStart(wake).catch((err: Error) => this.ctx.host.log('warn', `wake_on_start failed: ${err.message}`));
   }
 
   async send(tenantId: string, id: string, content: string): Promise<number> {
@@ -198,6 +234,7 @@ export class SessionManager {
       if (expired || row.timeout_remaining_ms === 0) await rt.stop('timeout', 'SESSION_TIMEOUT', 'the session ran out of time while the server was down');
       else await rt.start('restart');
     }
+    await this.syncWake();
   }
 
   async shutdown(): Promise<void> {

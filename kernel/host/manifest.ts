@@ -138,7 +138,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
   }
   return {
     main: server.main,
-    activation: server.activation ?? 'eager',
+    activation: server.activation ?? 'lazy',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
     routes: (server.routes ?? []).map(normaliseRoute),

@@ -177,6 +177,8 @@ export class PluginProcess {
         return need('wsSend')(m.clientId, m.message);
       case 'token':
         return need('token')({ tenantId: m.tenantId, agentId: m.agentId, sessionId: m.sessionId ?? null, tools: m.tools ?? [], ttlSeconds: m.ttlSeconds });
+      case 'wake_on_start':
+        return need('wakeOnStart')(m.wake).then(() => true);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });

@@ -1,6 +1,7 @@
-// The server's extensions: discovered from folders, started eagerly or on first use, supervised
-// (a crash fails in-flight work at once, then a restart with backoff inside a crash budget), and
-// loaded, unloaded, granted and revoked on the live server.
+// The server's extensions: discovered from folders, started on first use (or with the server when
+// eager, or when they asked to be woken), stopped when idle (activation.ts), supervised (a crash fails
+// in-flight work at once, then a restart with backoff inside a crash budget), and loaded, unloaded,
+// granted and revoked on the live server.
 import { EventEmitter, once } from 'node:events';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
 import type { StopOptions } from '../../protocol/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
+import { Activation } from './activation.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
@@ -30,6 +32,8 @@ export interface Extension {
   restartTimer?: NodeJS.Timeout;
   /** The running start was asked for by a request (a cold lazy extension): requests wait for all of it. */
   startOnDemand?: boolean;
+  /** An idle stop under way; a start waits for it. */
+  stopping?: Promise<void>;
 }
 
 export interface RegistryDeps {
@@ -48,6 +52,10 @@ export interface RegistryDeps {
   env: Record<string, string | undefined>;
   /** Node flags for a JavaScript extension (the OS-level side of its grants). */
   nodeFlags(grants: Set<string>): string[];
+  /** Milliseconds without traffic after which a lazy extension is stopped; 0: never. */
+  idleMs: number;
+  /** Whether something outside the extension depends on it running (WebSocket stream subscribers). */
+  busy(name: string): boolean;
   /** Called when an extension's routes, tools or subscriptions come or go. */
   onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
   log(level: string, message: string): void;
@@ -62,8 +70,12 @@ export class ExtensionRegistry {
   private closing = false;
   /** Emits an extension's name when its start ends or its process exits, for requests waiting on it. */
   private readonly changes = new EventEmitter().setMaxListeners(0);
+  private readonly activation: Activation;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  constructor(private readonly deps: RegistryDeps) {
+    const idleCandidates = () => this.list().filter((e) => e.manifest.server?.activation === 'lazy' && e.state === 'running' && !e.starting && !e.stopping).map((e) => e.manifest.name);
+    this.activation = new Activation({ ...deps, idleCandidates, stop: (name) => this.stopIdle(this.get(name)) });
+  }
 
   get isClosing(): boolean {
     return this.closing;
@@ -112,8 +124,10 @@ export class ExtensionRegistry {
     }
   }
 
+  /** Starts what must run from the start: eager extensions, and lazy ones that asked to be woken (wake_on_start). */
   async startEager(): Promise<void> {
-    const eager = [...this.extensions.values()].filter((e) => e.state === 'stopped' && e.manifest.server?.activation === 'eager');
+    const woken = await this.activation.loadWakeFlags();
+    const eager = [...this.extensions.values()].filter((e) => e.state === 'stopped' && (e.manifest.server?.activation === 'eager' || woken.has(e.manifest.name)));
     await Promise.all(eager.map((e) => this.ensureRunning(e.manifest.name, false).catch(() => undefined)));
   }
 
@@ -129,6 +143,16 @@ export class ExtensionRegistry {
 
   /** Sends a request to an extension, starting it first when it is lazy or was stopped. */
   async request<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+    // Counted from before the start, so an idle stop never takes the process this request waits for.
+    this.activation.begin(name);
+    try {
+      return await this.requestRunning<T>(name, message, options);
+    } finally {
+      this.activation.end(name);
+    }
+  }
+
+  private async requestRunning<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions): Promise<T> {
     const ext = this.get(name);
     const process = await this.available(name);
     try {
@@ -146,6 +170,7 @@ export class ExtensionRegistry {
 
   /** Notifies a running extension (events, WebSocket messages); lazy ones are started for it. */
   async notify(name: string, message: { type: string } & Record<string, unknown>): Promise<void> {
+    this.activation.touch(name);
     (await this.available(name)).notify(message);
   }
 
@@ -159,10 +184,14 @@ export class ExtensionRegistry {
     if (ext.state === 'failed') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} failed: ${ext.lastError ?? 'crash budget spent'}`);
     if (ext.state === 'crashed') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} crashed and is restarting`);
     ext.startOnDemand = onDemand;
-    ext.starting = this.start(ext).finally(() => {
-      ext.starting = undefined;
-      this.changes.emit(name);
-    });
+    // A start waits for an idle stop under way: never two processes on one database.
+    ext.starting = (ext.stopping ?? Promise.resolve())
+      .then(() => this.start(ext))
+      .then((proc) => (this.activation.touch(name), proc))
+      .finally(() => {
+        ext.starting = undefined;
+        this.changes.emit(name);
+      });
     return ext.starting;
   }
 
@@ -186,6 +215,12 @@ export class ExtensionRegistry {
       }
       await once(this.changes, name, { signal: AbortSignal.timeout(left) }).catch(() => undefined);
     }
+  }
+
+  /** Stops an idle lazy extension; its next use starts it again (state `stopped`, as before its first use). */
+  private async stopIdle(ext: Extension): Promise<void> {
+    ext.stopping = this.stopProcess(ext, 'stopped').finally(() => (ext.stopping = undefined));
+    await ext.stopping;
   }
 
   /** Loads an extension from a folder (or re-loads an unloaded one by name); its data is kept. */
@@ -230,6 +265,7 @@ export class ExtensionRegistry {
   /** Stops every extension: stdin closed, SIGTERM after closeGraceMs, SIGKILL termGraceMs later. */
   async closeAll(graces: StopOptions = {}): Promise<void> {
     this.beginClose();
+    this.activation.close();
     await Promise.all(this.list().map((ext) => this.stopProcess(ext, ext.state === 'unloaded' ? 'unloaded' : 'stopped', graces)));
   }
 
@@ -283,7 +319,7 @@ export class ExtensionRegistry {
       manifest,
       entry: server.main,
       grants: ext.grants,
-      services: this.deps.servicesFor(manifest.name),
+      services: this.activation.watch(manifest.name, this.deps.servicesFor(manifest.name)),
       init: { args: [], project: null, host: HOST_INFO, storage, config },
       env: this.deps.env,
       nodeFlags: this.deps.nodeFlags(ext.grants),

@@ -58,4 +58,6 @@ export interface HostServices {
   audit?(entry: { action: string; resource: string; detail: unknown; tenantId: string | null }): Promise<void>;
   wsSend?(clientId: string, message: Record<string, unknown>): void;
   token?(request: TokenRequest): Promise<string>;
+  /** Start this extension with the server (it holds running work), or no longer. */
+  wakeOnStart?(wake: boolean): Promise<void>;
 }

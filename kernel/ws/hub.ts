@@ -60,6 +60,11 @@ export class WsHub {
     return true;
   }
 
+  /** Whether a client listens to a stream the named extension declared. */
+  hasStreamSubscribers(owner: string): boolean {
+    return this.subscriptions.hasSubscribers(owner);
+  }
+
   get size(): number {
     return this.clients.size;
   }

@@ -18,6 +18,8 @@ interface Topic {
   /** Live messages held for clients whose replay is still running, with their sequence numbers. */
   held: Map<WsClient, Array<{ seq: unknown; encoded: Buffer }>>;
   unsubscribe: () => void;
+  /** The extension that declared the stream. */
+  owner: string;
 }
 
 const MAX_SUBSCRIPTIONS_PER_CLIENT = 1_000;
@@ -32,7 +34,7 @@ export class StreamSubscriptions {
 
   /** Answers `subscribed` (then, with `since`, the replay) to the client itself. */
   async subscribe(client: WsClient, message: Record<string, unknown>): Promise<void> {
-    const { stream, value } = this.streamFor(message);
+    const { stream, value, owner } = this.streamFor(message);
     const since = sinceOf(message, stream);
     const topic = fill(stream.topic, stream.key, value);
     const mine = this.byClient.get(client) ?? new Set<string>();
@@ -42,7 +44,7 @@ export class StreamSubscriptions {
     this.byClient.set(client, mine);
     let entry = this.topics.get(topic);
     if (!entry) {
-      const created: Topic = { clients: new Set(), held: new Map(), unsubscribe: () => undefined };
+      const created: Topic = { clients: new Set(), held: new Map(), owner, unsubscribe: () => undefined };
       created.unsubscribe = this.kernel.bus.subscribe(topic, (event) => this.fanOut(created, event));
       this.topics.set(topic, (entry = created));
     }
@@ -69,6 +71,12 @@ export class StreamSubscriptions {
     const { stream, value } = this.streamFor(message);
     this.leave(client, fill(stream.topic, stream.key, value));
     return { type: 'unsubscribed', [stream.key]: value };
+  }
+
+  /** Whether a client listens to a stream this extension declared (it is then never stopped as idle). */
+  hasSubscribers(owner: string): boolean {
+    for (const entry of this.topics.values()) if (entry.owner === owner) return true;
+    return false;
   }
 
   dropClient(client: WsClient): void {
@@ -126,14 +134,14 @@ export class StreamSubscriptions {
     this.deliver(client, Buffer.from(JSON.stringify(message)));
   }
 
-  private streamFor(message: Record<string, unknown>): { stream: StreamDecl; value: string } {
+  private streamFor(message: Record<string, unknown>): { stream: StreamDecl; value: string; owner: string } {
     for (const ext of this.kernel.registry.list()) {
       if (ext.state === 'unloaded') continue;
       for (const stream of ext.manifest.server?.streams ?? []) {
         const value = message[stream.key];
         if (value === undefined) continue;
         if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(value)) throw new RoostError('VALIDATION_ERROR', `${stream.key} must be an id`);
-        return { stream, value };
+        return { stream, value, owner: ext.manifest.name };
       }
     }
     throw new RoostError('VALIDATION_ERROR', `${String(message.type)} needs the id of a stream (for example sessionId)`);

@@ -4,21 +4,17 @@
 // process, in interleaved rounds. Two handlers: the agents extension's GET /api/agents listing 20
 // agents (a SQLite read; the target figures, with the server's CPU per request summed over every
 // process) and an echo that touches no storage (the boundary alone).
-// Then: start-to-healthy of the shipped `roost serve`, and idle memory with every extension started.
+// (Start-up and idle memory: startup.bench.ts.)
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { compare, type AbResult } from './lib/ab.js';
 import { agentRoutes, agentsDir, startServer } from './lib/dist.js';
 import { routes as echoRoutes } from './lib/fixtures/echo-extension/routes.js';
 import { embeddedRoute, inKernelContext, type InKernelContext } from './lib/in-kernel.js';
 import { LoadGenerator } from './lib/load.js';
-import { processTree, pssMiB, rssMiB } from './lib/proc.js';
 import { reporter } from './lib/report.js';
-import { startCliServer, startEveryExtension } from './lib/serve-cli.js';
-import { median } from './lib/stats.js';
 
 const report = reporter('kernel');
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'fixtures');
@@ -29,11 +25,8 @@ const AB = {
   warmupMs: Number(process.env.ROOST_BENCH_WARMUP_MS ?? 2_000),
 };
 const AGENTS = 20;
-const STARTS = 5;
-const IDLE_SETTLE_MS = 3_000;
 
 await isolation();
-await startup();
 
 async function isolation(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'roost-bench-'));
@@ -112,38 +105,4 @@ function reportPair(route: string, [ext, kern]: [AbResult, AbResult], targeted: 
   report(`${route}, in-kernel handler: p99 latency`, kern.latency.p99, 'ms', 'baseline', { connections: AB.connections, max: kern.latency.max });
   report(`${route}, extension: p50 latency`, ext.latency.p50, 'ms', 'informational', { connections: AB.connections, baseline: kern.latency.p50 });
   report(`${route}, extension: p99 latency`, ext.latency.p99, 'ms', target('< 10 ms at 50 connections'), { connections: AB.connections, baseline: kern.latency.p99, max: ext.latency.max });
-}
-
-async function startup(): Promise<void> {
-  const times: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    const dataDir = await mkdtemp(join(tmpdir(), 'roost-bench-start-'));
-    const server = await startCliServer(dataDir);
-    times.push(server.startToHealthyMs);
-    if (i === STARTS - 1) await idleMemory(server);
-    await server.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  report('roost serve start to healthy (fresh data dir, all eager extensions running), median', median(times), 'ms', '< 1500 ms', { runs: times.map(Math.round) });
-}
-
-async function idleMemory(server: Awaited<ReturnType<typeof startCliServer>>): Promise<void> {
-  const { running, notRunning } = await startEveryExtension(server);
-  await sleep(IDLE_SETTLE_MS);
-  const pids = processTree(server.pid);
-  const rss = pids.map(rssMiB);
-  const pss = pids.map(pssMiB);
-  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  const extra = { processes: pids.length, extensions: running, ...(notRunning.length > 0 ? { notRunning } : {}) };
-  report('idle RSS, server + every extension process (sum of VmRSS)', sum(rss), 'MB', '< 400 MB', {
-    ...extra,
-    serverMB: rss[0],
-    perExtensionMB: sum(rss.slice(1)) / Math.max(1, rss.length - 1),
-    note: 'VmRSS counts pages shared between processes (the node binary) once per process',
-  });
-  report('idle memory, server + every extension process (sum of PSS)', sum(pss), 'MB', '< 400 MB', {
-    ...extra,
-    serverMB: pss[0],
-    perExtensionMB: sum(pss.slice(1)) / Math.max(1, pss.length - 1),
-  });
 }

@@ -60,7 +60,7 @@ describe('unload and load', () => {
   it('loads projects again by name, with its data intact', async () => {
     const loaded = await server.api('POST', '/api/plugins/load', { body: { name: 'projects' } });
     assert.equal(loaded.status, 201);
-    assert.equal(loaded.body.state, 'running');
+    assert.equal(loaded.body.state, 'stopped', 'projects is lazy: loaded now, started by its first request');
     assert.ok(loaded.body.routes.includes('GET /api/projects/:id'));
     const got = await server.api('GET', `/api/projects/${projectId}`);
     assert.equal(got.status, 200);
@@ -95,7 +95,7 @@ describe('unload and load', () => {
     server = await startTestServer({ dataDir });
     const names = (await server.api('GET', '/api/plugins')).body.plugins.map((p: { name: string }) => p.name);
     assert.ok(names.includes('fx-probe') && names.includes('projects'));
-    assert.equal((await pluginInfo(server, 'projects')).state, 'running', 'the re-load of projects was remembered');
+    assert.equal((await pluginInfo(server, 'projects')).state, 'stopped', 'the re-load of projects was remembered (lazy: not started yet)');
     assert.deepEqual(names.filter((n: string) => n.startsWith('bad-')), []);
     assert.doesNotMatch(server.log(), /bad-/);
   });
@@ -108,7 +108,7 @@ describe('unload and load', () => {
     const tenant = await server.api('POST', '/api/tenants/register', { body: { org: 'not-the-owner' } });
     const refused = await server.api('POST', '/api/plugins/projects/unload', { key: tenant.body.apiKey });
     assert.equal(refused.status, 403);
-    assert.equal((await pluginInfo(server, 'projects')).state, 'running');
+    assert.equal((await pluginInfo(server, 'projects')).state, 'stopped', 'still loaded, still lazy');
   });
 
   it('skips an extension with a route clash found at start-up, and starts the rest', async () => {

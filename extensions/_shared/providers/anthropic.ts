@@ -1,6 +1,8 @@
 // The Anthropic Messages API through the official SDK, streamed, with tool use. Sessions get no SDK
-// retries (maxRetries 0): the session pauses and its auto-resume schedule retries.
-import Anthropic from '@anthropic-ai/sdk';
+// retries (maxRetries 0): the session pauses and its auto-resume schedule retries. The SDK is the
+// largest module an agent runner could load: it is imported with the first call, so a runner (or a
+// command) that talks to another provider never loads it, and one that does starts before it loads.
+import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ContentBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { CallLimits, driverTimeout } from './call-limits.js';
 import { aborted, isUnreachable, notConfigured, statusError, unreachable } from './errors.js';
@@ -8,10 +10,14 @@ import type { Block, ChatMessage, ModelCheck, ModelDriver, ModelReply, ModelRequ
 
 const REACH_HINT = 'check ANTHROPIC_BASE_URL and your network';
 
+type Sdk = typeof Anthropic;
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('@anthropic-ai/sdk').then((m) => m.default));
+
 export class AnthropicDriver implements ModelDriver {
   readonly provider = 'anthropic' as const;
   readonly model: string;
-  private readonly client: Anthropic;
+  private client: Promise<Anthropic> | undefined;
   private readonly timeoutMs: number | null;
 
   constructor(private readonly config: ProviderConfig) {
@@ -20,19 +26,24 @@ export class AnthropicDriver implements ModelDriver {
     }
     this.model = config.model;
     this.timeoutMs = driverTimeout(config.requestTimeoutMs);
+  }
+
+  private connect(): Promise<Anthropic> {
     // The key and base URL are passed explicitly so the SDK never falls back to other credential sources.
-    this.client = new Anthropic({
-      apiKey: config.apiKey,
-      baseURL: config.baseUrl,
-      maxRetries: config.maxRetries ?? 0,
+    this.client ??= loadSdk().then((AnthropicSdk) => new AnthropicSdk({
+      apiKey: this.config.apiKey,
+      baseURL: this.config.baseUrl,
+      maxRetries: this.config.maxRetries ?? 0,
       ...(this.timeoutMs === null ? {} : { timeout: this.timeoutMs }),
-    });
+    }));
+    return this.client;
   }
 
   async send(request: ModelRequest, onEvent: (event: StreamEvent) => void): Promise<ModelReply> {
+    const [AnthropicSdk, client] = await Promise.all([loadSdk(), this.connect()]);
     const limits = new CallLimits('anthropic', request.signal, this.timeoutMs);
     try {
-      const stream = this.client.messages.stream(
+      const stream = client.messages.stream(
         {
           model: this.model,
           max_tokens: request.maxTokens,
@@ -61,27 +72,28 @@ export class AnthropicDriver implements ModelDriver {
         model: message.model,
       };
     } catch (err) {
-      throw limits.abortError() ?? this.translate(err, request.signal);
+      throw limits.abortError() ?? this.translate(AnthropicSdk, err, request.signal);
     }
   }
 
   async checkModel(signal?: AbortSignal): Promise<ModelCheck> {
+    const [AnthropicSdk, client] = await Promise.all([loadSdk(), this.connect()]);
     try {
-      const info = await this.client.models.retrieve(this.model, {}, { signal, maxRetries: 0 });
+      const info = await client.models.retrieve(this.model, {}, { signal, maxRetries: 0 });
       return { reachable: true, modelAvailable: true, detail: `model ${info.id} is available` };
     } catch (err) {
-      if (err instanceof Anthropic.NotFoundError) {
+      if (err instanceof AnthropicSdk.NotFoundError) {
         return { reachable: true, modelAvailable: false, detail: `model ${this.model} is unknown to ${this.config.baseUrl}` };
       }
-      const error = signal?.aborted ? aborted('anthropic', signal) : this.translate(err, signal);
+      const error = signal?.aborted ? aborted('anthropic', signal) : this.translate(AnthropicSdk, err, signal);
       return { reachable: !isUnreachable(error), modelAvailable: null, detail: error.message };
     }
   }
 
-  private translate(err: unknown, signal: AbortSignal | undefined): Error {
-    if (err instanceof Anthropic.APIUserAbortError) return aborted('anthropic', signal);
-    if (err instanceof Anthropic.APIConnectionError) return unreachable('anthropic', this.config.baseUrl, err, REACH_HINT);
-    if (err instanceof Anthropic.APIError) {
+  private translate(AnthropicSdk: Sdk, err: unknown, signal: AbortSignal | undefined): Error {
+    if (err instanceof AnthropicSdk.APIUserAbortError) return aborted('anthropic', signal);
+    if (err instanceof AnthropicSdk.APIConnectionError) return unreachable('anthropic', this.config.baseUrl, err, REACH_HINT);
+    if (err instanceof AnthropicSdk.APIError) {
       const detail = `${err.type ? `${err.type}: ` : ''}${err.apiMessage ?? err.message}`;
       return statusError('anthropic', err.status ?? statusOfStreamError(err.type), detail);
     }

@@ -1,0 +1,62 @@
+// `npm run build`, after tsc: one bundled file per process entry of the in-tree extensions — each
+// [server] main, each [[commands]] binary and hook written in TypeScript, and the sessions agent
+// runner — at dist/bundles/<the source path>.js. protocol/paths.ts runnableEntry runs the bundle when
+// it exists: a process then loads one file instead of a few hundred modules (see docs/architecture.md).
+import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { parse as parseToml } from 'smol-toml';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const extensionsDir = join(root, 'extensions');
+
+/** Entries started as processes that no manifest names. */
+const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts'];
+
+/**
+ * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),
+ * the PostgreSQL driver (loaded only with ROOST_DATABASE_URL), ajv (protocol/validate.ts requires it
+ * on first use), and the drivers of knex dialects Roost never uses, which are not installed.
+ */
+const EXTERNAL = [
+  'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats',
+  'better-sqlite3', 'mysql', 'mysql2', 'mariadb', 'oracledb', 'tedious',
+];
+
+async function entries() {
+  const out = new Set(EXTRA_ENTRIES);
+  for (const dirent of await readdir(extensionsDir, { withFileTypes: true })) {
+    if (!dirent.isDirectory() || dirent.name.startsWith('_')) continue;
+    const manifestFile = join(extensionsDir, dirent.name, 'plugin.toml');
+    if (!existsSync(manifestFile)) continue;
+    const manifest = parseToml(await readFile(manifestFile, 'utf8'));
+    const files = [manifest.server?.main, ...(manifest.commands ?? []).map((c) => c.binary), ...Object.values(manifest.hooks ?? {})];
+    for (const file of files) {
+      if (typeof file === 'string' && file.endsWith('.ts')) out.add(relative(root, join(extensionsDir, dirent.name, file)));
+    }
+  }
+  return [...out].sort();
+}
+
+const list = await entries();
+// One build per entry: the entry's own file, plus chunks beside it only for what it imports
+// dynamically (a provider SDK, say), which then costs nothing until a request needs it.
+await Promise.all(list.map((file) => build({
+  entryPoints: [join(root, file)],
+  outdir: join(root, 'dist', 'bundles', dirname(file)),
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL,
+  // Bundled CommonJS dependencies (knex) call require() for Node's own modules.
+  banner: { js: "import { createRequire as __roostCreateRequire } from 'node:module'; const require = __roostCreateRequire(import.meta.url);" },
+  sourcemap: true,
+  logLevel: 'warning',
+})));
+process.stdout.write(`bundled ${list.length} entries into dist/bundles\n`);
