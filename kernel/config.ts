@@ -44,6 +44,11 @@ export interface ServerConfig {
   allowedHosts: string[];
   /** Browser origins (exact, e.g. https://ui.example) that may call the server, with CORS. */
   allowedOrigins: string[];
+  // The extension sandbox (kernel/host/sandbox.ts): the bubblewrap binary, whether extensions from
+  // outside the server's tree may run without it, and each sandboxed process's resource limits.
+  bwrap: string;
+  allowUnsandboxed: boolean;
+  sandboxLimits: { memoryMb: number; openFiles: number; processes: number };
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -75,6 +80,13 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     shutdownTimeoutMs: intFrom(env.ROOST_SHUTDOWN_TIMEOUT_MS, 'ROOST_SHUTDOWN_TIMEOUT_MS') ?? 10_000,
     allowedHosts: commaList(env.ROOST_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
     allowedOrigins: commaList(env.ROOST_ALLOWED_ORIGINS).map(exactOrigin),
+    bwrap: env.ROOST_BWRAP || 'bwrap',
+    allowUnsandboxed: env.ROOST_ALLOW_UNSANDBOXED === '1',
+    sandboxLimits: {
+      memoryMb: intFrom(env.ROOST_SANDBOX_MEMORY_MB, 'ROOST_SANDBOX_MEMORY_MB') ?? 2048,
+      openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? 4096,
+      processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? 512,
+    },
   };
 }
 

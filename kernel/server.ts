@@ -3,7 +3,6 @@
 // within config.shutdownTimeoutMs: nothing restarts any more, WebSockets get 1001, in-flight requests
 // finish, extensions stop (stdin closed, then SIGTERM, then SIGKILL), the databases are checkpointed.
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,7 +22,7 @@ import { HttpDrain } from './http/drain.js';
 import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
-import { permissionFlags } from './host/permissions.js';
+import { ExtensionLauncher } from './host/launcher.js';
 import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
 import type { Kernel } from './kernel.js';
@@ -94,13 +93,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     closers.push(() => kernel.audit.flush());
     const ws = new WsHub(kernel);
     const unsubscribers = new Map<string, Array<() => void>>();
-    // Extensions write only under <data>/extensions (their databases, and TMPDIR for scratch files).
-    const extensionsDir = join(config.dataDir, 'extensions');
-    await mkdir(join(extensionsDir, 'tmp'), { recursive: true });
-    const extensionEnv: Record<string, string | undefined> = {
-      ...Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]])),
-      TMPDIR: join(extensionsDir, 'tmp'),
-    };
+    // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
+    const extensionEnv = Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
+    const launcher = new ExtensionLauncher(config, extensionEnv, log);
     kernel.registry = new ExtensionRegistry({
       db,
       crashBudget: config.crashBudget,
@@ -111,7 +106,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       idleMs: config.extensionIdleSeconds * 1000,
       busy: (name) => ws.hasStreamSubscribers(name),
       storageFor: (name) => storageFor(config, name),
-      servicesFor: (name) => serverServices(kernel, ws, name, kernel.registry.get(name).manifest.dir, SECRET_NAMES, extensionEnv),
+      servicesFor: (name) => {
+        const ext = kernel.registry.get(name);
+        return serverServices(kernel, ws, name, ext.manifest.dir, SECRET_NAMES, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
+      },
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.
       initConfig: async () => ({
         serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
@@ -120,14 +118,14 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         dataDir: config.dataDir,
         operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
       }),
-      env: extensionEnv,
-      nodeFlags: (grants) => permissionFlags(grants, [extensionsDir]),
+      launch: (manifest, grants) => launcher.launch(manifest, grants),
       log,
       onChange(ext, change) {
         const name = ext.manifest.name;
         for (const off of unsubscribers.get(name) ?? []) off();
         unsubscribers.delete(name);
         if (change === 'unloaded') return routes.removeOwner(name);
+        launcher.check(ext.manifest); // an extension that could only run unsandboxed is refused here, before it is routed
         routes.addAll(name, ext.manifest.server?.routes ?? [], front.kernelServes);
         unsubscribers.set(name, (ext.manifest.server?.subscribe ?? []).map((pattern) =>
           kernel.bus.subscribe(pattern, (event) => {

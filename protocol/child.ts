@@ -9,6 +9,8 @@ export interface SpawnOptions extends PeerOptions {
   env?: Record<string, string | undefined>;
   /** Extra node flags when the entry is a JavaScript file (e.g. permission-model flags). */
   nodeFlags?: string[];
+  /** A command the child runs inside (a sandbox): its argv, to which the child's own command line is appended. */
+  wrapper?: string[];
   /** Each line the child writes to stderr. */
   onStderr?: (line: string) => void;
 }
@@ -33,9 +35,9 @@ export class PluginChild {
 
   constructor(entry: string, args: string[], options: SpawnOptions) {
     const isScript = /\.(c|m)?js$/.test(entry);
-    const file = isScript ? process.execPath : entry;
-    const argv = isScript ? [...(options.nodeFlags ?? []), entry, ...args] : args;
-    this.process = execa(file, argv, {
+    const command = isScript ? [process.execPath, ...(options.nodeFlags ?? []), entry, ...args] : [entry, ...args];
+    const [file, ...argv] = [...(options.wrapper ?? []), ...command];
+    this.process = execa(file!, argv, {
       cwd: options.cwd,
       env: options.env,
       extendEnv: options.env === undefined,

@@ -87,13 +87,19 @@ export function runExtension(definition: ExtensionDefinition): void {
     return context;
   }
 
+  // Runs a handler as the serving of its message: audits made while it runs name that message's context.
+  const serving = (handler: (raw: Record<string, unknown>) => Promise<unknown>) => (raw: Record<string, unknown>) => {
+    const context = raw.type === 'ws' || raw.type === 'event' ? raw.context : raw.id;
+    return typeof context === 'string' ? host.serving.run(context, handler, raw) : handler(raw);
+  };
+
   const withContext = async (): Promise<ExtensionContext> => {
     if (ctx) return ctx;
     if (!ready) throw new RoostError('EXTENSION_UNAVAILABLE', 'the extension has not received init');
     return ready;
   };
 
-  peer.handle('request', async (raw) => {
+  peer.handle('request', serving(async (raw) => {
     const m = raw as unknown as RequestMessage & { route: string; raw?: boolean; attachment?: Buffer };
     const handler = definition.routes?.[m.route];
     if (!handler) return withBody(errorReply(new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
@@ -103,9 +109,9 @@ export function runExtension(definition: ExtensionDefinition): void {
     } catch (err) {
       return withBody(errorReply(err));
     }
-  });
+  }));
 
-  peer.handle('tool', async (raw) => {
+  peer.handle('tool', serving(async (raw) => {
     const m = raw as unknown as ToolMessage;
     const handler = definition.tools?.[m.name];
     if (!handler) return { content: [{ type: 'text', text: `unknown tool ${m.name}` }], isError: true };
@@ -116,9 +122,9 @@ export function runExtension(definition: ExtensionDefinition): void {
       logUnexpected(err, error);
       return { content: [{ type: 'text', text: error.message }], isError: true };
     }
-  });
+  }));
 
-  peer.handle('ws', async (raw) => {
+  peer.handle('ws', serving(async (raw) => {
     const m = raw as unknown as WsMessage;
     const handler = definition.ws?.[String(m.message.type)];
     const client = { id: m.clientId, auth: m.auth };
@@ -129,12 +135,12 @@ export function runExtension(definition: ExtensionDefinition): void {
       logUnexpected(err, error);
       host.wsSend(m.clientId, { type: 'error', message: error.message, code: error.code });
     }
-  });
+  }));
 
-  peer.handle('event', async (raw) => {
+  peer.handle('event', serving(async (raw) => {
     const m = raw as unknown as EventMessage;
     if (definition.event) await definition.event({ topic: m.topic, payload: m.payload, tenantId: m.tenantId ?? null }, await withContext());
-  });
+  }));
 
   peer.handle('cancel', () => undefined);
 

@@ -1,4 +1,5 @@
 // The plugin side of cli-v1: what an extension or TypeScript plugin asks of its host.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
 import type { ExecResult } from '../../protocol/messages.js';
@@ -6,6 +7,9 @@ import type { ExecResult } from '../../protocol/messages.js';
 export type CallAs = { requestId: string } | { tenantId: string };
 
 export class HostClient {
+  /** The id of the request, tool call, WebSocket message or event whose handling is running now. */
+  readonly serving = new AsyncLocalStorage<string>();
+
   constructor(private readonly peer: Peer) {}
 
   exec(command: string, options: { cwd?: string; timeout?: number } = {}): Promise<ExecResult> {
@@ -55,8 +59,10 @@ export class HostClient {
     this.peer.notify({ type: 'ws_send', clientId, message });
   }
 
-  audit(action: string, resource: string, detail: unknown, tenantId: string | null): void {
-    this.peer.notify({ type: 'audit', action, resource, detail, tenantId });
+  /** Recorded under the tenant of what is being served (the host knows it; an extension cannot name another). */
+  audit(action: string, resource: string, detail: unknown): void {
+    const context = this.serving.getStore();
+    this.peer.notify({ type: 'audit', action, resource, detail, ...(context ? { context } : {}) });
   }
 
   output(text: string): void {

@@ -15,7 +15,7 @@ export const settingsRoutes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'owner', 'changing the credit configuration');
     const patch = validate<Partial<CreditConfig>>(schema(ctx, 'credit-config.json'), req.body);
     const config = await new ConfigStore(ctx.db).update(req.auth.tenantId, patch);
-    ctx.host.audit('credits.config_updated', 'settings:credits', { changed: Object.keys(patch) }, req.auth.tenantId);
+    ctx.host.audit('credits.config_updated', 'settings:credits', { changed: Object.keys(patch) });
     return ok(config);
   },
 };

@@ -31,7 +31,7 @@ export const tools: Record<string, ToolHandler> = {
     const reason = typeof args.reason === 'string' ? args.reason : 'granted by an agent';
     const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(caller.tenantId, wallet.address, { kind: 'grant', microUnits, reason, reference: 'svc_grant_credits', actor: actorOf(caller) });
     announceBalance(ctx, { tenantId: caller.tenantId, agentId: wallet.agentId, wallet: wallet.address, balance });
-    ctx.host.audit('credits.granted_by_agent', `wallet:${wallet.address}`, { agentId: caller.agentId, sessionId: caller.sessionId, microUnits }, caller.tenantId);
+    ctx.host.audit('credits.granted_by_agent', `wallet:${wallet.address}`, { agentId: caller.agentId, sessionId: caller.sessionId, microUnits });
     return reply({ wallet: wallet.address, granted: microUnits, balance, transactionId: transaction.id });
   },
 
@@ -41,7 +41,7 @@ export const tools: Record<string, ToolHandler> = {
     if (args.config === undefined) throw new RoostError('VALIDATION_ERROR', 'action "set" needs a config object');
     const patch = validate<Partial<CreditConfig>>(schema(ctx, 'credit-config.json'), args.config, 'arguments.config');
     const config = await store.update(caller.tenantId, patch);
-    ctx.host.audit('credits.config_updated', 'settings:credits', { agentId: caller.agentId, changed: Object.keys(patch) }, caller.tenantId);
+    ctx.host.audit('credits.config_updated', 'settings:credits', { agentId: caller.agentId, changed: Object.keys(patch) });
     return reply(config);
   },
 };

@@ -47,7 +47,7 @@ runExtension({
       requireInstanceOwner(req.auth, 'change the local models');
       const name = modelName(ctx, req.body ?? { name: queryString(req.query, 'name') });
       await client.json('DELETE', '/api/delete', { name });
-      ctx.host.audit('localmodel.deleted', `model:${full(name)}`, {}, req.auth.tenantId);
+      ctx.host.audit('localmodel.deleted', `model:${full(name)}`, {});
       return ok({ deleted: full(name) });
     },
     async 'GET /api/localmodel/library'(req) {

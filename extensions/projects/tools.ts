@@ -13,7 +13,7 @@ export const tools: Record<string, ToolHandler> = {
   async svc_delete_project(args, caller, ctx) {
     const id = String(args.project_id);
     const removed = await new ProjectStore(ctx.db, ctx.sql).remove(caller.tenantId, id);
-    if (removed) ctx.host.audit('project.deleted_by_agent', `project:${id}`, { agentId: caller.agentId }, caller.tenantId);
+    if (removed) ctx.host.audit('project.deleted_by_agent', `project:${id}`, { agentId: caller.agentId });
     return removed ? text({ deleted: id }) : { content: [{ type: 'text', text: `project ${id} not found` }], isError: true };
   },
 };

@@ -64,7 +64,7 @@ export class ApprovalBroker {
   async respond(tenantId: string, requestId: string, behavior: 'allow' | 'deny', actor: string): Promise<boolean> {
     const waiter = this.asking.get(requestId);
     if (waiter && waiter.tenantId === tenantId) {
-      this.host.audit(`approval.${behavior}`, `session:${waiter.sessionId}`, { requestId, actor }, tenantId);
+      this.host.audit(`approval.${behavior}`, `session:${waiter.sessionId}`, { requestId, actor });
       waiter.settle(behavior === 'allow' ? { allowed: true, by: actor } : { allowed: false, reason: `denied by ${actor}`, by: actor });
       return true;
     }
@@ -82,7 +82,7 @@ export class ApprovalBroker {
     if (!(await this.store.resolve(tenantId, id, behavior === 'allow' ? 'allowed' : 'denied', actor))) {
       throw conflict(`escalation ${id} is already ${entry.status}`);
     }
-    this.host.audit('approval.escalation_resolved', `escalation:${id}`, { behavior, actor, sessionId: entry.sessionId, toolName: entry.toolName, reason: entry.reason }, tenantId);
+    this.host.audit('approval.escalation_resolved', `escalation:${id}`, { behavior, actor, sessionId: entry.sessionId, toolName: entry.toolName, reason: entry.reason });
     const resolved = (await this.store.get(tenantId, id))!;
     const waiter = this.queued.get(id);
     if (waiter) waiter.settle(behavior === 'allow' ? { allowed: true, by: actor } : { allowed: false, reason: `denied on the escalation queue by ${actor}`, by: actor });

@@ -115,7 +115,7 @@ export class SessionManager {
     await rt.created();
     await rt.start('start');
     if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt);
-    this.ctx.host.audit('session.created', `session:${id}`, { agentId: agent.id, projectId: row.project_id, source: row.source }, tenantId);
+    this.ctx.host.audit('session.created', `session:${id}`, { agentId: agent.id, projectId: row.project_id, source: row.source });
     return rt.view();
   }
 
@@ -208,7 +208,7 @@ export class SessionManager {
     // A session without a project worked in a folder of its own; it goes with the session. (This
     // process may not write files itself, so a child process removes it.)
     if (row.project_id === null && row.working_dir === this.workspaceOf(id)) await rm(row.working_dir, { recursive: true, force: true });
-    this.ctx.host.audit('session.deleted', `session:${id}`, {}, tenantId);
+    this.ctx.host.audit('session.deleted', `session:${id}`, {});
   }
 
   private workspaceOf(id: string): string {

@@ -10,19 +10,17 @@ export const EXEC_DEFAULT_TIMEOUT_S = 30;
 export const EXEC_MAX_TIMEOUT_S = 300;
 export const EXEC_CAPTURE_LIMIT = 8 * 1024 * 1024;
 
-/** With `env`, the command gets exactly that environment; without, the host's own. */
-export async function runExec(request: ExecRequest, baseDir: string, env?: Record<string, string | undefined>): Promise<ExecResult> {
+/** Where a command runs for an extension: its exact environment, and the sandbox argv it starts under. */
+export type ExecLaunch = (cwd: string) => Promise<{ env: Record<string, string | undefined>; wrapper?: string[] }>;
+
+/** Without `launch` the command runs with the host's own environment (CLI plugins). */
+export async function runExec(request: ExecRequest, baseDir: string, launch?: ExecLaunch): Promise<ExecResult> {
   const timeoutS = Math.min(request.timeout ?? EXEC_DEFAULT_TIMEOUT_S, EXEC_MAX_TIMEOUT_S);
-  const child = execa(request.command, {
-    shell: true,
-    cwd: resolve(baseDir, request.cwd ?? '.'),
-    env,
-    extendEnv: env === undefined,
-    stdin: 'ignore',
-    buffer: false,
-    reject: false,
-    detached: true,
-  });
+  const cwd = resolve(baseDir, request.cwd ?? '.');
+  const { env, wrapper } = (await launch?.(cwd)) ?? {};
+  const options = { cwd, env, extendEnv: env === undefined, stdin: 'ignore', buffer: false, reject: false, detached: true } as const;
+  // In a sandbox the wrapper starts the shell; the timeout's group kill ends the whole sandbox with it.
+  const child = wrapper ? execa(wrapper[0]!, [...wrapper.slice(1), '/bin/sh', '-c', request.command], options) : execa(request.command, { ...options, shell: true });
   const stdout = capture(child.stdout!);
   const stderr = capture(child.stderr!);
   let timedOut = false;

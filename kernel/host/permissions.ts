@@ -3,7 +3,7 @@
 // `filesystem`), and start processes only when granted `exec`. Grants changed at run time take
 // effect in the host at once and at the OS level on the extension's next start.
 
-export function permissionFlags(grants: Set<string>, writableDirs: string[]): string[] {
+export function permissionFlags(grants: ReadonlySet<string>, writableDirs: string[]): string[] {
   // --allow-addons (the sqlite3 binding) draws a SecurityWarning on every start: known and intended.
   const flags = ['--experimental-permission', '--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning', '--allow-fs-read=*', '--allow-addons'];
   // One flag per folder: Node 20.16+ reads a comma-separated list as a single path.

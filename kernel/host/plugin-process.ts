@@ -4,7 +4,7 @@
 import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
-import { CAPABILITY_OF, PROTOCOL, type AuthContext, type InitMessage } from '../../protocol/messages.js';
+import { CAPABILITY_OF, PROTOCOL, type AuthContext, type EventMessage, type InitMessage, type WsMessage } from '../../protocol/messages.js';
 import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWarning, type RequestOptions } from '../../protocol/peer.js';
 import { runnableEntry } from '../../protocol/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
@@ -23,6 +23,8 @@ export interface PluginProcessOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   nodeFlags?: string[];
+  /** The sandbox the child runs in (see kernel/host/sandbox.ts). */
+  wrapper?: string[];
   requestTimeoutMs?: number;
   onStderr?: (line: string) => void;
   onExit?: (exit: ChildExit) => void;
@@ -32,10 +34,17 @@ export interface PluginProcessOptions {
 
 const MAX_WARNINGS_PER_SECOND = 5;
 
+/** How many recent requests and notifications an audit may still name as its context. */
+const MAX_SERVED_CONTEXTS = 4_096;
+
 export class PluginProcess {
   readonly child: PluginChild;
   /** Auth of each host request in flight, so a `call` made while serving it runs as the same caller. */
   private readonly inFlightAuth = new Map<string, AuthContext>();
+  /** The tenant of each request and notification recently sent, by its context id: an `audit` names its
+   * context and gets that tenant, never one it names itself. Bounded, oldest first out. */
+  private readonly servedTenants = new Map<string, string | null>();
+  private notificationCounter = 0;
   private warnings = { second: 0, count: 0 };
   private requestCounter = 0;
   /** The extension said in `ready` that it takes request bodies as attachments (protocol/framing.ts). */
@@ -47,6 +56,7 @@ export class PluginProcess {
       cwd: options.cwd ?? manifest.dir,
       env: options.env,
       nodeFlags: options.nodeFlags,
+      wrapper: options.wrapper,
       timeoutMs: options.requestTimeoutMs,
       onStderr: options.onStderr,
       onWarning: (w) => this.warn(w),
@@ -69,6 +79,7 @@ export class PluginProcess {
     const auth = message.auth ?? (message.caller as { tenantId: string } | undefined);
     const id = `h${++this.requestCounter}`;
     if (auth) this.inFlightAuth.set(id, normaliseAuth(auth));
+    this.remember(id, auth?.tenantId ?? null);
     if (options.attachment && !this.acceptsAttachments) {
       // An extension that does not take attachments gets the body inside the frame, decoded once here.
       message = { ...message, body: decodeAttachment(options.attachment, message.raw === true ? 'text' : 'json') };
@@ -81,8 +92,20 @@ export class PluginProcess {
     }
   }
 
+  /** WebSocket messages and events carry a `context` id, the handle an `audit` made while serving them names. */
   notify(message: OutgoingMessage): void {
+    if (message.type === 'ws' || message.type === 'event') {
+      const context = `n${++this.notificationCounter}`;
+      const served = message as Partial<WsMessage> | Partial<EventMessage>;
+      this.remember(context, ('auth' in served ? served.auth?.tenantId : 'tenantId' in served ? served.tenantId : null) ?? null);
+      message = { ...message, context };
+    }
     this.child.peer.notify(message);
+  }
+
+  private remember(context: string, tenantId: string | null): void {
+    this.servedTenants.set(context, tenantId);
+    if (this.servedTenants.size > MAX_SERVED_CONTEXTS) this.servedTenants.delete(this.servedTenants.keys().next().value!);
   }
 
   /** Asks the plugin to stop what it does; SIGTERM 5 s later and SIGKILL 10 s later if it is still there. */
@@ -172,7 +195,8 @@ export class PluginProcess {
       case 'secret':
         return need('secret')(m.name);
       case 'audit':
-        return need('audit')({ action: m.action, resource: m.resource, detail: m.detail, tenantId: m.tenantId ?? null });
+        // The tenant is the one of the request or notification being served; without one, none.
+        return need('audit')({ action: m.action, resource: m.resource, detail: m.detail, tenantId: (typeof m.context === 'string' && this.servedTenants.get(m.context)) || null });
       case 'ws_send':
         return need('wsSend')(m.clientId, m.message);
       case 'token':

@@ -11,6 +11,7 @@ import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js
 import type { StopOptions } from '../../protocol/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
+import type { Launch } from './launcher.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
@@ -49,9 +50,8 @@ export interface RegistryDeps {
   storageFor(name: string): Promise<StorageInfo>;
   servicesFor(name: string): HostServices;
   initConfig(name: string): Promise<Record<string, unknown>>;
-  env: Record<string, string | undefined>;
-  /** Node flags for a JavaScript extension (the OS-level side of its grants). */
-  nodeFlags(grants: Set<string>): string[];
+  /** The environment, node flags and sandbox of an extension's process (the OS-level side of its grants). */
+  launch(manifest: Manifest, grants: Set<string>): Promise<Launch>;
   /** Milliseconds without traffic after which a lazy extension is stopped; 0: never. */
   idleMs: number;
   /** Whether something outside the extension depends on it running (WebSocket stream subscribers). */
@@ -310,6 +310,7 @@ export class ExtensionRegistry {
     ext.state = 'starting';
     const storage = ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined;
     const config = await this.deps.initConfig(manifest.name);
+    const launch = await this.deps.launch(manifest, ext.grants);
     // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
     if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     let markReady!: (version: number) => void;
@@ -321,8 +322,7 @@ export class ExtensionRegistry {
       grants: ext.grants,
       services: this.activation.watch(manifest.name, this.deps.servicesFor(manifest.name)),
       init: { args: [], project: null, host: HOST_INFO, storage, config },
-      env: this.deps.env,
-      nodeFlags: this.deps.nodeFlags(ext.grants),
+      ...launch,
       requestTimeoutMs: server.timeoutMs,
       onStderr: (line) => {
         watch?.progress();

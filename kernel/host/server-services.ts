@@ -4,14 +4,14 @@ import { hostname } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
 import type { Kernel } from '../kernel.js';
 import type { WsHub } from '../ws/hub.js';
-import { runExec } from './exec.js';
+import { runExec, type ExecLaunch } from './exec.js';
 import type { HostServices } from './services.js';
 
-/** `env` is the extension's own environment: commands it runs never see the server's secrets. */
-export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secretNames: Set<string>, env: Record<string, string | undefined>): HostServices {
+/** `exec` runs commands as the extension's own sandbox and environment: never with the server's secrets. */
+export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secretNames: Set<string>, exec: ExecLaunch): HostServices {
   const source = `extension:${name}`;
   return {
-    exec: (request) => runExec(request, dir, env),
+    exec: (request) => runExec(request, dir, exec),
     async store(key, value) {
       await k.db('plugin_kv').insert({ plugin: name, key, value, updated_at: new Date().toISOString() }).onConflict(['plugin', 'key']).merge();
     },

@@ -1,6 +1,7 @@
 // A consistent copy of every database: SQLite's VACUUM INTO for the kernel and each extension file,
 // pg_dump of each schema when the data lives in PostgreSQL.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -33,11 +34,12 @@ async function backupSqlite(config: ServerConfig, kernelDb: Knex, id: string, di
   };
   await copy(KERNEL_DB, kernelDb);
   const extDir = join(config.dataDir, 'extensions');
-  const files = (await readdir(extDir).catch(() => [] as string[])).filter((f) => f.endsWith('.sqlite')).sort();
-  for (const file of files) {
-    const db = openDatabase({ client: 'sqlite3', connection: { filename: join(extDir, file) } });
+  // Each extension's database is <data>/extensions/<name>/<name>.sqlite.
+  const names = (await readdir(extDir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  for (const name of names.filter((n) => existsSync(join(extDir, n, `${n}.sqlite`)))) {
+    const db = openDatabase({ client: 'sqlite3', connection: { filename: join(extDir, name, `${name}.sqlite`) } });
     try {
-      await copy(`extension:${file.replace(/\.sqlite$/, '')}`, db);
+      await copy(`extension:${name}`, db);
     } finally {
       await db.destroy();
     }

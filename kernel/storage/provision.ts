@@ -1,6 +1,8 @@
-// The kernel's database and the one it provisions for each extension: a SQLite file per extension
-// under the data dir, or a PostgreSQL schema per extension when ROOST_DATABASE_URL is postgres.
-import { mkdir } from 'node:fs/promises';
+// The kernel's database and the one it provisions for each extension: a SQLite file in the
+// extension's own data folder (<data>/extensions/<name>/<name>.sqlite), or a PostgreSQL schema per
+// extension when ROOST_DATABASE_URL is postgres.
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { StorageInfo } from '../../protocol/messages.js';
@@ -25,13 +27,36 @@ export async function storageFor(config: ServerConfig, owner: string): Promise<S
     }
     return { client: 'pg', connection: config.databaseUrl!, schema };
   }
-  const dir = owner === KERNEL_DB ? config.dataDir : join(config.dataDir, 'extensions');
+  const dir = owner === KERNEL_DB ? config.dataDir : await extensionFolder(config, owner);
   await mkdir(dir, { recursive: true });
   return { client: 'sqlite3', connection: { filename: join(dir, `${owner}.sqlite`) } };
 }
 
+/** The one folder an extension may write: its SQLite database and its scratch space (tmp/). */
+export async function extensionFolder(config: ServerConfig, name: string): Promise<string> {
+  const dir = join(config.dataDir, 'extensions', name);
+  await mkdir(join(dir, 'tmp'), { recursive: true });
+  return dir;
+}
+
+/** Data dirs of the older layout kept every database at <data>/extensions/<name>.sqlite: each moves into its folder. */
+async function moveLegacyDatabases(config: ServerConfig): Promise<void> {
+  const parent = join(config.dataDir, 'extensions');
+  const files = (await readdir(parent).catch(() => [] as string[])).filter((f) => f.endsWith('.sqlite'));
+  for (const name of files.map((f) => f.slice(0, -'.sqlite'.length))) {
+    const dir = await extensionFolder(config, name);
+    if (existsSync(join(dir, `${name}.sqlite`))) continue;
+    for (const suffix of ['.sqlite', '.sqlite-wal', '.sqlite-shm']) {
+      await rename(join(parent, `${name}${suffix}`), join(dir, `${name}${suffix}`)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    }
+  }
+}
+
 export async function openKernelDatabase(config: ServerConfig): Promise<{ db: Knex; schemaVersion: number; storage: StorageInfo }> {
   const storage = await storageFor(config, KERNEL_DB);
+  if (!isPostgres(config)) await moveLegacyDatabases(config);
   const db = openDatabase(storage);
   const schemaVersion = await migrate(db, kernelMigrations);
   return { db, schemaVersion, storage };

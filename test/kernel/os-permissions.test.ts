@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../helpers/cli.js';
@@ -12,7 +12,8 @@ describe("Node's permission model enforces an extension's grants", () => {
   let outside: string;
   before(async () => {
     server = await startTestServer();
-    outside = await mkdtemp(join(homedir(), '.roost-permission-test-'));
+    // In an allowed root (the test server's ROOST_ALLOWED_ROOTS), which the filesystem grant binds into the sandbox.
+    outside = await mkdtemp(join(tmpdir(), 'roost-permission-test-'));
     const loaded = await server.api('POST', '/api/plugins/load', { body: { path: join(repoRoot, 'test/fixtures/os-permissions/probe') } });
     assert.equal(loaded.status, 201, loaded.text);
   });

@@ -1,0 +1,104 @@
+// How the server starts an extension's processes: its environment, its node flags and its sandbox.
+// Without a working bubblewrap (or off Linux) in-tree extensions still start, after one warning;
+// extensions from anywhere else are refused unless ROOST_ALLOW_UNSANDBOXED=1 says otherwise.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join, sep } from 'node:path';
+import { RoostError } from '../../protocol/errors.js';
+import { packageRoot } from '../../protocol/paths.js';
+import type { ServerConfig } from '../config.js';
+import { extensionFolder, isPostgres } from '../storage/provision.js';
+import type { Manifest } from './manifest.js';
+import { permissionFlags } from './permissions.js';
+import { sandboxArgv, type SandboxSpec } from './sandbox.js';
+
+export interface Launch {
+  env: Record<string, string | undefined>;
+  nodeFlags: string[];
+  /** argv prefix that starts the entry inside the sandbox; undefined when it runs unsandboxed. */
+  wrapper?: string[];
+}
+
+type Log = (level: string, message: string) => void;
+
+export class ExtensionLauncher {
+  private tools: { bwrap: string; prlimit: string } | { missing: string } | undefined;
+  private warned = false;
+
+  /** `baseEnv`: what every extension inherits (never the server's keys). */
+  constructor(private readonly config: ServerConfig, private readonly baseEnv: Record<string, string | undefined>, private readonly log: Log) {}
+
+  /** Throws (at load, before anything runs) when this extension may not run on this machine. */
+  check(manifest: Manifest): void {
+    const tools = this.sandboxTools();
+    if (!('missing' in tools) || this.inTree(manifest) || this.config.allowUnsandboxed) return;
+    throw new RoostError('EXTENSION_UNAVAILABLE',
+      `extension ${manifest.name} cannot be sandboxed (${tools.missing}); install the Debian package "bubblewrap", or set ROOST_ALLOW_UNSANDBOXED=1 to run extensions from outside the server's own tree unsandboxed`,
+      { status: 409 });
+  }
+
+  async launch(manifest: Manifest, grants: ReadonlySet<string>): Promise<Launch> {
+    const { ownDir, env, spec } = await this.prepare(manifest, grants);
+    const heap = `--max-old-space-size=${Math.max(64, Math.floor(this.config.sandboxLimits.memoryMb / 2))}`;
+    return { env, nodeFlags: [...permissionFlags(grants, [ownDir]), heap], ...(spec ? { wrapper: sandboxArgv(spec, manifest.dir) } : {}) };
+  }
+
+  /** How to run an `exec` the extension asked for: in the same sandbox as the extension itself. */
+  async execLaunch(manifest: Manifest, grants: ReadonlySet<string>, cwd: string): Promise<Omit<Launch, 'nodeFlags'>> {
+    const { env, spec } = await this.prepare(manifest, grants);
+    return { env, ...(spec ? { wrapper: sandboxArgv(spec, cwd) } : {}) };
+  }
+
+  private async prepare(manifest: Manifest, grants: ReadonlySet<string>) {
+    this.check(manifest);
+    const ownDir = await extensionFolder(this.config, manifest.name);
+    const env = { ...this.baseEnv, HOME: ownDir, TMPDIR: join(ownDir, 'tmp') };
+    return { ownDir, env, spec: this.spec(manifest, grants, ownDir, env) };
+  }
+
+  private spec(manifest: Manifest, grants: ReadonlySet<string>, ownDir: string, env: Record<string, string | undefined>): SandboxSpec | undefined {
+    const tools = this.sandboxTools();
+    if ('missing' in tools) {
+      if (!this.warned) this.log('warn', `extensions run WITHOUT an operating-system sandbox: ${tools.missing}. Install the Debian package "bubblewrap" (apt-get install bubblewrap)`);
+      this.warned = true;
+      return undefined;
+    }
+    return {
+      ...tools, grants, packageRoot, codeDir: manifest.dir, ownDir, env,
+      serverDataDir: this.config.dataDir,
+      allowedRoots: this.config.allowedRoots,
+      // Its database lives on the PostgreSQL server: the extension must reach it.
+      needsNetwork: grants.has('db') && isPostgres(this.config),
+      limits: this.config.sandboxLimits,
+    };
+  }
+
+  private inTree(manifest: Manifest): boolean {
+    return manifest.dir.startsWith(join(packageRoot, 'extensions') + sep);
+  }
+
+  /** Found and tried once: a bwrap that cannot make namespaces here (a locked-down kernel) counts as missing. */
+  private sandboxTools(): { bwrap: string; prlimit: string } | { missing: string } {
+    if (this.tools) return this.tools;
+    if (process.platform !== 'linux') return (this.tools = { missing: `bubblewrap needs Linux, this is ${process.platform}` });
+    const bwrap = findExecutable(this.config.bwrap);
+    const prlimit = findExecutable('prlimit');
+    if (!bwrap) return (this.tools = { missing: `no bwrap executable at "${this.config.bwrap}"` });
+    if (!prlimit) return (this.tools = { missing: 'no prlimit executable (util-linux) on PATH' });
+    const probe = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
+    if (probe.status !== 0) return (this.tools = { missing: `${bwrap} cannot create namespaces here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}` });
+    return (this.tools = { bwrap, prlimit });
+  }
+}
+
+function findExecutable(name: string): string | undefined {
+  const candidates = isAbsolute(name) || name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  return candidates.find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

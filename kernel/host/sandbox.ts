@@ -1,0 +1,121 @@
+// The operating-system box every extension runs in on Linux: the argv that starts a command under
+// prlimit (resource limits) and bubblewrap (namespaces). Inside, the process sees a read-only runtime
+// and code, a private /tmp, its own data folder as the only writable place, no other process, no
+// network unless granted, no capabilities, and only the environment given here.
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
+
+export interface SandboxLimits {
+  /** RLIMIT_DATA per process, in MiB (private writable memory; unlike RLIMIT_AS it leaves V8's reservations alone). */
+  memoryMb: number;
+  /** RLIMIT_NOFILE per process. */
+  openFiles: number;
+  /** RLIMIT_NPROC: processes of the sandbox's user (not enforced by Linux when the server runs as root). */
+  processes: number;
+}
+
+export interface SandboxSpec {
+  /** Path of the bwrap binary and of prlimit. */
+  bwrap: string;
+  prlimit: string;
+  grants: ReadonlySet<string>;
+  /** The package root (code, dist, node_modules): read-only. */
+  packageRoot: string;
+  /** The extension's own folder: read-only. */
+  codeDir: string;
+  /** The extension's data folder: the one writable place. */
+  ownDir: string;
+  /** The server's data dir: hidden even when an allowed root contains it. */
+  serverDataDir: string;
+  /** Bound read-write with the `filesystem` grant. */
+  allowedRoots: string[];
+  /** Keeps the host network without the `network` grant (storage on a PostgreSQL server). */
+  needsNetwork: boolean;
+  /** The complete environment of the sandboxed process. */
+  env: Record<string, string | undefined>;
+  limits: SandboxLimits;
+}
+
+/** A private /tmp for programs that ignore TMPDIR (which points into the extension's own folder). */
+const SCRATCH_TMP_BYTES = 64 * 1024 * 1024;
+/** The unprivileged user the extension runs as inside its user namespace (nobody). */
+const SANDBOX_ID = '65534';
+/** The runtime: shared libraries and programs, and the few /etc files a program needs to run and resolve names. */
+const RUNTIME_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+const RUNTIME_ETC = [
+  '/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/host.conf',
+  '/etc/gai.conf', '/etc/passwd', '/etc/group', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime', '/etc/alternatives',
+];
+
+/** argv prefix: the command (and its arguments) follows it, started in `cwd` inside the sandbox. */
+export function sandboxArgv(spec: SandboxSpec, cwd: string): string[] {
+  const { limits } = spec;
+  const rlimits = [`--data=${limits.memoryMb * 1024 * 1024}`, `--nofile=${limits.openFiles}`, `--nproc=${limits.processes}`];
+  return [spec.prlimit, ...rlimits, '--', spec.bwrap, ...namespaces(spec), ...mounts(spec), ...environment(spec.env), '--chdir', cwd, '--'];
+}
+
+function namespaces(spec: SandboxSpec): string[] {
+  const shareNetwork = spec.grants.has('network') || spec.needsNetwork;
+  return [
+    '--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID,
+    '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    ...(shareNetwork ? [] : ['--unshare-net']),
+    '--cap-drop', 'ALL', '--die-with-parent', '--new-session',
+  ];
+}
+
+// Later mounts cover earlier ones: the runtime, then a private /tmp (64 MiB), then the allowed roots, then the
+// code read-only again (an allowed root may contain it), then a blank over the server's data dir (an
+// allowed root or the package may contain it; code kept there is shown again), and last the
+// extension's own data folder.
+function mounts(spec: SandboxSpec): string[] {
+  const args: string[] = [];
+  for (const dir of RUNTIME_DIRS) args.push(...runtimePath(dir));
+  const nodeDir = dirname(process.execPath);
+  if (!RUNTIME_DIRS.some((dir) => within(dir, nodeDir))) args.push('--ro-bind', nodeDir, nodeDir);
+  for (const file of RUNTIME_ETC) args.push('--ro-bind-try', file, file);
+  args.push('--proc', '/proc', '--dev', '/dev', '--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp');
+  if (spec.grants.has('filesystem')) for (const root of existing(spec.allowedRoots)) args.push('--bind', root, root);
+  const code = readOnlyCode(spec);
+  for (const dir of code) args.push('--ro-bind', dir, dir);
+  const dataDir = realpathSync(spec.serverDataDir);
+  args.push('--tmpfs', dataDir);
+  for (const dir of code.filter((d) => within(dataDir, d))) args.push('--ro-bind', dir, dir);
+  const ownDir = realpathSync(spec.ownDir);
+  args.push('--bind', ownDir, ownDir);
+  // The sandbox's own root (where bwrap made the mount points) must not become a place to write.
+  args.push('--remount-ro', '/', '--remount-ro', dataDir);
+  return args;
+}
+
+function within(root: string, path: string): boolean {
+  return path === root || path.startsWith(root + sep);
+}
+
+/** Merged-/usr systems make /bin, /lib… symlinks into /usr: they stay symlinks in the sandbox. */
+function runtimePath(path: string): string[] {
+  if (!existsSync(path)) return [];
+  const real = realpathSync(path);
+  if (real === path) return ['--ro-bind', path, path];
+  return ['--symlink', relative(dirname(path), real), path];
+}
+
+/** The package root, the real folder behind a symlinked node_modules, and an extension folder outside the package. */
+function readOnlyCode(spec: SandboxSpec): string[] {
+  const dirs = [spec.packageRoot];
+  const modules = `${spec.packageRoot}${sep}node_modules`;
+  if (existsSync(modules) && realpathSync(modules) !== modules) dirs.push(realpathSync(modules));
+  const code = realpathSync(spec.codeDir);
+  if (!dirs.some((dir) => within(dir, code))) dirs.push(code);
+  return dirs;
+}
+
+function existing(paths: string[]): string[] {
+  return paths.filter((path) => existsSync(path)).map((path) => realpathSync(path));
+}
+
+function environment(env: Record<string, string | undefined>): string[] {
+  const args = ['--clearenv'];
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('--setenv', name, value);
+  return args;
+}
