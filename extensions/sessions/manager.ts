@@ -212,7 +212,7 @@ export class SessionManager {
   }
 
   private workspaceOf(id: string): string {
-    return join(this.config.dataDir, 'extensions', 'sessions-workspaces', id);
+    return join(this.config.dataDir, 'extensions', 'sessions', 'workspaces', id);
   }
 
   async extendTimeout(tenantId: string, id: string, minutes: number): Promise<string> {

@@ -138,9 +138,11 @@ describe('capabilities', () => {
 
   it('enforces filesystem and exec at the OS level from the next start of the extension', async () => {
     const os = async (body: object) => (await server.api('POST', '/api/fx-probe/os', { body })).body;
-    const outside = `${fixture('fx-probe')}/written-by-capabilities-test.txt`;
+    // In an allowed root (tmpdir, for the test server), which the sandbox shows only with the filesystem grant.
+    const outsideDir = await mkdtemp(`${tmpdir()}/roost-caps-outside-`);
+    const outside = `${outsideDir}/written-by-capabilities-test.txt`;
     try {
-      assert.deepEqual(await os({ write: `${dataDir}/extensions/fx-probe-scratch.txt` }), { ok: true });
+      assert.deepEqual(await os({ write: `${dataDir}/extensions/fx-probe/scratch.txt` }), { ok: true });
       assert.deepEqual(await os({ write: outside }), { ok: false, code: 'ERR_ACCESS_DENIED' });
       await assert.rejects(stat(outside));
       assert.deepEqual(await os({ spawn: 'true' }), { ok: false, code: 'ERR_ACCESS_DENIED' });
@@ -152,7 +154,7 @@ describe('capabilities', () => {
       assert.deepEqual(await os({ write: outside }), { ok: true });
       assert.deepEqual(await os({ spawn: 'true' }), { ok: true });
     } finally {
-      await rm(outside, { force: true });
+      await rm(outsideDir, { recursive: true, force: true });
     }
     await grant('filesystem', 'revoke');
     await grant('exec', 'revoke');
