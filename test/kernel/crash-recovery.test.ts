@@ -26,14 +26,18 @@ describe('crash recovery after kill -9', { timeout: 180_000 }, () => {
 
   it('comes back with every acknowledged write and leaves no orphan behind', async (t) => {
     const load = writeLoad(first.url, workDir, 16);
-    await waitFor('the write load to be acknowledged', async () => (load.acknowledged.length >= 100 ? true : undefined), 60_000);
     const oldPid = first.process.pid!;
-    const oldExtensions = childrenOf(oldPid);
-    assert.ok(oldExtensions.length >= 5, `the server runs its eager extensions (${oldExtensions.length} children)`);
-
-    process.kill(oldPid, 'SIGKILL');
-    await first.process;
-    await load.stop();
+    let oldExtensions: number[];
+    try {
+      await waitFor('the write load to be acknowledged', async () => (load.acknowledged.length >= 100 ? true : undefined), 60_000);
+      oldExtensions = childrenOf(oldPid);
+      // Extensions are lazy: what runs is what serves the load (projects) and what starts eagerly.
+      assert.ok(oldExtensions.length >= 1, `the server runs the extensions serving the load (${oldExtensions.length} children)`);
+      process.kill(oldPid, 'SIGKILL');
+      await first.process;
+    } finally {
+      await load.stop();
+    }
     // Every old extension leaves on its own once its stdin ends: none is left holding the data dir.
     await waitFor('the old extensions to leave', async () => (oldExtensions.some(isAlive) ? undefined : true), 15_000);
     assert.deepEqual(processesMentioning(first.dataDir), [], 'no process of the old server still runs on its data dir');
