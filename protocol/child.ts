@@ -11,6 +11,11 @@ export interface SpawnOptions extends PeerOptions {
   nodeFlags?: string[];
   /** A command the child runs inside (a sandbox): its argv, to which the child's own command line is appended. */
   wrapper?: string[];
+  /**
+   * Where SIGTERM goes when a wrapper is used: the wrapped command's own pid, found from the wrapper's
+   * (a sandbox's outer process dies of SIGTERM and takes its contents with it, unwarned).
+   */
+  politeSignalTarget?: (wrapperPid: number) => number | undefined;
   /** Each line the child writes to stderr. */
   onStderr?: (line: string) => void;
 }
@@ -32,6 +37,7 @@ export class PluginChild {
   readonly exited: Promise<ChildExit>;
   private readonly process: ResultPromise;
   private exitInfo: ChildExit | undefined;
+  private readonly politeSignalTarget: SpawnOptions['politeSignalTarget'];
 
   constructor(entry: string, args: string[], options: SpawnOptions) {
     const isScript = /\.(c|m)?js$/.test(entry);
@@ -48,6 +54,7 @@ export class PluginChild {
       reject: false,
       cleanup: true,
     });
+    this.politeSignalTarget = options.wrapper ? options.politeSignalTarget : undefined;
     const stdin = this.process.stdin!;
     stdin.on('error', () => undefined); // EPIPE when the child is gone: the exit handler reports it
     // The host ends stdin itself (stop), which flushes, so its frames may be gathered per event-loop turn.
@@ -80,8 +87,10 @@ export class PluginChild {
 
   signal(signal: NodeJS.Signals): void {
     if (this.exitInfo) return;
+    const target = signal === 'SIGTERM' && this.process.pid !== undefined ? this.politeSignalTarget?.(this.process.pid) : undefined;
     try {
-      this.process.kill(signal);
+      if (target !== undefined) process.kill(target, signal);
+      else this.process.kill(signal);
     } catch {
       // already gone
     }

@@ -9,6 +9,7 @@ import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWa
 import { runnableEntry } from '../../protocol/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
 import type { Manifest } from './manifest.js';
+import { sandboxedPid } from './sandbox.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
 
@@ -57,6 +58,7 @@ export class PluginProcess {
       env: options.env,
       nodeFlags: options.nodeFlags,
       wrapper: options.wrapper,
+      politeSignalTarget: sandboxedPid,
       timeoutMs: options.requestTimeoutMs,
       onStderr: options.onStderr,
       onWarning: (w) => this.warn(w),

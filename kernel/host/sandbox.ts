@@ -2,7 +2,7 @@
 // prlimit (resource limits) and bubblewrap (namespaces). Inside, the process sees a read-only runtime
 // and code, a private /tmp, its own data folder as the only writable place, no other process, no
 // network unless granted, no capabilities, and only the environment given here.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 
 export interface SandboxLimits {
@@ -118,4 +118,23 @@ function environment(env: Record<string, string | undefined>): string[] {
   const args = ['--clearenv'];
   for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('--setenv', name, value);
   return args;
+}
+
+/**
+ * The host pid of the command a sandbox runs, from the pid of its outer process (prlimit becomes bwrap,
+ * whose child is the namespace's init, whose child is the command), or undefined once it is gone.
+ */
+export function sandboxedPid(outerPid: number): number | undefined {
+  let pid: number | undefined = outerPid;
+  for (let depth = 0; depth < 2 && pid !== undefined; depth++) pid = firstChild(pid);
+  return pid;
+}
+
+function firstChild(pid: number): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return children ? Number(children.split(' ')[0]) : undefined;
+  } catch {
+    return undefined;
+  }
 }

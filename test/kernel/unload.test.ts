@@ -113,12 +113,14 @@ describe('unload and load', () => {
 
   it('skips an extension with a route clash found at start-up, and starts the rest', async () => {
     const extensionDir = await mkdtemp(`${tmpdir()}/roost-ext-dir-`);
-    for (const name of ['_lib', 'fx-probe', 'bad-extension-clash']) await cp(fixture(name), `${extensionDir}/${name}`, { recursive: true });
+    // fx-shell stands for "the rest": it is self-contained, and a sandbox shows an extension its own folder only.
+    for (const name of ['fx-shell', 'bad-extension-clash']) await cp(fixture(name), `${extensionDir}/${name}`, { recursive: true });
     const other = await startTestServer({ env: { ROOST_EXTENSION_DIRS: extensionDir } });
     try {
       assert.match(other.log(), /extension bad-extension-clash: bad-extension-clash declares GET \/api\/projects, which projects already serves/);
       assert.equal(await pluginInfo(other, 'bad-extension-clash'), undefined);
-      assert.equal((await pluginInfo(other, 'fx-probe')).state, 'running');
+      assert.equal((await other.api('GET', '/api/fx-shell/hello/there')).body.hello, 'there');
+      assert.equal((await pluginInfo(other, 'fx-shell')).state, 'running');
       assert.equal((await other.api('GET', '/api/projects')).status, 200);
     } finally {
       await other.cleanup();
