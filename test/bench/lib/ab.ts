@@ -16,7 +16,7 @@ export interface AbOptions {
   rounds: number;
   roundMs: number;
   warmupMs: number;
-  /** The extension process, whose CPU time is read from /proc. */
+  /** The extension process (its sandbox), whose CPU time, with its descendants', is read from /proc. */
   extensionPid: number;
 }
 

@@ -47,9 +47,20 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
-/** User + system CPU time a process has used so far, in ms. */
+/**
+ * User + system CPU time a process and its live descendants have used so far, in ms. The descendants
+ * count because an extension's pid is its sandbox's outer process: the extension itself runs below it.
+ */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return processTree(pid).reduce((sum, each) => sum + ownCpuMs(each), 0);
+}
+
+function ownCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0; // ended meanwhile
+  }
 }
