@@ -54,6 +54,11 @@ export interface EmbedOptions {
 /** Of the shutdown deadline, what the extensions' stop is sure to keep (the HTTP drain gets the rest). */
 const EXTENSION_STOP_SHARE = 0.3;
 const EXTENSION_STOP_MAX_MS = 3_000;
+/**
+ * Connections the kernel may queue before accepting them: Node's default (511) overflows when a thousand
+ * clients connect at once, and each refused SYN costs its client a 1 s retransmit. Linux caps it at somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
 /** Kept back at the end of the deadline for the audit flush and the database checkpoint. */
 const DATABASE_CLOSE_MS = 250;
 
@@ -166,7 +171,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     await kernel.registry.discover(config.extensionDirs);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
+      server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
     const running: RunningServer = {
