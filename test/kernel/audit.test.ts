@@ -199,6 +199,7 @@ describe('audit log', { timeout: 55_000 }, () => {
     server = await startTestServer({ env, dataDir });
   };
   const verify = async () => (await server.api('GET', '/api/audit-log/verify')).body as { valid: boolean; checked: number; brokenAt: number; reason: string; breaks: Array<{ seq: number; reason: string }>; checkpoint: { seq: number; hash: string; ts: string } };
+  /** Read while the server is down: a running server appends its audit entries a moment after it answers. */
   const newestSeq = async () => (await selectRows(join(dataDir, 'kernel.sqlite'), 'SELECT MAX(seq) AS seq FROM audit_log'))[0].seq as number;
   const writeEntry = async (name: string) => assert.equal((await server.api('POST', '/api/projects', { key: a.key, body: { name, workingDir: workDir } })).status, 201);
 
@@ -213,8 +214,9 @@ describe('audit log', { timeout: 55_000 }, () => {
   });
 
   it('finds the newest rows deleted while the server was down, and never reuses their sequence numbers', async () => {
-    const newest = await newestSeq();
+    let newest = 0;
     await whileDown(async (kernelDb) => {
+      newest = await newestSeq();
       assert.equal(await changeRows(kernelDb, 'DELETE FROM audit_log WHERE seq > ?', [newest - 3]), 3);
     });
     await writeEntry('after-the-cut');
@@ -229,8 +231,9 @@ describe('audit log', { timeout: 55_000 }, () => {
   it('finds a chain recomputed after an edit, with every hash rewritten', async () => {
     await writeEntry('to-be-hidden');
     await writeEntry('to-be-rehashed');
-    const newest = await newestSeq();
+    let newest = 0;
     await whileDown(async (kernelDb) => {
+      newest = await newestSeq();
       const rows = await selectRows(kernelDb, 'SELECT * FROM audit_log WHERE seq >= ? ORDER BY seq', [newest - 1]);
       assert.equal(rows.length, 2);
       let prev = rows[0].prev_hash as string;

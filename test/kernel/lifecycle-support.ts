@@ -1,6 +1,9 @@
 // Shared by the lifecycle tests (shutdown, crash recovery, start under load): a write load that records
 // what the server acknowledged, and what /proc says about processes.
 import { readdirSync, readFileSync } from 'node:fs';
+import { isAlive } from '../helpers/sandbox-pids.js';
+
+export { isAlive };
 
 export interface WriteLoad {
   /** Ids of the projects the server answered 201 for. */
@@ -43,17 +46,6 @@ export function writeLoad(url: string, workingDir: string, concurrency: number):
       await Promise.all(workers);
     },
   };
-}
-
-/** True while the process exists and is not a zombie (a zombie holds no files, sockets or locks). */
-export function isAlive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /** Pids of the live (not zombie) processes whose parent is `pid`. */

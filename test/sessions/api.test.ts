@@ -52,9 +52,10 @@ describe('the sessions API', () => {
     assert.equal(renamed.body.timeoutMinutes, 10);
     assert.equal((await api('GET', `/api/sessions/${a.id}`)).body.name, 'renamed');
 
+    const runner = await h.hostPid(a.pid);
     const deleted = await api('DELETE', `/api/sessions/${a.id}`);
     assert.equal(deleted.status, 204);
-    assert.ok(!alive(a.pid), 'deleting a running session stops its runner first');
+    assert.ok(!alive(runner), 'deleting a running session stops its runner first');
     await expectError(api('GET', `/api/sessions/${a.id}`), 404, 'NOT_FOUND');
     await expectError(api('GET', `/api/sessions/${a.id}/messages`), 404, 'NOT_FOUND');
     assert.ok((await stat(project.dir)).isDirectory(), "a project's directory outlives its sessions");

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropic, type AnthropicScript, type FakeAnthropic } from '../fakes/anthropic.js';
 import { startFakeOllama, type FakeOllama, type OllamaScript } from '../fakes/ollama.js';
+import { pluginInfo } from '../fixtures/extensions/helpers.js';
+import { hostPid, isAlive } from '../helpers/sandbox-pids.js';
 import { startTestServer, type TestServer, type TestSocket } from '../helpers/server.js';
 
 export const MODEL = 'claude-sonnet-5-5';
@@ -31,6 +33,11 @@ export interface Harness {
   subscribe(sessionId: string, key?: string): Promise<TestSocket>;
   events(id: string, key?: string): Promise<any[]>;
   messages(id: string, key?: string): Promise<any[]>;
+  /**
+   * The host pid of a live runner, from the pid the API reports for it (local to the sessions
+   * extension's sandbox); throws when no such runner is running. Map a runner while it lives.
+   */
+  hostPid(runnerPid: number): Promise<number>;
   /** Stops the server (SIGTERM) and starts a new one on the same data directory and fakes. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -97,6 +104,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async messages(id, key) {
       return (await server.api('GET', `/api/sessions/${id}/messages?limit=200`, { key })).body.messages;
     },
+    async hostPid(runnerPid) {
+      const root = (await pluginInfo(server, 'sessions'))?.pid;
+      const pid = root ? hostPid(root, runnerPid) : undefined;
+      if (pid === undefined) throw new Error(`no live runner ${runnerPid} in the sessions extension's sandbox (host pid ${root})`);
+      return pid;
+    },
     async restart() {
       await Promise.all(sockets.splice(0).map((s) => s.close()));
       await server.stop();
@@ -115,17 +128,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** True while a process with this pid exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** True while a process with this host pid runs (not a zombie: an orphan may wait long to be reaped). */
+export const alive = isAlive;
 
-/** Waits until the process is gone (a killed child is reaped a moment later). */
+/** Waits until the process is gone (a killed process dies a moment later). */
 export async function gone(pid: number, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -22,13 +22,14 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
     h.anthropic.setScript([...Array.from({ length: 8 }, () => listDir), 'Finished after nine turns.']);
     const session = await start({ initialPrompt: 'Explore the folder, one look at a time.' });
     const firstPid = session.pid;
+    const firstRunner = await h.hostPid(firstPid);
     const done = await h.until(session.id, (s) => s.turns === 9 && !s.busy, 30_000);
     assert.equal(done.turnsPerContext, 8);
     assert.equal(done.contextResets, 1);
     assert.equal(done.contextTurns, 1);
     assert.notEqual(done.pid, firstPid);
-    assert.ok(alive(done.pid));
-    assert.ok(!alive(firstPid), 'the first runner is gone');
+    assert.ok(alive(await h.hostPid(done.pid)));
+    assert.ok(!alive(firstRunner), 'the first runner is gone');
     const restart = (await h.events(session.id)).find((e: any) => e.type === 'runner_started' && e.reason === 'turn_limit');
     assert.ok(restart);
     assert.equal(restart.previousPid, firstPid);
@@ -46,18 +47,19 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
 
   it('times out, stops the runner, and can be resumed with a fresh window', async () => {
     const session = await start({ timeoutMinutes: 0.02 });
+    const runner = await h.hostPid(session.pid);
     const ws = await h.subscribe(session.id);
     const status = await ws.next((m) => m.type === 'session_status' && m.status === 'timeout', 10_000);
     assert.equal(status.code, 'SESSION_TIMEOUT');
     const timedOut = await h.get(session.id);
     assert.equal(timedOut.status, 'timeout');
     assert.equal(timedOut.pid, null);
-    assert.ok(await gone(session.pid));
+    assert.ok(await gone(runner));
     assert.equal((await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'hello?' } })).status, 409);
     const resumed = await h.server.api('POST', `/api/sessions/${session.id}/resume`);
     assert.equal(resumed.status, 200);
     assert.equal(resumed.body.status, 'running');
-    assert.ok(alive(resumed.body.pid));
+    assert.ok(alive(await h.hostPid(resumed.body.pid)));
     await ws.next((m) => m.type === 'session_status' && m.status === 'resumed');
     await ws.next((m) => m.type === 'session_status' && m.status === 'running');
     await ws.next((m) => m.type === 'session_status' && m.status === 'timeout', 10_000);
@@ -89,11 +91,12 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
 
   it('stops for real: the runner process is gone when stop answers', async () => {
     const session = await start();
-    assert.ok(alive(session.pid));
+    const runner = await h.hostPid(session.pid);
+    assert.ok(alive(runner));
     const stopped = await h.server.api('POST', `/api/sessions/${session.id}/stop`);
     assert.equal(stopped.status, 200);
     assert.equal(stopped.body.status, 'stopped');
-    assert.throws(() => process.kill(session.pid, 0), /ESRCH/);
+    assert.throws(() => process.kill(runner, 0), /ESRCH/);
     assert.equal((await h.server.api('POST', `/api/sessions/${session.id}/stop`)).status, 409);
     assert.equal((await h.server.api('POST', `/api/sessions/${session.id}/resume`)).status, 409);
     assert.equal((await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'hi' } })).status, 409);
@@ -103,7 +106,7 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
     h.anthropic.setScript(['First answer.']);
     const session = await start({ initialPrompt: 'hello' });
     await h.until(session.id, (s) => s.turns === 1 && !s.busy);
-    process.kill(session.pid, 'SIGKILL');
+    process.kill(await h.hostPid(session.pid), 'SIGKILL');
     const recovered = await h.until(session.id, (s) => s.pid !== null && s.pid !== session.pid);
     assert.equal(recovered.status, 'running');
     const events = await h.events(session.id);
@@ -114,7 +117,7 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
     await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'take a while' } });
     await h.until(session.id, (s) => s.busy);
     await sleep(300);
-    process.kill(recovered.pid, 'SIGKILL');
+    process.kill(await h.hostPid(recovered.pid), 'SIGKILL');
     const retried = await h.until(session.id, (s) => s.turns === 2 && !s.busy);
     assert.equal(retried.status, 'running');
     assert.equal((await h.messages(session.id)).at(-1).content, 'Second try answer.', 'the interrupted turn was retried by a fresh runner');
@@ -122,7 +125,7 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
     // A turn that completes clears the crash streak; four crashes in a row without progress exceed the budget of three.
     let pid = retried.pid;
     for (let i = 0; i < 4; i++) {
-      process.kill(pid, 'SIGKILL');
+      process.kill(await h.hostPid(pid), 'SIGKILL');
       const next = await h.until(session.id, (s) => s.status === 'error' || (s.pid !== null && s.pid !== pid));
       pid = next.pid;
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { alive, startHarness, type Harness } from './harness.js';
+import { alive, gone, startHarness, type Harness } from './harness.js';
 
 describe('session recovery: provider outages, credits, server restarts', () => {
   let h: Harness;
@@ -16,6 +16,7 @@ describe('session recovery: provider outages, credits, server restarts', () => {
       const unit = 300;
       const agent = await h.agent({ permissionMode: 'full-auto' });
       const session = await h.session({ agentId: agent.id, resumeUnitMs: unit });
+      const runner = await h.hostPid(session.pid);
       const ws = await h.subscribe(session.id);
       await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'are you there?' } });
       const paused = await ws.next((m) => m.type === 'session_status' && m.status === 'paused', 10_000);
@@ -24,7 +25,7 @@ describe('session recovery: provider outages, credits, server restarts', () => {
       const first = await h.get(session.id);
       assert.equal(first.status, 'paused');
       assert.equal(first.pid, null, 'a paused session holds no runner');
-      assert.ok(!alive(session.pid));
+      assert.ok(!alive(runner));
       assert.equal(first.resumeAttempts, 1);
       // The first automatic retry meets the outage again: the next one waits 15 units.
       await ws.next((m) => m.type === 'session_status' && m.status === 'resumed', 10_000);
@@ -103,13 +104,15 @@ describe('session recovery: provider outages, credits, server restarts', () => {
     await h.server.api('POST', `/api/sessions/${outage.id}/messages`, { body: { content: 'hi' } });
     const pausedBefore = await h.until(outage.id, (s) => s.status === 'paused');
 
-    const oldPid = (await h.get(session.id)).pid;
+    // Runner pids are local to the sessions sandbox, which the restart replaces: compare host pids.
+    const oldRunner = await h.hostPid((await h.get(session.id)).pid);
     h.anthropic.setScript(['The word was heron.']);
     await h.restart();
-    assert.ok(!alive(oldPid), 'the runner went down with the server');
+    assert.ok(await gone(oldRunner), 'the runner went down with the server');
     const back = await h.until(session.id, (s) => s.status === 'running' && s.turns === 2 && !s.busy, 20_000);
-    assert.notEqual(back.pid, oldPid);
-    assert.ok(alive(back.pid));
+    const newRunner = await h.hostPid(back.pid);
+    assert.notEqual(newRunner, oldRunner);
+    assert.ok(alive(newRunner));
     assert.equal((await h.messages(session.id)).at(-1).content, 'The word was heron.');
     const restarted = (await h.events(session.id)).find((e: any) => e.type === 'runner_started' && e.reason === 'restart');
     assert.match(restarted.summary, /remember the word heron/);
