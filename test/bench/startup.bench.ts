@@ -1,8 +1,9 @@
 // What a server costs before anyone uses it, with every in-tree extension installed: the shipped
 // `roost serve` from spawn to ready; the first request to a lazy extension that is not running yet
 // (its process start included); idle memory (PSS summed over the server and every child) with nothing
-// used yet and with every extension started; and, side by side, what loading one extension's entry
-// costs as its bundle (dist/bundles) and as the plain tsc output it replaces.
+// used yet and with every extension started; the way back after kill -9 in the middle of a write load;
+// and, side by side, what loading one extension's entry costs as its bundle (dist/bundles) and as the
+// plain tsc output it replaces.
 import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,10 +22,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STARTS = 5;
 const IDLE_SETTLE_MS = 3_000;
 const LOAD_RUNS = 5;
+const CRASHES = 3;
+/** Writers POSTing projects back to back while the server is killed. */
+const WRITERS = 8;
 /** The lazy extension whose first request is timed, and the route it is timed on. */
 const COLD = { extension: 'agents', route: '/api/agents' };
 
 await startAndIdle();
+await crashRelaunch();
 await entryLoad();
 
 async function startAndIdle(): Promise<void> {
@@ -80,6 +85,53 @@ async function everyExtensionStarted(server: CliServer): Promise<void> {
   const cpu = Object.fromEntries(running.map((p) => [p.name, cpuMs(p.pid!)]));
   report('extension CPU from spawn to first answer (bundled), median over extensions', median(Object.values(cpu)), 'ms', 'informational', cpu);
   await idleMemory(server, 'started', `every extension started (${running.length})${notRunning.length > 0 ? `; not running: ${notRunning.join(', ')}` : ''}`, '<= 400 MB');
+}
+
+/**
+ * kill -9 of the server while writers POST projects, then a relaunch on the same data dir: from the
+ * relaunch's spawn to the first GET /api/projects answered 200 (the projects extension starts again
+ * on that request).
+ */
+async function crashRelaunch(): Promise<void> {
+  const backs: number[] = [];
+  const readies: number[] = [];
+  for (let i = 0; i < CRASHES; i++) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'roost-bench-crash-'));
+    const workDir = await mkdtemp(join(tmpdir(), 'roost-bench-crash-work-'));
+    const env = { ROOST_ALLOWED_ROOTS: workDir };
+    try {
+      const first = await startCliServer(dataDir, env);
+      let writing = true;
+      let acknowledged = 0;
+      const writers = Array.from({ length: WRITERS }, async (_, w) => {
+        for (let n = 0; writing; n++) {
+          const res = await first.api('POST', '/api/projects', { name: `crash-${w}-${n}`, workingDir: workDir }).catch(() => undefined);
+          if (res?.status === 201) acknowledged++;
+        }
+      });
+      while (acknowledged < 200) await sleep(10);
+      process.kill(first.pid, 'SIGKILL');
+      await first.stop();
+      writing = false;
+      await Promise.all(writers);
+      const launched = performance.now();
+      const second = await startCliServer(dataDir, env);
+      try {
+        const res = await second.api('GET', '/api/projects?limit=1');
+        if (res.status !== 200) throw new Error(`GET /api/projects after the relaunch answered ${res.status}`);
+        backs.push(performance.now() - launched);
+        readies.push(second.startToReadyMs);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+  report('relaunch after kill -9 mid-write-load: spawn to the first GET /api/projects answered 200, median', median(backs), 'ms', '<= 2000 ms', {
+    runs: backs.map(Math.round), spawnToReadyMs: readies.map(Math.round), writers: WRITERS,
+  });
 }
 
 /** Every bundled entry (dist/bundles/extensions/…/*.js, chunks aside). */
