@@ -52,7 +52,7 @@ export const builtinCommands: CommandSpec[] = [
     ],
     environment: [
       ['ROOST_API_KEY', "the instance owner's key; needed by remote callers (and local ones with ROOST_LOCAL_AUTH=required)"],
-      ['ROOST_ALLOWED_ROOTS', 'folders projects may live in (comma separated; default: your home folder)'],
+      ['ROOST_ALLOWED_ROOTS', 'folders projects may live in (comma separated; default: home, this folder and the temp folder for the owner, <data>/workspaces/<tenant> for other tenants)'],
       ['ROOST_ALLOWED_ORIGINS', 'browser origins allowed to call the server (CORS); none by default'],
       ['ROOST_DATABASE_URL', 'postgres://… to use PostgreSQL instead of the embedded SQLite'],
       ['ROOST_EXTENSION_DIRS', 'more folders of extensions'],

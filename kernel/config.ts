@@ -1,5 +1,5 @@
 // Server configuration: flags win over environment variables, which win over embedded defaults.
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
@@ -28,8 +28,13 @@ export interface ServerConfig {
   crashWindowMs: number;
   /** A lazy extension with no traffic for this long is stopped until its next use; 0: never. */
   extensionIdleSeconds: number;
-  /** Root folders that /api/browse-dirs may show and projects may live in. */
+  /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
   allowedRoots: string[];
+  /**
+   * With the default roots, each tenant other than the instance's own works in a folder of its own
+   * (<data>/workspaces/<tenant>, see tenantWorkspaces); false when ROOST_ALLOWED_ROOTS is set (every tenant shares those).
+   */
+  folderPerTenant: boolean;
   /** Files agents may never write, whatever the permission mode. */
   protectedFiles: string[];
   /** An extension start fails after this long without progress (CPU time, output), unless its manifest sets start_timeout_ms. */
@@ -72,7 +77,8 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     crashBudget: intFrom(env.ROOST_CRASH_BUDGET, 'ROOST_CRASH_BUDGET') ?? 5,
     crashWindowMs: 60_000,
     extensionIdleSeconds: intFrom(env.ROOST_EXTENSION_IDLE_SECONDS, 'ROOST_EXTENSION_IDLE_SECONDS') ?? 300,
-    allowedRoots: listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)).concat(env.ROOST_ALLOWED_ROOTS ? [] : [homedir()]),
+    allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
+    folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
     extensionStartCapMs: intFrom(env.ROOST_EXTENSION_START_CAP_MS, 'ROOST_EXTENSION_START_CAP_MS') ?? 600_000,
@@ -88,6 +94,11 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? 512,
     },
   };
+}
+
+/** Where a developer expects projects: the home folder, the folder the server started in, the system temp folder. */
+function defaultRoots(): string[] {
+  return [...new Set([homedir(), process.cwd(), tmpdir()])];
 }
 
 function intFrom(value: string | undefined, name: string): number | undefined {

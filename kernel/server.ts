@@ -29,7 +29,7 @@ import type { Kernel } from './kernel.js';
 import { createMcpHandler } from './mcp/front.js';
 import { McpTokens } from './mcp/tokens.js';
 import { Settings } from './settings.js';
-import { isPostgres, openKernelDatabase, storageFor } from './storage/provision.js';
+import { isPostgres, openKernelDatabase, storageFor, tenantWorkspaces } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
 
 export interface RunningServer {
@@ -119,6 +119,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       initConfig: async () => ({
         serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
         allowedRoots: config.allowedRoots,
+        tenantWorkspaces: tenantWorkspaces(config) ?? null,
         protectedFiles: config.protectedFiles,
         dataDir: config.dataDir,
         operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),

@@ -2,9 +2,10 @@
 // symlinks first, so nothing escapes the allowed roots. This extension runs in a sandbox that shows it
 // only the allowed roots, so a path (or a link target) outside them does not exist here: links are
 // followed by hand, and a path that leads outside is refused as outside, not as missing.
-import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { validationError, RoostError } from '../../protocol/errors.js';
+import type { Roots } from './roots.js';
 
 export function within(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -44,13 +45,21 @@ async function followLinks(path: string): Promise<{ path: string; exists: boolea
   return { path: current, exists: true };
 }
 
-/** The real path of a project's working directory, or a VALIDATION_ERROR saying what is wrong. */
-export async function checkWorkingDir(path: string, roots: string[]): Promise<string> {
+/**
+ * The real path of a project's working directory, or a VALIDATION_ERROR saying what is wrong. In a
+ * tenant's own folder a missing directory is made (the tenant has no other way to make one).
+ */
+export async function checkWorkingDir(path: string, roots: Roots): Promise<string> {
   if (!isAbsolute(path)) throw validationError(`body.workingDir must be an absolute path, got "${path}"`);
   const target = await followLinks(path);
-  const allowed = await realRoots(roots);
-  if (!allowed.some((root) => within(root, target.path))) throw validationError(`body.workingDir ${path} is outside the allowed roots (${roots.join(', ')}); the server's ROOST_ALLOWED_ROOTS sets them`);
-  if (!target.exists || !(await stat(target.path)).isDirectory()) throw validationError(`body.workingDir ${path} is not an existing directory`);
+  const allowed = await realRoots(roots.dirs);
+  if (!allowed.some((root) => within(root, target.path))) {
+    throw validationError(roots.own
+      ? `body.workingDir ${path} is outside this tenant's folder (${roots.dirs.join(', ')}); only the instance owner's ROOST_ALLOWED_ROOTS can share other folders`
+      : `body.workingDir ${path} is outside the allowed roots (${roots.dirs.join(', ')}); the server's ROOST_ALLOWED_ROOTS sets them`);
+  }
+  if (!target.exists && roots.own) await mkdir(target.path, { recursive: true });
+  else if (!target.exists || !(await stat(target.path)).isDirectory()) throw validationError(`body.workingDir ${path} is not an existing directory`);
   return target.path;
 }
 

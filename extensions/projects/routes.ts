@@ -6,10 +6,10 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { browse, checkWorkingDir } from './dirs.js';
+import { rootsFor } from './roots.js';
 import { ProjectStore, type Project, type ProjectInput } from './store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
-const roots = (ctx: ExtensionContext) => (ctx.init.config?.allowedRoots as string[] | undefined) ?? [];
 const store = (ctx: ExtensionContext) => new ProjectStore(ctx.db, ctx.sql);
 
 async function mustGet(ctx: ExtensionContext, req: RouteRequest): Promise<Project> {
@@ -29,7 +29,7 @@ export const routes: Record<string, RouteHandler> = {
 
   async 'POST /api/projects'(req, ctx) {
     const input = validate<Required<Pick<ProjectInput, 'name' | 'workingDir'>> & ProjectInput>(schema(ctx, 'project-create.json'), req.body);
-    input.workingDir = await checkWorkingDir(input.workingDir, roots(ctx));
+    input.workingDir = await checkWorkingDir(input.workingDir, await rootsFor(ctx, req.auth.tenantId));
     const project = await store(ctx).create(req.auth.tenantId, input);
     announce(ctx, req, 'created', project);
     return created(project);
@@ -41,7 +41,7 @@ export const routes: Record<string, RouteHandler> = {
 
   async 'PUT /api/projects/:id'(req, ctx) {
     const input = validate<ProjectInput>(schema(ctx, 'project-update.json'), req.body);
-    if (input.workingDir !== undefined) input.workingDir = await checkWorkingDir(input.workingDir, roots(ctx));
+    if (input.workingDir !== undefined) input.workingDir = await checkWorkingDir(input.workingDir, await rootsFor(ctx, req.auth.tenantId));
     const project = await store(ctx).update(req.auth.tenantId, req.params.id!, input);
     if (!project) throw notFound(`project ${req.params.id}`);
     announce(ctx, req, 'updated', project);
@@ -69,6 +69,6 @@ export const routes: Record<string, RouteHandler> = {
 
   async 'GET /api/browse-dirs'(req, ctx) {
     const path = queryString(req.query, 'path');
-    return ok(await browse(path, roots(ctx), queryString(req.query, 'showHidden') === 'true'));
+    return ok(await browse(path, (await rootsFor(ctx, req.auth.tenantId)).dirs, queryString(req.query, 'showHidden') === 'true'));
   },
 };

@@ -3,11 +3,12 @@
 // extensions from anywhere else are refused unless ROOST_ALLOW_UNSANDBOXED=1 says otherwise.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { packageRoot } from '../../protocol/paths.js';
 import type { ServerConfig } from '../config.js';
-import { extensionFolder, isPostgres } from '../storage/provision.js';
+import { extensionFolder, isPostgres, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
 import { permissionFlags } from './permissions.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
@@ -52,6 +53,8 @@ export class ExtensionLauncher {
   private async prepare(manifest: Manifest, grants: ReadonlySet<string>) {
     this.check(manifest);
     const ownDir = await extensionFolder(this.config, manifest.name);
+    const workspaces = tenantWorkspaces(this.config);
+    if (workspaces) await mkdir(workspaces, { recursive: true });
     const env = { ...this.baseEnv, HOME: ownDir, TMPDIR: join(ownDir, 'tmp') };
     return { ownDir, env, spec: this.spec(manifest, grants, ownDir, env) };
   }
@@ -67,6 +70,7 @@ export class ExtensionLauncher {
       ...tools, grants, packageRoot, codeDir: manifest.dir, ownDir, env,
       serverDataDir: this.config.dataDir,
       allowedRoots: this.config.allowedRoots,
+      tenantWorkspaces: tenantWorkspaces(this.config),
       // Its database lives on the PostgreSQL server: the extension must reach it.
       needsNetwork: grants.has('db') && isPostgres(this.config),
       limits: this.config.sandboxLimits,

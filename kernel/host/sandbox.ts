@@ -29,6 +29,8 @@ export interface SandboxSpec {
   serverDataDir: string;
   /** Bound read-write with the `filesystem` grant. */
   allowedRoots: string[];
+  /** The tenants' own project folders (inside the server's data dir): bound read-write with `filesystem`. */
+  tenantWorkspaces?: string;
   /** Keeps the host network without the `network` grant (storage on a PostgreSQL server). */
   needsNetwork: boolean;
   /** The complete environment of the sandboxed process. */
@@ -66,8 +68,8 @@ function namespaces(spec: SandboxSpec): string[] {
 
 // Later mounts cover earlier ones: the runtime, then a private /tmp (64 MiB), then the allowed roots, then the
 // code read-only again (an allowed root may contain it), then a blank over the server's data dir (an
-// allowed root or the package may contain it; code kept there is shown again), and last the
-// extension's own data folder.
+// allowed root or the package may contain it; code kept there is shown again), then the tenants'
+// project folders (with `filesystem`), and last the extension's own data folder.
 function mounts(spec: SandboxSpec): string[] {
   const args: string[] = [];
   for (const dir of RUNTIME_DIRS) args.push(...runtimePath(dir));
@@ -81,6 +83,10 @@ function mounts(spec: SandboxSpec): string[] {
   const dataDir = realpathSync(spec.serverDataDir);
   args.push('--tmpfs', dataDir);
   for (const dir of code.filter((d) => within(dataDir, d))) args.push('--ro-bind', dir, dir);
+  if (spec.grants.has('filesystem') && spec.tenantWorkspaces) {
+    const workspaces = realpathSync(spec.tenantWorkspaces);
+    args.push('--bind', workspaces, workspaces);
+  }
   const ownDir = realpathSync(spec.ownDir);
   args.push('--bind', ownDir, ownDir);
   // The sandbox's own root (where bwrap made the mount points) must not become a place to write.

@@ -39,6 +39,11 @@ export async function extensionFolder(config: ServerConfig, name: string): Promi
   return dir;
 }
 
+/** Where tenants other than the instance's own keep their projects (config.folderPerTenant), or undefined. */
+export function tenantWorkspaces(config: ServerConfig): string | undefined {
+  return config.folderPerTenant ? join(config.dataDir, 'workspaces') : undefined;
+}
+
 /** Data dirs of the older layout kept every database at <data>/extensions/<name>.sqlite: each moves into its folder. */
 async function moveLegacyDatabases(config: ServerConfig): Promise<void> {
   const parent = join(config.dataDir, 'extensions');
