@@ -14,6 +14,8 @@ export interface CommandResult {
   text?: string;
   /** Defaults to 0; `run` passes the task's own exit code here. */
   exitCode?: number;
+  /** The command printed its one document itself, earlier (`serve` prints it when it listens). */
+  printed?: boolean;
 }
 
 export function usageError(message: string): RoostError {
@@ -22,6 +24,7 @@ export function usageError(message: string): RoostError {
 
 export function printResult(result: CommandResult, json: boolean): number {
   const exitCode = result.exitCode ?? EXIT.OK;
+  if (result.printed) return exitCode;
   if (json) {
     writeJson({ schema_version: SCHEMA_VERSION, ok: exitCode === 0, ...result.data });
   } else if (result.text !== undefined && result.text !== '') {

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { StopOptions } from '../protocol/child.js';
+import { RoostError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
@@ -171,7 +172,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
 
     await kernel.registry.discover(config.extensionDirs);
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
@@ -188,6 +189,16 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     await shutdown();
     throw err;
   }
+}
+
+/** A port someone else holds is the one start-up failure a person fixes at once: say so, and how. */
+function listenError(err: NodeJS.ErrnoException, config: ServerConfig): Error {
+  const where = `${config.host}:${config.port}`;
+  if (err.code === 'EADDRINUSE') {
+    return new RoostError('PORT_IN_USE', `port ${config.port} is already in use on ${config.host}: stop what holds it, or start on another port with --port (or ROOST_PORT; --port 0 takes a free one)`);
+  }
+  if (err.code === 'EACCES') return new RoostError('PORT_DENIED', `${where} may not be bound by this user (ports below 1024 need privileges): choose another with --port`);
+  return err;
 }
 
 /**

@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   TIMEOUT: 504,
   CANCELLED: 499,
   PROTOCOL_ERROR: 502,
+  PORT_IN_USE: 500,
+  PORT_DENIED: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS | (string & {});

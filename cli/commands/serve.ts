@@ -3,12 +3,13 @@
 import { resolve } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import type { RunningServer } from '../../kernel/server.js';
+import { printResult } from '../output.js';
 import type { CommandHandler } from '../tree.js';
 
 /** Past the shutdown deadline by this much, the process leaves whatever still holds it. */
 const BACKSTOP_MARGIN_MS = 1_000;
 
-export const serve: CommandHandler = async ({ options }) => {
+export const serve: CommandHandler = async ({ options }, ctx) => {
   const { startServer } = await import('../../kernel/server.js');
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new RoostError('USAGE', `--port must be 0–65535, got ${String(options.port)}`);
@@ -20,9 +21,13 @@ export const serve: CommandHandler = async ({ options }) => {
     // Resolved here: extensions run in their own folders, so a relative data dir would differ for each.
     ...(typeof options.dataDir === 'string' ? { dataDir: resolve(options.dataDir) } : {}),
   }, {
+    // Said as soon as the port listens (before the eager extensions are ready), so --port 0 is usable.
     onListening(server) {
       live = server;
-      process.stderr.write(`roost serve: listening on ${server.url} (data in ${server.kernel.config.dataDir})\n`);
+      const { dataDir } = server.kernel.config;
+      process.stderr.write(`roost serve: listening on ${server.url} (data in ${dataDir})\n`);
+      if (ctx.json) printResult({ data: { url: server.url, port: server.port, pid: process.pid, dataDir } }, true);
+      else process.stdout.write(`${server.url}\n`);
     },
   });
   // A failed start-up rejects here; a signal during start-up stops what has started so far.
@@ -38,7 +43,7 @@ export const serve: CommandHandler = async ({ options }) => {
   await startup.catch(() => undefined);
   // Nothing of the server is left; a handle someone forgot must not keep the process alive.
   setTimeout(() => process.exit(), 100).unref();
-  return { data: { stopped: true, url: server.url } };
+  return { data: {}, printed: true };
 };
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
