@@ -11,6 +11,7 @@ import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
+import { accessLog } from './access-log.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { jsonBody } from './json-body.js';
@@ -40,6 +41,7 @@ export function createApp(kernel: Kernel): HttpFront {
   const router = new Router<State>();
   registerKernelRoutes(router, kernel);
 
+  if (kernel.config.accessLog) app.use(accessLog((text) => process.stderr.write(text)));
   app.use(requestId);
   app.use(errors(kernel));
   app.use(browserGuard(kernel));

@@ -1,8 +1,9 @@
 // HTTP conventions of the front: 405 with Allow for a known path and the wrong method (kernel and
-// extension routes alike), OPTIONS answered with Allow, enum errors that list the allowed values, and a
-// request id on every response.
+// extension routes alike), OPTIONS answered with Allow, enum errors that list the allowed values, a
+// request id on every response, and an access log line per request that never holds a key or a query.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitForLog } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('HTTP conventions', () => {
@@ -50,5 +51,14 @@ describe('HTTP conventions', () => {
     const failed = await server.api('GET', '/api/projects/nope');
     assert.equal(failed.status, 404);
     assert.match(failed.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('logs each request once answered: method, path, status, duration, tenant, id; never the key or the query', async () => {
+    const key = 'rk_not_a_real_key_0123456789abcdef';
+    await server.api('GET', '/api/projects?search=secret-query', { headers: { 'x-request-id': 'logged-1' } });
+    await server.api('GET', '/api/projects', { key, headers: { 'x-request-id': 'logged-2' } });
+    await waitForLog(server, / access GET \/api\/projects 200 \d+\.\dms tenant=default id=logged-1\n/);
+    await waitForLog(server, / access GET \/api\/projects 403 \d+\.\dms tenant=- id=logged-2\n/);
+    assert.doesNotMatch(server.log(), new RegExp(`${key}|secret-query`));
   });
 });
