@@ -7,6 +7,7 @@ import { listProjectFiles } from '../spec/files.js';
 import { PARALLEL_THRESHOLD, analyseProject } from '../spec/indexer.js';
 import { buildProjectMap, type ProjectMap } from '../spec/project-map.js';
 import type { CommandInput } from '../tree.js';
+import { count } from '../../extensions/_shared/plural.js';
 
 const MAX_WORKERS = 64;
 
@@ -38,7 +39,7 @@ function workerCount(value: unknown): number | undefined {
 }
 
 function describe(root: string, fileCount: number, map: ProjectMap): string {
-  const lines = [`${root}: ${fileCount} files, ${map.modules.length} modules, ${map.packages.length} packages, ${map.specs.length} spec documents`];
+  const lines = [`${root}: ${count(fileCount, 'file')}, ${count(map.modules.length, 'module')}, ${count(map.packages.length, 'package')}, ${count(map.specs.length, 'spec document')}`];
   if (map.packages.length) {
     lines.push('', 'Packages');
     for (const p of map.packages) lines.push(`  ${p.path.padEnd(30)} ${p.manifest.padEnd(16)} ${p.name ?? '(unnamed)'}`);
@@ -48,7 +49,7 @@ function describe(root: string, fileCount: number, map: ProjectMap): string {
     for (const m of map.modules) {
       const names = [...new Set(m.files.flatMap((f) => f.symbols.map((s) => s.name)))];
       const preview = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
-      lines.push(`  ${m.path.padEnd(30)} ${m.languages.join('+').padEnd(12)} ${String(m.files.length).padStart(4)} files  ${preview}`);
+      lines.push(`  ${m.path.padEnd(30)} ${m.languages.join('+').padEnd(12)} ${count(m.files.length, 'file').padStart(10)}  ${preview}`);
     }
   }
   if (map.specs.length) {

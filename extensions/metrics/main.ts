@@ -4,6 +4,7 @@ import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
 import { RoostError } from '../../protocol/errors.js';
 import { churn, type Churn } from './churn.js';
 import { countTests, type TestCounts } from './test-count.js';
+import { count } from '../_shared/plural.js';
 
 const USAGE = 'usage: roost metrics [--churn] [--tests] [--since <date>] [--limit <n>] [--json]\n  --churn  commits, authors and the most changed files (git log)\n  --tests  test files and cases per stack\n  Without --churn or --tests: both.';
 
@@ -38,12 +39,12 @@ function describe(root: string, churnResult: Churn | null | undefined, tests: Te
   const lines = [`Metrics of ${root}`];
   if (churnResult === null) lines.push('Churn: not a git repository');
   if (churnResult) {
-    lines.push(`Churn${churnResult.since ? ` since ${churnResult.since}` : ''}: ${churnResult.commits} commits by ${churnResult.authors} authors, +${churnResult.linesAdded} -${churnResult.linesRemoved}`);
-    lines.push(...churnResult.files.map((f) => `  ${f.path}: ${f.commits} commits, +${f.added} -${f.removed}`));
+    lines.push(`Churn${churnResult.since ? ` since ${churnResult.since}` : ''}: ${count(churnResult.commits, 'commit')} by ${count(churnResult.authors, 'author')}, +${churnResult.linesAdded} -${churnResult.linesRemoved}`);
+    lines.push(...churnResult.files.map((f) => `  ${f.path}: ${count(f.commits, 'commit')}, +${f.added} -${f.removed}`));
   }
   if (tests) {
-    lines.push(`Tests: ${tests.files} files, ${tests.cases} cases`);
-    lines.push(...tests.stacks.map((s) => `  ${s.stack}: ${s.files} files, ${s.cases} cases`));
+    lines.push(`Tests: ${count(tests.files, 'file')}, ${count(tests.cases, 'case')}`);
+    lines.push(...tests.stacks.map((s) => `  ${s.stack}: ${count(s.files, 'file')}, ${count(s.cases, 'case')}`));
   }
   return lines.join('\n');
 }

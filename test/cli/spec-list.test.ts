@@ -196,7 +196,7 @@ describe('roost spec list', () => {
     const human = await roost(['spec', 'list'], { cwd: repo.work });
     assert.equal(human.code, 0);
     assert.match(human.stdout, /8 modules, 4 packages, 5 spec documents/);
-    assert.match(human.stdout, /^ {2}go\s+go\s+1 files\s+Serve, Server\.Start/m);
+    assert.match(human.stdout, /^ {2}go\s+go\s+1 file\s+Serve, Server\.Start/m);
     assert.match(human.stdout, /^ {2}DESIGN\.md\s+design\s+Design of polyglot$/m);
   });
 
