@@ -28,6 +28,8 @@ export interface ServerConfig {
   crashWindowMs: number;
   /** A lazy extension with no traffic for this long is stopped until its next use; 0: never. */
   extensionIdleSeconds: number;
+  /** Lets a scraper without an API key read GET /metrics (ROOST_METRICS_KEY). */
+  metricsKey: string | undefined;
   /** A line on stderr per answered request (ROOST_ACCESS_LOG=off silences it). */
   accessLog: boolean;
   /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
@@ -82,6 +84,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     accessLog: env.ROOST_ACCESS_LOG !== 'off',
+    metricsKey: env.ROOST_METRICS_KEY || undefined,
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
     extensionStartCapMs: intFrom(env.ROOST_EXTENSION_START_CAP_MS, 'ROOST_EXTENSION_START_CAP_MS') ?? 600_000,

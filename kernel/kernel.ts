@@ -10,6 +10,7 @@ import type { Dispatcher } from './http/dispatch.js';
 import type { RouteTable } from './http/route-table.js';
 import type { ExtensionRegistry } from './host/registry.js';
 import type { McpTokens } from './mcp/tokens.js';
+import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
 import type { WsHub } from './ws/hub.js';
 
@@ -30,6 +31,7 @@ export interface Kernel {
   dispatcher: Dispatcher;
   mcpTokens: McpTokens;
   ws: WsHub;
+  metrics: KernelMetrics;
   log(level: string, message: string): void;
 }
 

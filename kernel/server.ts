@@ -29,6 +29,7 @@ import { serverServices } from './host/server-services.js';
 import type { Kernel } from './kernel.js';
 import { createMcpHandler } from './mcp/front.js';
 import { McpTokens } from './mcp/tokens.js';
+import { KernelMetrics, sqliteFiles } from './metrics.js';
 import { Settings } from './settings.js';
 import { isPostgres, openKernelDatabase, storageFor, tenantWorkspaces } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
@@ -145,6 +146,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     closers.push(() => kernel.registry.closeAll(stopGraces(deadline)));
     kernel.dispatcher = new Dispatcher(routes, kernel.registry);
     kernel.ws = ws;
+    kernel.metrics = new KernelMetrics({
+      registry: () => kernel.registry,
+      wsClients: () => ws.size,
+      databaseFiles: () => (isPostgres(config) ? [] : sqliteFiles(config.dataDir)),
+    });
     const front = createApp(kernel);
     if (embed.routes) kernel.dispatcher.embed(embed.routes, front.kernelServes);
 

@@ -15,6 +15,7 @@ import { accessLog } from './access-log.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { jsonBody } from './json-body.js';
+import { measureRequests, metricsEndpoint } from './metrics-endpoint.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
 
@@ -42,9 +43,11 @@ export function createApp(kernel: Kernel): HttpFront {
   registerKernelRoutes(router, kernel);
 
   if (kernel.config.accessLog) app.use(accessLog((text) => process.stderr.write(text)));
+  app.use(measureRequests(kernel.metrics));
   app.use(requestId);
   app.use(errors(kernel));
   app.use(browserGuard(kernel));
+  app.use(metricsEndpoint(kernel, kernel.metrics));
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
   app.use(viewersOnlyRead());

@@ -1,0 +1,146 @@
+// The server's figures in Prometheus' text format (prom-client), for GET /metrics: requests and their
+// latency per route and per extension, WebSocket clients, each extension's state, restarts, CPU and
+// memory (its whole sandbox), the databases' size, and the kernel process's own (CPU, memory, event-loop
+// delay, GC). Routes are labelled by their declared pattern, never the raw path, so the number of series
+// stays bounded whatever callers send.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ExtensionRegistry } from './host/registry.js';
+
+export interface MetricsSources {
+  registry(): ExtensionRegistry;
+  wsClients(): number;
+  /** SQLite files whose size is reported (none on PostgreSQL). */
+  databaseFiles(): string[];
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+const PAGE_BYTES = 4096;
+
+export class KernelMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'owner' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route' | 'owner'>;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'roost_kernel_' });
+    this.requests = new Counter({
+      name: 'roost_http_requests_total', help: 'REST requests answered, by route pattern, owner (kernel or extension) and status',
+      labelNames: ['method', 'route', 'owner', 'status'], registers,
+    });
+    this.duration = new Histogram({
+      name: 'roost_http_request_duration_seconds', help: 'Time from a REST request arriving to its answer, by route pattern and owner',
+      labelNames: ['method', 'route', 'owner'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], registers,
+    });
+    new Gauge({
+      name: 'roost_ws_clients', help: 'WebSocket clients connected now', registers,
+      collect() {
+        this.set(sources.wsClients());
+      },
+    });
+    new Gauge({
+      name: 'roost_extension_up', help: '1 when the extension serves now, else 0; its state as a label',
+      labelNames: ['extension', 'state'], registers,
+      collect() {
+        this.reset();
+        for (const ext of sources.registry().list()) this.set({ extension: ext.manifest.name, state: ext.state }, ext.state === 'running' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'roost_extension_restarts', help: 'Restarts of the extension after a crash since the server started',
+      labelNames: ['extension'], registers,
+      collect() {
+        this.reset();
+        for (const ext of sources.registry().list()) this.set({ extension: ext.manifest.name }, ext.restarts);
+      },
+    });
+    new Gauge({
+      name: 'roost_extension_cpu_seconds', help: 'CPU time of the running extension process and everything in its sandbox',
+      labelNames: ['extension'], registers,
+      collect() {
+        this.reset();
+        for (const { name, pids } of running(sources)) this.set({ extension: name }, pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+      },
+    });
+    new Gauge({
+      name: 'roost_extension_resident_memory_bytes', help: 'Resident memory of the running extension process and everything in its sandbox',
+      labelNames: ['extension'], registers,
+      collect() {
+        this.reset();
+        for (const { name, pids } of running(sources)) this.set({ extension: name }, pids.reduce((sum, pid) => sum + residentBytes(pid), 0));
+      },
+    });
+    new Gauge({
+      name: 'roost_database_size_bytes', help: 'Size of each SQLite database file with its write-ahead log',
+      labelNames: ['database'], registers,
+      collect() {
+        this.reset();
+        for (const file of sources.databaseFiles()) this.set({ database: file }, fileSize(file) + fileSize(`${file}-wal`));
+      },
+    });
+  }
+
+  /** One answered request; `route` is the matched pattern ("unmatched" when nothing served it). */
+  observe(method: string, route: string, owner: string, status: number, seconds: number): void {
+    this.requests.inc({ method, route, owner, status: String(status) });
+    this.duration.observe({ method, route, owner }, seconds);
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+function running(sources: MetricsSources): Array<{ name: string; pids: number[] }> {
+  return sources.registry().list()
+    .filter((ext) => ext.process?.pid !== undefined)
+    .map((ext) => ({ name: ext.manifest.name, pids: processTree(ext.process!.pid!) }));
+}
+
+/** The pid and its descendants (an extension's pid is its sandbox's outer process). */
+function processTree(pid: number): number[] {
+  const out = [pid];
+  for (const tid of safe(() => readdirSync(`/proc/${pid}/task`), [] as string[])) {
+    const children = safe(() => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8'), '').trim();
+    for (const child of children ? children.split(' ') : []) out.push(...processTree(Number(child)));
+  }
+  return out;
+}
+
+function cpuSeconds(pid: number): number {
+  const stat = safe(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), '');
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+function residentBytes(pid: number): number {
+  const statm = safe(() => readFileSync(`/proc/${pid}/statm`, 'utf8'), '');
+  return statm ? Number(statm.split(' ')[1]) * PAGE_BYTES : 0;
+}
+
+function fileSize(file: string): number {
+  return safe(() => statSync(file).size, 0);
+}
+
+/** /proc and the files come and go under us: what vanished counts as nothing. */
+function safe<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+/** The SQLite files of a data dir: the kernel's and each extension's own. */
+export function sqliteFiles(dataDir: string): string[] {
+  const extensions = join(dataDir, 'extensions');
+  const names = safe(() => readdirSync(extensions), [] as string[]);
+  return [join(dataDir, 'kernel.sqlite'), ...names.map((name) => join(extensions, name, `${name}.sqlite`))].filter((file) => fileSize(file) > 0);
+}
