@@ -1,5 +1,6 @@
 // The A2A agent card (https://a2a-protocol.org): how another agent system discovers this agent.
-// Skills come from the agent's skill bundles; tasks are sent to the server's /a2a endpoint.
+// Skills come from the agent's skill bundles. The card names no A2A endpoint (`url`) while the server
+// serves no A2A tasks: a card may only advertise a URL that answers.
 import type { Bundle } from './bundles.js';
 import type { Agent } from './store.js';
 
@@ -10,7 +11,6 @@ export function agentCard(agent: Agent, bundles: Bundle[], serverUrl: string, ve
     protocolVersion: A2A_PROTOCOL_VERSION,
     name: agent.name,
     description: agent.description || `${agent.name}: a Roost agent running ${agent.model} (${agent.provider})`,
-    url: `${serverUrl}/a2a`,
     version,
     provider: { organization: 'Roost', url: serverUrl },
     capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },

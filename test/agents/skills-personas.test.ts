@@ -129,7 +129,7 @@ describe('agents: personas, skill bundles, presets and agent cards', () => {
     assert.equal(card.status, 200);
     assert.equal(card.body.name, 'carded');
     assert.equal(card.body.description, 'Reviews pull requests');
-    assert.equal(card.body.url, `${server.url}/a2a`);
+    assert.equal(card.body.url, undefined, 'no A2A endpoint is advertised while none answers');
     assert.equal(typeof card.body.version, 'string');
     assert.deepEqual(card.body.capabilities, { streaming: false, pushNotifications: false, stateTransitionHistory: false });
     assert.deepEqual(card.body.defaultInputModes, ['text/plain']);

@@ -2,12 +2,13 @@
 import Router from '@koa/router';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
+import { registerAgentCardRoute } from './agent-card.js';
 import { registerAuditRoutes } from './audit.js';
 import { registerPluginRoutes } from './plugins.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
 
-const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register']);
+const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register', 'GET /.well-known/agent-card.json']);
 
 export function isKernelPublicRoute(method: string, path: string): boolean {
   return PUBLIC.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);
@@ -18,6 +19,7 @@ export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
   registerTenantRoutes(router, k);
   registerPluginRoutes(router, k);
   registerAuditRoutes(router, k);
+  registerAgentCardRoute(router, k);
 }
 
 /** The methods the kernel's own routes serve at this path. */

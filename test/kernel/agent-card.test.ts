@@ -1,0 +1,35 @@
+// The server's A2A card at /.well-known/agent-card.json: public (discovery comes before any key), one
+// skill per loaded extension, and no endpoint advertised that does not answer.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('/.well-known/agent-card.json', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { ROOST_API_KEY: 'rk_card_owner_key_0123456789abcdef', ROOST_LOCAL_AUTH: 'required' } });
+  });
+  after(() => server.cleanup());
+
+  it('describes the server to anyone, one skill per extension, with its tools as tags', async () => {
+    const card = await server.api('GET', '/.well-known/agent-card.json');
+    assert.equal(card.status, 200, card.text);
+    assert.equal(card.body.name, 'Roost');
+    assert.equal(card.body.protocolVersion, '0.2.5');
+    assert.match(card.body.version, /^\d+\.\d+\.\d+/);
+    assert.equal(card.body.provider.url, server.url);
+    const projects = card.body.skills.find((s: { id: string }) => s.id === 'projects');
+    assert.ok(projects.tags.includes('svc_list_projects'));
+    assert.match(projects.description, /Projects/);
+    assert.ok(card.body.skills.some((s: { id: string }) => s.id === 'sessions'));
+  });
+
+  it('advertises only what answers: no A2A url; its REST, MCP and WebSocket addresses are the server\'s', async () => {
+    const card = (await server.api('GET', '/.well-known/agent-card.json')).body;
+    assert.equal(card.url, undefined);
+    assert.deepEqual(card.metadata, { rest: `${server.url}/api`, mcp: `${server.url}/mcp`, websocket: `${server.url.replace('http', 'ws')}/ws` });
+    assert.equal((await fetch(`${card.metadata.rest}/health`)).status, 200);
+    const mcp = await fetch(card.metadata.mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    assert.equal(mcp.status, 401, 'the MCP endpoint answers (and asks for a key)');
+  });
+});
