@@ -105,7 +105,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       waitMs: config.extensionWaitMs,
       idleMs: config.extensionIdleSeconds * 1000,
       busy: (name) => ws.hasStreamSubscribers(name),
-      storageFor: (name) => storageFor(config, name),
+      storageFor: (name) => storageFor(config, db, name),
       servicesFor: (name) => {
         const ext = kernel.registry.get(name);
         return serverServices(kernel, ws, name, ext.manifest.dir, SECRET_NAMES, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));

@@ -89,4 +89,15 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '005_server_secrets',
+    async up(db) {
+      // Secrets every instance of one deployment shares (e.g. what PostgreSQL role passwords derive from).
+      await db.schema.createTable('server_secrets', (t) => {
+        t.string('name').primary();
+        t.text('value').notNullable();
+        t.string('created_at').notNullable();
+      });
+    },
+  },
 ];

@@ -87,7 +87,12 @@ export async function startPostgres(): Promise<TestPostgres> {
         if (log.includes('ready to accept connections')) resolve('ready');
       });
     });
-    if (outcome === 'ready') child = started;
+    if (outcome === 'ready') {
+      child = started;
+      // The server must not keep the test process alive: the exit hook below stops it.
+      started.unref();
+      (started.stderr as unknown as { unref(): void }).unref();
+    }
     else if (!log.includes('Address already in use')) break;
   }
   if (!child) {
@@ -132,6 +137,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       return (stopping ??= (async () => {
         process.removeListener('exit', killNow);
         if (postmaster.exitCode === null) {
+          postmaster.ref(); // unref'd while it ran: waiting for its exit must keep this process alive
           const exited = new Promise((resolve) => postmaster.once('exit', resolve));
           postmaster.kill('SIGINT'); // fast shutdown: open sessions are ended
           await exited;
