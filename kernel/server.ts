@@ -14,6 +14,7 @@ import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
 import { RateLimiter } from './auth/rate-limit.js';
 import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
+import { BusLink } from './bus-link.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
@@ -91,6 +92,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       mcpTokens: new McpTokens(db),
     } as Kernel;
     closers.push(() => kernel.audit.flush());
+    if (isPostgres(config)) {
+      const link = new BusLink(config.databaseUrl!, db, kernel.bus, log);
+      await link.start();
+      closers.push(() => link.close());
+    }
     const ws = new WsHub(kernel);
     const unsubscribers = new Map<string, Array<() => void>>();
     // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
@@ -127,9 +133,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         if (change === 'unloaded') return routes.removeOwner(name);
         launcher.check(ext.manifest); // an extension that could only run unsandboxed is refused here, before it is routed
         routes.addAll(name, ext.manifest.server?.routes ?? [], front.kernelServes);
-        unsubscribers.set(name, (ext.manifest.server?.subscribe ?? []).map((pattern) =>
+        // `subscribe`: once per deployment, by the instance that published; `broadcast`: on every instance.
+        const patterns = [...(ext.manifest.server?.subscribe ?? []).map((p) => [p, false] as const), ...(ext.manifest.server?.broadcast ?? []).map((p) => [p, true] as const)];
+        unsubscribers.set(name, patterns.map(([pattern, everywhere]) =>
           kernel.bus.subscribe(pattern, (event) => {
-            if (event.source === name || kernel.registry.get(name).state === 'unloaded') return;
+            if ((event.source === name && !event.remote) || (event.remote && !everywhere) || kernel.registry.get(name).state === 'unloaded') return;
             kernel.registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
           }),
         ));

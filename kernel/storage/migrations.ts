@@ -100,4 +100,16 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '006_bus_events',
+    async up(db) {
+      // Bus events too large for a PostgreSQL notification: the notification carries the row's id.
+      await db.schema.createTable('bus_events', (t) => {
+        t.increments('id').primary();
+        t.text('body').notNullable();
+        t.string('created_at').notNullable();
+        t.index(['created_at']);
+      });
+    },
+  },
 ];
