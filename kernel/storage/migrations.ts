@@ -112,4 +112,22 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '007_shared_limits',
+    async up(db) {
+      // Used when instances share a PostgreSQL database (one process keeps both in memory).
+      await db.schema.createTable('rate_buckets', (t) => {
+        t.string('caller').primary();
+        t.double('tokens').notNullable();
+        t.bigInteger('at').notNullable();
+        t.boolean('allowed').notNullable();
+        t.index(['at']);
+      });
+      await db.schema.createTable('ws_tickets', (t) => {
+        t.string('ticket_hash').primary();
+        t.text('identity').notNullable();
+        t.bigInteger('expires_at').notNullable();
+      });
+    },
+  },
 ];
