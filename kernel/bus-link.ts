@@ -75,7 +75,8 @@ export class BusLink {
         await this.sender!.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS batch(p, n) ORDER BY n', [CHANNEL, payloads]);
       } catch (err) {
         this.log('error', `bus: ${batch.length} event(s) not sent to the other instances: ${(err as Error).message}`);
-        if (!this.closed) this.sender = await this.reconnect(this.sender);
+        if (this.closed) return;
+        this.sender = await this.reconnect(this.sender).catch(() => undefined); // undefined: closed meanwhile
       }
     }
   }

@@ -9,7 +9,8 @@ import { advisoryKey } from '../../protocol/storage.js';
 export class SessionHolds {
   private client: Promise<pg.Client> | undefined;
 
-  constructor(private readonly storage: StorageInfo | undefined, private readonly log: (message: string) => void) {}
+  /** onLost: the connection holding the locks is gone, and with it every hold (another instance may take them). */
+  constructor(private readonly storage: StorageInfo | undefined, private readonly onLost: (reason: string) => void) {}
 
   /** Whether sessions may be held by other instances (and commands for them must travel). */
   get shared(): boolean {
@@ -32,7 +33,7 @@ export class SessionHolds {
 
   async close(): Promise<void> {
     const client = this.client;
-    this.client = undefined;
+    this.client = undefined; // closing on purpose: not a loss
     await (await client?.catch(() => undefined))?.end().catch(() => undefined);
   }
 
@@ -40,11 +41,15 @@ export class SessionHolds {
     return (this.client ??= (async () => {
       const { default: driver } = await import('pg');
       const client = new driver.Client({ connectionString: this.storage!.connection as string });
-      // Its locks are gone with it: another instance may now take these sessions over.
-      client.on('error', (err) => {
-        this.log(`the connection holding this instance's sessions failed: ${err.message}`);
+      let lost = false;
+      const gone = (reason: string) => {
+        if (lost || this.client === undefined) return;
+        lost = true;
         this.client = undefined;
-      });
+        this.onLost(reason);
+      };
+      client.on('error', (err) => gone(err.message));
+      client.on('end', () => gone('the connection ended'));
       await client.connect();
       return client;
     })());

@@ -59,7 +59,7 @@ export class SessionManager {
     this.escalations = new EscalationStore(ctx.db, ctx.sql);
     this.broker = new ApprovalBroker(this.escalations, ctx.host, this.config.operationalMode);
     this.broker.onLateGrant = (entry) => void this.lateGrant(entry);
-    this.holds = new SessionHolds(ctx.init.storage, (message) => ctx.host.log('error', message));
+    this.holds = new SessionHolds(ctx.init.storage, (reason) => void this.letGo(reason));
     this.remote = new RemoteCommands(ctx.host);
     this.remote.execute = (tenantId, command) => this.executeRemote(tenantId, command);
     this.deps = {
@@ -249,6 +249,19 @@ export class SessionManager {
     if (await this.broker.respond(tenantId, requestId, behavior, actor)) return true;
     if (!this.holds.shared) return false;
     return this.remote.send(tenantId, { kind: 'approval', sessionId: '', args: { requestId, behavior, actor } }, () => notFound(`approval request ${requestId}`)).then(() => true, () => false);
+  }
+
+  /**
+   * The holds are gone (their connection failed), so another instance may take these sessions over: this
+   * one stops running them at once, leaving them live in the database, as a shutdown does; whoever
+   * holds them next (maybe this instance again) restarts them from their summary.
+   */
+  private async letGo(reason: string): Promise<void> {
+    const held = [...this.runtimes.values()];
+    this.runtimes.clear();
+    this.ctx.host.log('error', `the connection holding this instance's sessions failed (${reason}); letting ${held.length} session(s) go`);
+    await Promise.all(held.map((rt) => rt.shutdown().catch(() => undefined)));
+    void this.syncWake();
   }
 
   /** A live session of the database that this process does not run: another instance holds it. */

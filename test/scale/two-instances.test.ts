@@ -9,6 +9,9 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
+import { advisoryKey } from '../../protocol/storage.js';
+import { withClient } from '../storage/support.js';
 
 after(() => stopSharedPostgres());
 
@@ -16,9 +19,10 @@ describe('two instances on one PostgreSQL database', () => {
   let a: TestServer;
   let b: TestServer;
   let anthropic: FakeAnthropic;
+  let databaseUrl: string;
   before(async () => {
     anthropic = await startFakeAnthropic({ apiKey: 'test', script: ['Hello.'] });
-    const databaseUrl = await (await sharedPostgres()).createDatabase();
+    databaseUrl = await (await sharedPostgres()).createDatabase();
     const env = { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url };
     [a, b] = await Promise.all([startTestServer({ databaseUrl, env }), startTestServer({ databaseUrl, env })]);
   });
@@ -102,5 +106,30 @@ describe('two instances on one PostgreSQL database', () => {
     ws.send({ type: 'approval_response', requestId: 'no-such-request', behavior: 'allow' });
     assert.match((await ws.next((m) => m.type === 'error', 20_000)).message, /not found/);
     await ws.close();
+  });
+
+  it("takes a session over when the connection holding it fails, and the session goes on", async () => {
+    anthropic.setScript(['First.', 'After the takeover.']);
+    const p = await project(a, 'taken-over');
+    const agent = (await a.api('POST', '/api/agents', { body: { name: 'durable', permissionMode: 'full-auto' } })).body;
+    const session = (await a.api('POST', '/api/sessions', { body: { agentId: agent.id, projectId: p.id, initialPrompt: 'hello' } })).body;
+    const events = async () => (await b.api('GET', `/api/sessions/${session.id}/events?limit=1000`)).body.events as any[];
+    await waitFor('the first answer', async () => ((await events()).some((e) => e.type === 'assistant_message' && e.text === 'First.') ? true : undefined), 15_000);
+    // The database ends the connection that holds the session's advisory lock (what a network fault does).
+    const [k1, k2] = advisoryKey(`roost:session:${session.id}`);
+    const holder = async () => withClient(databaseUrl, async (c) => (await c.query<{ pid: number }>(
+      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND granted", [k1 >>> 0, k2 >>> 0])).rows[0]?.pid);
+    const first = await holder();
+    assert.ok(first, 'a backend holds the session');
+    await withClient(databaseUrl, (c) => c.query('SELECT pg_terminate_backend($1)', [first]));
+    // Whichever instance takes it next restarts it from its summary; it answers again, asked through B.
+    await waitFor('a new holder', async () => {
+      const next = await holder();
+      return next && next !== first ? next : undefined;
+    }, 30_000);
+    await waitFor('the runner restarted', async () => ((await events()).filter((e) => e.type === 'runner_started').length >= 2 ? true : undefined), 15_000);
+    assert.equal((await b.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'still there?' } })).status, 202);
+    await waitFor('the answer after the takeover', async () => ((await events()).some((e) => e.type === 'assistant_message' && e.text === 'After the takeover.') ? true : undefined), 20_000);
+    assert.equal((await b.api('POST', `/api/sessions/${session.id}/stop`)).status, 200);
   });
 });
