@@ -33,7 +33,7 @@ import { createMcpHandler } from './mcp/front.js';
 import { Leadership } from './leader.js';
 import { McpTokens } from './mcp/tokens.js';
 import { Settings } from './settings.js';
-import { isPostgres, openKernelDatabase, storageFor } from './storage/provision.js';
+import { isPostgres, openKernelDatabase, pgRelays, storageFor } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
 import { MemoryTickets, SharedTickets } from './ws/tickets.js';
 
@@ -104,6 +104,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       await link.start();
       closers.push(() => link.close());
     }
+    const relays = pgRelays(config);
+    if (relays) closers.push(() => relays.close());
     const ws = new WsHub(kernel, isPostgres(config) ? new SharedTickets(db) : new MemoryTickets());
     const unsubscribers = new Map<string, Array<() => void>>();
     // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
@@ -118,7 +120,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       waitMs: config.extensionWaitMs,
       idleMs: config.extensionIdleSeconds * 1000,
       busy: (name) => ws.hasStreamSubscribers(name),
-      storageFor: (name) => storageFor(config, db, name),
+      storageFor: (name) => storageFor(config, db, name, relays),
       servicesFor: (name) => {
         const ext = kernel.registry.get(name);
         return serverServices(kernel, ws, name, ext.manifest.dir, SECRET_NAMES, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));

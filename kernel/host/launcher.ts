@@ -7,7 +7,7 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { packageRoot } from '../../protocol/paths.js';
 import type { ServerConfig } from '../config.js';
-import { extensionFolder, isPostgres } from '../storage/provision.js';
+import { extensionFolder } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
 import { permissionFlags } from './permissions.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
@@ -67,8 +67,6 @@ export class ExtensionLauncher {
       ...tools, grants, packageRoot, codeDir: manifest.dir, ownDir, env,
       serverDataDir: this.config.dataDir,
       allowedRoots: this.config.allowedRoots,
-      // Its database lives on the PostgreSQL server: the extension must reach it.
-      needsNetwork: grants.has('db') && isPostgres(this.config),
       limits: this.config.sandboxLimits,
     };
   }

@@ -54,7 +54,7 @@ async function roleSecret(kernelDb: Knex): Promise<string> {
  * carries: the role's own connection, never the admin's. Serialised across instances by an advisory
  * lock, since concurrent role and grant changes fail in PostgreSQL ("tuple concurrently updated").
  */
-export async function provisionExtension(kernelDb: Knex, adminUrl: string, extension: string): Promise<StorageInfo> {
+export async function provisionExtension(kernelDb: Knex, adminUrl: string, extension: string, socketDir?: string): Promise<StorageInfo> {
   const schema = extensionSchema(extension);
   const secret = await roleSecret(kernelDb);
   const { default: pg } = await import('pg'); // only a server on PostgreSQL loads the driver
@@ -81,6 +81,8 @@ export async function provisionExtension(kernelDb: Knex, adminUrl: string, exten
     const url = new URL(adminUrl);
     url.username = role;
     url.password = password;
+    // Through the kernel's relay (pg-relay.ts): a socket folder as the host, the server's port names the socket.
+    if (socketDir) url.searchParams.set('host', socketDir);
     return { client: 'pg', connection: url.toString(), schema };
   });
 }

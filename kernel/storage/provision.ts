@@ -9,6 +9,7 @@ import type { StorageInfo } from '../../protocol/messages.js';
 import { migrate, openDatabase } from '../../protocol/storage.js';
 import type { ServerConfig } from '../config.js';
 import { kernelMigrations } from './migrations.js';
+import { PgRelays } from './pg-relay.js';
 import { KERNEL_SCHEMA, prepareDatabase, provisionExtension } from './pg-roles.js';
 
 export const KERNEL_DB = 'kernel';
@@ -17,11 +18,21 @@ export function isPostgres(config: ServerConfig): boolean {
   return config.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(config.databaseUrl);
 }
 
-/** The storage an extension's init carries: its SQLite file, or its PostgreSQL schema and role (made by the kernel's connection). */
-export async function storageFor(config: ServerConfig, kernelDb: Knex, extension: string): Promise<StorageInfo> {
-  if (isPostgres(config)) return provisionExtension(kernelDb, config.databaseUrl!, extension);
+/**
+ * The storage an extension's init carries: its SQLite file, or its PostgreSQL schema and role (made by
+ * the kernel's connection), reached through a relay socket in its own folder (`relays`, on PostgreSQL).
+ */
+export async function storageFor(config: ServerConfig, kernelDb: Knex, extension: string, relays?: PgRelays): Promise<StorageInfo> {
   const dir = await extensionFolder(config, extension);
+  if (isPostgres(config)) return provisionExtension(kernelDb, config.databaseUrl!, extension, await relays?.open(extension, dir));
   return { client: 'sqlite3', connection: { filename: join(dir, `${extension}.sqlite`) } };
+}
+
+/** The relays of extensions' database connections to the PostgreSQL server of ROOST_DATABASE_URL. */
+export function pgRelays(config: ServerConfig): PgRelays | undefined {
+  if (!isPostgres(config)) return undefined;
+  const url = new URL(config.databaseUrl!);
+  return new PgRelays({ host: url.hostname || 'localhost', port: Number(url.port || 5432) });
 }
 
 /** The one folder an extension may write: its SQLite database and its scratch space (tmp/). */
