@@ -1,5 +1,7 @@
 // The event bus: dot-separated topics; in patterns `*` matches one segment and `#` any number
 // (including none). Every event carries the tenant it belongs to, or null for system events.
+// With instances sharing a PostgreSQL database a link (bus-link.ts) forwards what is published here to
+// the others and hands their events to `receive`: each event is delivered once on every instance.
 
 export interface BusEvent {
   topic: string;
@@ -7,6 +9,8 @@ export interface BusEvent {
   tenantId: string | null;
   /** Who published it: "kernel" or an extension name. */
   source: string;
+  /** Set on events published on another instance (and delivered here by the link). */
+  remote?: true;
 }
 
 export type BusHandler = (event: BusEvent) => void;
@@ -20,6 +24,12 @@ interface Subscription {
 export class EventBus {
   private readonly exact = new Map<string, Set<Subscription>>();
   private readonly wildcard = new Set<Subscription>();
+  private link: ((event: BusEvent) => void) | undefined;
+
+  /** Events published here are also handed to `forward` (for the other instances). */
+  linkTo(forward: ((event: BusEvent) => void) | undefined): void {
+    this.link = forward;
+  }
 
   subscribe(pattern: string, handler: BusHandler): () => void {
     const sub: Subscription = { pattern, test: compilePattern(pattern), handler };
@@ -41,6 +51,16 @@ export class EventBus {
   }
 
   publish(event: BusEvent): void {
+    this.deliverHere(event);
+    this.link?.(event);
+  }
+
+  /** An event another instance published: delivered to this instance's subscribers only. */
+  receive(event: Omit<BusEvent, 'remote'>): void {
+    this.deliverHere({ ...event, remote: true });
+  }
+
+  private deliverHere(event: BusEvent): void {
     const direct = this.exact.get(event.topic);
     if (direct) for (const sub of direct) deliver(sub, event);
     for (const sub of this.wildcard) if (sub.test(event.topic)) deliver(sub, event);

@@ -16,6 +16,10 @@ export interface ServerConfig {
   localAuthRequired: boolean;
   /** Folders whose sub-folders each hold an extension's plugin.toml. */
   extensionDirs: string[];
+  /** The pg_dump that POST /api/backup runs on PostgreSQL; "" (ROOST_PG_DUMP="") exports rows instead. */
+  pgDump: string;
+  /** How often an instance that does not lead a singleton tries to take it (PostgreSQL only). */
+  leaderRetryMs: number;
   /** Requests per minute for each key (or remote address); loopback callers without a key are not limited. */
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
@@ -75,6 +79,8 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     localAuthRequired: env.ROOST_LOCAL_AUTH === 'required',
     extensionDirs: flags.extensionDirs ?? [join(packageRoot, 'extensions'), ...listFrom(env.ROOST_EXTENSION_DIRS)],
     rateLimitPerMinute: intFrom(env.ROOST_RATE_LIMIT, 'ROOST_RATE_LIMIT') ?? 1200,
+    pgDump: env.ROOST_PG_DUMP ?? 'pg_dump',
+    leaderRetryMs: Math.max(100, intFrom(env.ROOST_LEADER_RETRY_MS, 'ROOST_LEADER_RETRY_MS') ?? 5_000),
     bodyLimitBytes: 1024 * 1024,
     keyGraceSeconds: intFrom(env.ROOST_KEY_GRACE_SECONDS, 'ROOST_KEY_GRACE_SECONDS') ?? 24 * 3600,
     keyTtlDays: intFrom(env.ROOST_KEY_TTL_DAYS, 'ROOST_KEY_TTL_DAYS') ?? 90,

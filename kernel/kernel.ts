@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.js';
 import type { Dispatcher } from './http/dispatch.js';
 import type { RouteTable } from './http/route-table.js';
 import type { ExtensionRegistry } from './host/registry.js';
+import type { Leadership } from './leader.js';
 import type { McpTokens } from './mcp/tokens.js';
 import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
@@ -30,6 +31,7 @@ export interface Kernel {
   routes: RouteTable;
   dispatcher: Dispatcher;
   mcpTokens: McpTokens;
+  leadership: Leadership;
   ws: WsHub;
   metrics: KernelMetrics;
   log(level: string, message: string): void;

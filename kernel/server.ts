@@ -6,15 +6,18 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Knex } from 'knex';
 import type { StopOptions } from '../protocol/child.js';
 import { RoostError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
-import { RateLimiter } from './auth/rate-limit.js';
+import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
+import { SharedRateLimiter } from './auth/rate-limit-shared.js';
 import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
+import { BusLink } from './bus-link.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
@@ -28,11 +31,13 @@ import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
 import type { Kernel } from './kernel.js';
 import { createMcpHandler } from './mcp/front.js';
+import { Leadership } from './leader.js';
 import { McpTokens } from './mcp/tokens.js';
 import { KernelMetrics, sqliteFiles } from './metrics.js';
 import { Settings } from './settings.js';
-import { isPostgres, openKernelDatabase, storageFor, tenantWorkspaces } from './storage/provision.js';
+import { isPostgres, openKernelDatabase, pgRelays, storageFor, tenantWorkspaces } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
+import { MemoryTickets, SharedTickets } from './ws/tickets.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -93,12 +98,22 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       bus: new EventBus(),
       audit: new AuditLog(db, config.dataDir),
       auth: new Authenticator(keys, config.localAuthRequired),
-      rateLimiter: new RateLimiter(config.rateLimitPerMinute),
+      rateLimiter: rateLimiterFor(config, db, log),
       settings: new Settings(db),
       mcpTokens: new McpTokens(db),
+      leadership: new Leadership(isPostgres(config) ? config.databaseUrl : undefined, config.leaderRetryMs, log),
     } as Kernel;
     closers.push(() => kernel.audit.flush());
-    const ws = new WsHub(kernel);
+    closers.push(() => kernel.rateLimiter.close?.());
+    closers.push(() => kernel.leadership.close());
+    if (isPostgres(config)) {
+      const link = new BusLink(config.databaseUrl!, db, kernel.bus, log);
+      await link.start();
+      closers.push(() => link.close());
+    }
+    const relays = pgRelays(config);
+    if (relays) closers.push(() => relays.close());
+    const ws = new WsHub(kernel, isPostgres(config) ? new SharedTickets(db) : new MemoryTickets());
     const unsubscribers = new Map<string, Array<() => void>>();
     // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
     const extensionEnv = Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
@@ -112,7 +127,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       waitMs: config.extensionWaitMs,
       idleMs: config.extensionIdleSeconds * 1000,
       busy: (name) => ws.hasStreamSubscribers(name),
-      storageFor: (name) => storageFor(config, name),
+      storageFor: (name) => storageFor(config, db, name, relays),
       servicesFor: (name) => {
         const ext = kernel.registry.get(name);
         return serverServices(kernel, ws, name, ext.manifest.dir, SECRET_NAMES, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
@@ -132,12 +147,17 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         const name = ext.manifest.name;
         for (const off of unsubscribers.get(name) ?? []) off();
         unsubscribers.delete(name);
-        if (change === 'unloaded') return routes.removeOwner(name);
+        if (change === 'unloaded') {
+          void kernel.leadership.resignOwner(name);
+          return routes.removeOwner(name);
+        }
         launcher.check(ext.manifest); // an extension that could only run unsandboxed is refused here, before it is routed
         routes.addAll(name, ext.manifest.server?.routes ?? [], front.kernelServes);
-        unsubscribers.set(name, (ext.manifest.server?.subscribe ?? []).map((pattern) =>
+        // `subscribe`: once per deployment, by the instance that published; `broadcast`: on every instance.
+        const patterns = [...(ext.manifest.server?.subscribe ?? []).map((p) => [p, false] as const), ...(ext.manifest.server?.broadcast ?? []).map((p) => [p, true] as const)];
+        unsubscribers.set(name, patterns.map(([pattern, everywhere]) =>
           kernel.bus.subscribe(pattern, (event) => {
-            if (event.source === name || kernel.registry.get(name).state === 'unloaded') return;
+            if ((event.source === name && !event.remote) || (event.remote && !everywhere) || kernel.registry.get(name).state === 'unloaded') return;
             kernel.registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
           }),
         ));
@@ -205,6 +225,11 @@ function listenError(err: NodeJS.ErrnoException, config: ServerConfig): Error {
   }
   if (err.code === 'EACCES') return new RoostError('PORT_DENIED', `${where} may not be bound by this user (ports below 1024 need privileges): choose another with --port`);
   return err;
+}
+
+/** Instances sharing a PostgreSQL database share their buckets; one process keeps them in memory. */
+function rateLimiterFor(config: ServerConfig, db: Knex, log: (level: string, message: string) => void): RateLimiter {
+  return isPostgres(config) ? new SharedRateLimiter(db, config.rateLimitPerMinute, log) : new MemoryRateLimiter(config.rateLimitPerMinute);
 }
 
 /**

@@ -138,6 +138,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   token: 'tokens',
   ready: undefined,
   wake_on_start: undefined,
+  leader: undefined,
 };
 
 /** Every capability a manifest may ask for. */

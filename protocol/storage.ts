@@ -1,5 +1,8 @@
 // Opening the database an extension (or the kernel) was given, and running its numbered migrations.
-// SQLite: WAL, foreign keys on, a busy timeout. PostgreSQL: the owner's own schema as search path.
+// SQLite: WAL, foreign keys on, a busy timeout. PostgreSQL: the owner's own schema as search path,
+// and migrations serialised across every instance sharing the database by an advisory lock.
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import type { StorageInfo } from './messages.js';
 
@@ -12,11 +15,26 @@ export interface Migration {
 
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * COUNT and bigint columns (int8) and SUM (numeric) arrive from pg as strings; the stores count
+ * micro-units and tokens well inside 2^53, so they become numbers, as SQLite gives them.
+ */
+export function pgTypes(): import('pg').CustomTypesConfig {
+  // Loaded on first use: a process on SQLite never pays for the pg driver.
+  const { types } = createRequire(import.meta.url)('pg') as typeof import('pg');
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === types.builtins.INT8 || oid === types.builtins.NUMERIC) return (value: string) => Number(value);
+      return format === 'binary' ? types.getTypeParser(oid, 'binary') : types.getTypeParser(oid, 'text');
+    }) as import('pg').CustomTypesConfig['getTypeParser'],
+  };
+}
+
 export function openDatabase(storage: StorageInfo): Knex {
   if (storage.client === 'pg') {
     return knexFactory({
       client: 'pg',
-      connection: storage.connection as string,
+      connection: { connectionString: storage.connection as string, types: pgTypes() } as Knex.PgConnectionConfig,
       searchPath: storage.schema ? [storage.schema] : undefined,
       pool: { min: 0, max: 10 },
     });
@@ -49,10 +67,27 @@ export async function migrate(db: Knex, migrations: Migration[], tableName = 'kn
     getMigrationName: (m) => m.name,
     getMigration: async (m) => ({ up: (k: Knex) => m.up(k), down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()) }),
   };
-  // A SQLite file has one owner, which is starting now: a lock left by a start killed mid-migration is
-  // stale, and would otherwise fail every start from here on ("Migration table is already locked").
-  if (db.client.config.client === 'sqlite3' && (await db.schema.hasTable(`${tableName}_lock`))) await db(`${tableName}_lock`).update({ is_locked: 0 });
-  await db.migrate.latest({ migrationSource: source, tableName });
-  const done = await db(tableName).count<{ n: number }[]>({ n: '*' });
-  return Number(done[0]?.n ?? 0);
+  const run = async () => {
+    // Whoever migrates holds the only right to (the SQLite file's one owner, or the advisory lock): a knex
+    // lock left by a start killed mid-migration is stale, and would otherwise fail every start from here
+    // on ("Migration table is already locked").
+    if (await db.schema.hasTable(`${tableName}_lock`)) await db(`${tableName}_lock`).update({ is_locked: 0 });
+    await db.migrate.latest({ migrationSource: source, tableName });
+    const done = await db(tableName).count<{ n: number }[]>({ n: '*' });
+    return Number(done[0]?.n ?? 0);
+  };
+  if (db.client.config.client !== 'pg') return run();
+  // Several instances may start at once on one database: the first migrates, the others wait for it and
+  // then find nothing left to do. The lock is held by a transaction of its own and ends with it.
+  const schema = String(db.client.config.searchPath ?? 'public');
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', advisoryKey(`roost:migrate:${schema}:${tableName}`));
+    return run();
+  });
+}
+
+/** The two 32-bit keys of an advisory lock named by `name` (the same on every instance). */
+export function advisoryKey(name: string): [number, number] {
+  const digest = createHash('sha256').update(name).digest();
+  return [digest.readInt32BE(0), digest.readInt32BE(4)];
 }

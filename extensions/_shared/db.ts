@@ -3,6 +3,14 @@ import type { SqlReader, SqlValue } from './sql.js';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
+/**
+ * `column` matched against a LIKE pattern bound to `?` (see containing/startingWith), ignoring case on
+ * both databases as SQLite's LIKE does: ILIKE on PostgreSQL. The column comes from code, never input.
+ */
+export function likeClause(dialect: SqlReader['dialect'], column: string): string {
+  return `${column} ${dialect === 'pg' ? 'ILIKE' : 'LIKE'} ? ESCAPE '\\'`;
+}
+
 /** A LIKE pattern that finds `text` anywhere, its own % and _ matched literally (use with `escape '\'`). */
 export function containing(text: string): string {
   return `%${escapeLike(text)}%`;

@@ -47,6 +47,11 @@ export class HostClient {
   }
 
   /** Ask to be started with the server while holding work that must go on (server extensions only). */
+  /** Whether this instance leads the singleton `name` now (ask on every tick: leadership can move). */
+  async leader(name: string): Promise<boolean> {
+    return (await this.peer.request({ type: 'leader', name })) as boolean;
+  }
+
   async wakeOnStart(wake: boolean): Promise<void> {
     await this.peer.request({ type: 'wake_on_start', wake });
   }

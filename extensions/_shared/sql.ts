@@ -4,6 +4,7 @@
 // knex (ctx.db); hot reads are written once as SQL with `?` placeholders and never compiled per request.
 import { createRequire } from 'node:module';
 import type { StorageInfo } from '../../protocol/messages.js';
+import { pgTypes } from '../../protocol/storage.js';
 
 export type SqlValue = string | number | boolean | null;
 type Row = Record<string, unknown>;
@@ -113,6 +114,7 @@ class PgReader implements SqlReader {
       const schema = this.storage.schema;
       this.pool = new Pool({
         connectionString: this.storage.connection as string,
+        types: pgTypes(),
         max: PG_READERS,
         ...(schema ? { options: `-c search_path=${schema}` } : {}),
       });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, validationError } from '../../protocol/errors.js';
-import { containing, paged, type PageRequest } from '../_shared/db.js';
+import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export interface Bundle {
@@ -38,7 +38,7 @@ export class BundleStore {
   ) {}
 
   async list(tenantId: string, page: PageRequest & { search?: string }): Promise<{ bundles: Bundle[]; total?: number; hasMore: boolean }> {
-    const search = page.search ? " AND name LIKE ? ESCAPE '\\'" : '';
+    const search = page.search ? ` AND ${likeClause(this.sql.dialect, 'name')}` : '';
     const params: SqlValue[] = page.search ? [tenantId, containing(page.search)] : [tenantId];
     const { rows, total, hasMore } = await paged<Row>(this.sql, { from: `skill_bundles WHERE tenant_id = ?${search}`, params, orderBy: 'created_at, id' }, page);
     return { bundles: rows.map(toBundle), ...(total === undefined ? {} : { total }), hasMore };

@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import { containing, type PageRequest } from '../_shared/db.js';
+import { containing, likeClause, type PageRequest } from '../_shared/db.js';
 import { fromRow, pagedJson, type JsonPage, type Shape } from '../_shared/json-shape.js';
 import { PROVIDER_DEFAULTS } from '../_shared/providers/defaults.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
@@ -63,7 +63,7 @@ export class AgentStore {
     let from = 'agents WHERE tenant_id = ?';
     const params: SqlValue[] = [tenantId];
     if (page.search) {
-      from += " AND name LIKE ? ESCAPE '\\'";
+      from += ` AND ${likeClause(this.sql.dialect, 'name')}`;
       params.push(containing(page.search));
     }
     if (page.wallet) {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 import { num, safeSum } from './amounts.js';
-import { containing, paged, type PageRequest } from '../_shared/db.js';
+import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend';
@@ -139,7 +139,7 @@ export class Ledger {
     const params: SqlValue[] = [tenantId];
     if (page.search) {
       const like = containing(page.search);
-      from += " AND (address LIKE ? ESCAPE '\\' OR agent_name LIKE ? ESCAPE '\\')";
+      from += ` AND (${likeClause(this.sql.dialect, 'address')} OR ${likeClause(this.sql.dialect, 'agent_name')})`;
       params.push(like, like);
     }
     const { rows, total, hasMore } = await paged<Record<string, any>>(this.sql, { from, params, orderBy: 'created_at, address' }, page);

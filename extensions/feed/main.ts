@@ -2,7 +2,7 @@
 import { validationError } from '../../protocol/errors.js';
 import type { Migration } from '../../protocol/storage.js';
 import { runExtension } from '../_shared/extension.js';
-import { paged, startingWith } from '../_shared/db.js';
+import { likeClause, paged, startingWith } from '../_shared/db.js';
 import type { SqlValue } from '../_shared/sql.js';
 import { ok, page, queryString } from '../_shared/http.js';
 import { itemFor } from './items.js';
@@ -48,7 +48,7 @@ runExtension({
       let from = 'feed_items WHERE tenant_id = ?';
       const params: SqlValue[] = [req.auth.tenantId];
       if (kind) {
-        from += " AND kind LIKE ? ESCAPE '\\'";
+        from += ` AND ${likeClause(ctx.sql.dialect, 'kind')}`;
         params.push(startingWith(kind));
       }
       if (since) {

@@ -1,7 +1,7 @@
 // Project records, always read and written within one tenant.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { containing, paged, type PageRequest } from '../_shared/db.js';
+import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
 export interface Project {
@@ -34,7 +34,7 @@ export class ProjectStore {
   ) {}
 
   async list(tenantId: string, page: PageRequest & { search?: string }): Promise<{ projects: Project[]; total?: number; hasMore: boolean }> {
-    const search = page.search ? " AND name LIKE ? ESCAPE '\\'" : '';
+    const search = page.search ? ` AND ${likeClause(this.sql.dialect, 'name')}` : '';
     const params: SqlValue[] = page.search ? [tenantId, containing(page.search)] : [tenantId];
     const { rows, total, hasMore } = await paged<Row>(this.sql, { from: `projects WHERE tenant_id = ?${search}`, params, orderBy: 'created_at, id' }, page);
     return { projects: rows.map(toProject), ...(total === undefined ? {} : { total }), hasMore };

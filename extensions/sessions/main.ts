@@ -6,6 +6,7 @@ import { ChatBridge } from './chat.js';
 import { SessionManager } from './manager.js';
 import { migrations } from './migrations.js';
 import { OPERATIONAL_MODES, type OperationalMode } from './policy.js';
+import { COMMAND_TOPIC, RESULT_TOPIC } from './remote.js';
 import { sessionRoutes } from './routes.js';
 import { sessionTools } from './tools.js';
 import { wsHandlers } from './ws.js';
@@ -30,7 +31,8 @@ runExtension({
   routes: sessionRoutes(current),
   tools: sessionTools(current),
   ws: wsHandlers(current, () => chat!),
-  event({ topic, payload }) {
+  async event({ topic, payload, tenantId }) {
+    if (topic === COMMAND_TOPIC || topic === RESULT_TOPIC) return manager?.remote.receive(topic, payload, tenantId);
     const mode = (payload as { mode?: unknown } | null)?.mode;
     if (topic === 'system.operational_mode' && OPERATIONAL_MODES.includes(mode as OperationalMode)) manager?.broker.setMode(mode as OperationalMode);
   },

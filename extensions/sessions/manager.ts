@@ -1,9 +1,12 @@
 // All sessions of this server: creating and starting them, finding them within a tenant, the live
 // ones in memory (with their runners), and bringing back at start-up what was running at shutdown.
+// With several instances on one PostgreSQL database each live session runs on the instance holding
+// it (holds.ts); commands for a session held elsewhere travel there over the bus (remote.ts), and
+// live sessions whose instance went away are taken over.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { conflict, notFound } from '../../protocol/errors.js';
+import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
 import { resolveProvider } from '../_shared/providers/resolve.js';
@@ -11,7 +14,9 @@ import { ApprovalBroker } from './approvals.js';
 import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
 import { Credits } from './credits.js';
 import { EscalationStore, type Escalation } from './escalations.js';
+import { SessionHolds } from './holds.js';
 import { agentSpec, projectSpec } from './lookups.js';
+import { RemoteCommands, type Command } from './remote.js';
 import { RunnerPool } from './runner-pool.js';
 import { SessionRuntime, type RuntimeDeps } from './runtime.js';
 import { LIVE, SessionStore, toView, type SessionRow, type SessionView } from './store.js';
@@ -28,11 +33,17 @@ export interface CreateInput {
   resumeUnitMs?: number;
 }
 
+/** How often an instance looks for live sessions nobody holds any more (their instance went away). */
+const ADOPT_MS = 10_000;
+
 export class SessionManager {
   readonly store: SessionStore;
   readonly escalations: EscalationStore;
   readonly broker: ApprovalBroker;
   readonly config: InstanceConfig;
+  readonly remote: RemoteCommands;
+  private readonly holds: SessionHolds;
+  private adopter: NodeJS.Timeout | undefined;
   private readonly runtimes = new Map<string, SessionRuntime>();
   private readonly deps: RuntimeDeps;
   /** Sessions being created or resumed that are not in `runtimes` yet. */
@@ -48,6 +59,9 @@ export class SessionManager {
     this.escalations = new EscalationStore(ctx.db, ctx.sql);
     this.broker = new ApprovalBroker(this.escalations, ctx.host, this.config.operationalMode);
     this.broker.onLateGrant = (entry) => void this.lateGrant(entry);
+    this.holds = new SessionHolds(ctx.init.storage, (reason) => void this.letGo(reason));
+    this.remote = new RemoteCommands(ctx.host);
+    this.remote.execute = (tenantId, command) => this.executeRemote(tenantId, command);
     this.deps = {
       ctx,
       store: this.store,
@@ -58,6 +72,7 @@ export class SessionManager {
       forward: (rt, message) => this.forward(rt, message),
       settled: (rt) => {
         this.runtimes.delete(rt.id);
+        void this.holds.release(rt.id);
         void this.syncWake();
       },
     };
@@ -109,6 +124,7 @@ export class SessionManager {
       started_at: null,
       ended_at: null,
     };
+    await this.holds.hold(id); // new: nobody else can hold it
     await this.store.insert(row);
     const rt = await SessionRuntime.load(this.deps, row);
     this.runtimes.set(id, rt);
@@ -140,6 +156,7 @@ export class SessionManager {
   async stop(tenantId: string, id: string): Promise<SessionView> {
     const row = await this.mustGet(tenantId, id);
     const rt = this.live(tenantId, id);
+    if (this.heldElsewhere(rt, row)) return (await this.toHolder(tenantId, { kind: 'stop', sessionId: id, args: {} })) as SessionView;
     if (!rt || !LIVE.includes(row.status)) throw conflict(`session ${id} is ${row.status}; only a created, running or paused session can be stopped`);
     await rt.stop('stopped', null, 'stopped on request');
     return rt.view();
@@ -150,6 +167,7 @@ export class SessionManager {
     let rt = this.live(tenantId, id);
     if (!rt) {
       if (row.status !== 'timeout' && row.status !== 'error') throw conflict(`session ${id} is ${row.status}; only a paused, timed-out or failed session can be resumed`);
+      if (!(await this.holds.hold(id))) throw conflict(`session ${id} is being resumed by another instance`);
       rt = await this.arrive(async () => {
         const loaded = await SessionRuntime.load(this.deps, row);
         this.runtimes.set(id, loaded);
@@ -185,6 +203,7 @@ export class SessionManager {
   async send(tenantId: string, id: string, content: string): Promise<number> {
     const row = await this.mustGet(tenantId, id);
     const rt = this.live(tenantId, id);
+    if (this.heldElsewhere(rt, row)) return (await this.toHolder(tenantId, { kind: 'send', sessionId: id, args: { content } })) as number;
     if (!rt || !LIVE.includes(row.status)) throw conflict(`session ${id} is ${row.status}; resume it (or start a new one) to send messages`);
     return rt.enqueue(content);
   }
@@ -203,6 +222,7 @@ export class SessionManager {
   async remove(tenantId: string, id: string): Promise<void> {
     const row = await this.mustGet(tenantId, id);
     const rt = this.live(tenantId, id);
+    if (this.heldElsewhere(rt, row)) await this.toHolder(tenantId, { kind: 'stop', sessionId: id, args: {} });
     if (rt) await rt.stop('stopped', null, 'deleted');
     await this.store.remove(tenantId, id);
     // A session without a project worked in a folder of its own; it goes with the session. (This
@@ -217,13 +237,75 @@ export class SessionManager {
 
   async extendTimeout(tenantId: string, id: string, minutes: number): Promise<string> {
     const rt = this.live(tenantId, id);
+    if (!rt && this.holds.shared && LIVE.includes((await this.mustGet(tenantId, id)).status)) {
+      return (await this.toHolder(tenantId, { kind: 'extend_timeout', sessionId: id, args: { minutes } })) as string;
+    }
     if (!rt) throw conflict(`session ${id} is not running: there is no timeout to extend`);
     return rt.extendTimeout(minutes);
   }
 
-  /** At start-up: running sessions start again from their summary; paused ones wait for their resume time. */
+  /** Answers an approval request wherever its session runs; false when no instance is asking it. */
+  async respondApproval(tenantId: string, requestId: string, behavior: 'allow' | 'deny', actor: string): Promise<boolean> {
+    if (await this.broker.respond(tenantId, requestId, behavior, actor)) return true;
+    if (!this.holds.shared) return false;
+    return this.remote.send(tenantId, { kind: 'approval', sessionId: '', args: { requestId, behavior, actor } }, () => notFound(`approval request ${requestId}`)).then(() => true, () => false);
+  }
+
+  /**
+   * The holds are gone (their connection failed), so another instance may take these sessions over: this
+   * one stops running them at once, leaving them live in the database, as a shutdown does; whoever
+   * holds them next (maybe this instance again) restarts them from their summary.
+   */
+  private async letGo(reason: string): Promise<void> {
+    const held = [...this.runtimes.values()];
+    this.runtimes.clear();
+    this.ctx.host.log('error', `the connection holding this instance's sessions failed (${reason}); letting ${held.length} session(s) go`);
+    await Promise.all(held.map((rt) => rt.shutdown().catch(() => undefined)));
+    void this.syncWake();
+  }
+
+  /** A live session of the database that this process does not run: another instance holds it. */
+  private heldElsewhere(rt: SessionRuntime | undefined, row: SessionRow): boolean {
+    return !rt && this.holds.shared && LIVE.includes(row.status);
+  }
+
+  private toHolder(tenantId: string, command: Omit<Command, 'id'>): Promise<unknown> {
+    return this.remote.send(tenantId, command, () => new RoostError('EXTENSION_UNAVAILABLE', `the instance running session ${command.sessionId} did not answer; try again shortly`));
+  }
+
+  /** A command from another instance, carried out when this instance holds what it names. */
+  private async executeRemote(tenantId: string, command: Command): Promise<{ value: unknown } | undefined> {
+    if (command.kind === 'approval') {
+      const { requestId, behavior, actor } = command.args as { requestId: string; behavior: 'allow' | 'deny'; actor: string };
+      return (await this.broker.respond(tenantId, requestId, behavior, actor)) ? { value: true } : undefined;
+    }
+    if (!this.live(tenantId, command.sessionId)) return undefined;
+    switch (command.kind) {
+      case 'stop':
+        return { value: await this.stop(tenantId, command.sessionId) };
+      case 'send':
+        return { value: await this.send(tenantId, command.sessionId, String(command.args.content)) };
+      case 'extend_timeout':
+        return { value: await this.extendTimeout(tenantId, command.sessionId, Number(command.args.minutes)) };
+    }
+  }
+
+  /**
+   * At start-up: running sessions start again from their summary; paused ones wait for their resume
+   * time — those this instance can hold (another instance may run them). Sharing a database, it then
+   * keeps looking for live sessions whose instance went away, and takes them over.
+   */
   async restoreAll(): Promise<void> {
+    await this.restoreUnheld();
+    if (this.holds.shared) {
+      this.adopter = setInterval(() => void this.restoreUnheld().catch((err: Error) => this.ctx.host.log('warn', `taking over sessions failed: ${err.message}`)), ADOPT_MS);
+      this.adopter.unref();
+    }
+  }
+
+  private async restoreUnheld(): Promise<void> {
     for (const row of await this.store.live()) {
+      if (this.runtimes.has(row.id) || !(await this.holds.hold(row.id))) continue;
       const rt = await SessionRuntime.load(this.deps, row);
       this.runtimes.set(row.id, rt);
       if (row.status === 'paused') {
@@ -238,8 +320,10 @@ export class SessionManager {
   }
 
   async shutdown(): Promise<void> {
+    if (this.adopter) clearInterval(this.adopter);
     await Promise.all([...this.runtimes.values()].map((rt) => rt.shutdown()));
     await this.deps.pool.close();
+    await this.holds.close();
   }
 
   /** An owner allowed a tool use after it had been denied: tell the agent it may retry it once. */

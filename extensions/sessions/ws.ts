@@ -18,7 +18,7 @@ export function wsHandlers(manager: () => SessionManager, chat: () => ChatBridge
 
     async approval_response(message, client, ctx) {
       const m = validate<{ requestId: string; behavior: 'allow' | 'deny' }>(schema(ctx, 'ws-approval-response.json'), message, 'approval_response');
-      if (!(await manager().broker.respond(client.auth.tenantId, m.requestId, m.behavior, client.auth.actor))) {
+      if (!(await manager().respondApproval(client.auth.tenantId, m.requestId, m.behavior, client.auth.actor))) {
         throw notFound(`approval request ${m.requestId} (it may have been answered or timed out)`);
       }
     },

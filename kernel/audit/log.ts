@@ -1,6 +1,7 @@
 // The append-only audit log: a hash chain in the kernel database (chain.ts) whose head is also kept,
 // signed, outside it (checkpoint.ts), and a verifier that reports every break (verify.ts).
 import type { Knex } from 'knex';
+import { advisoryKey } from '../../protocol/storage.js';
 import { CHECKPOINT_MISMATCH, GENESIS, hashOf, type Row } from './chain.js';
 import { CheckpointFile } from './checkpoint.js';
 import { checkpointProblem, verifyChain, type ChainBreak, type ChainReport } from './verify.js';
@@ -71,11 +72,13 @@ export class AuditLog {
   }
 
   async query(q: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
+    // Prefixes match ignoring case on both databases, as SQLite's LIKE does.
+    const like = this.db.client.config.client === 'pg' ? 'ILIKE' : 'LIKE';
     const base = this.db<Row>('audit_log').where((w) => {
       if (q.tenantId !== undefined) w.where('tenant_id', q.tenantId);
-      if (q.action) w.whereRaw("action LIKE ? ESCAPE '\\'", [startsWith(q.action)]);
+      if (q.action) w.whereRaw(`action ${like} ? ESCAPE '\\'`, [startsWith(q.action)]);
       if (q.actor) w.where('actor', q.actor);
-      if (q.resource) w.whereRaw("resource LIKE ? ESCAPE '\\'", [startsWith(q.resource)]);
+      if (q.resource) w.whereRaw(`resource ${like} ? ESCAPE '\\'`, [startsWith(q.resource)]);
       if (q.since) w.where('ts', '>=', q.since);
       if (q.until) w.where('ts', '<=', q.until);
     });
@@ -119,6 +122,17 @@ export class AuditLog {
   }
 
   private async insert(input: AuditInput): Promise<{ seq: number; hash: string }> {
+    if (this.db.client.config.client !== 'pg') return this.insertAfter(this.db, input);
+    // Several instances append to one chain: each links to the newest row under a lock all of them take.
+    return this.db.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', advisoryKey('roost:audit'));
+      const last = await trx<Row>('audit_log').orderBy('seq', 'desc').first();
+      if (last && last.seq > this.head.seq) this.head = { seq: last.seq, hash: last.hash };
+      return this.insertAfter(trx, input);
+    });
+  }
+
+  private async insertAfter(db: Knex, input: AuditInput): Promise<{ seq: number; hash: string }> {
     const row: Omit<Row, 'hash'> = {
       seq: this.head.seq + 1,
       ts: new Date().toISOString(),
@@ -130,7 +144,7 @@ export class AuditLog {
       prev_hash: this.head.hash,
     };
     const hash = hashOf(row);
-    await this.db('audit_log').insert({ ...row, hash });
+    await db('audit_log').insert({ ...row, hash });
     this.head = { seq: row.seq, hash };
     return this.head;
   }

@@ -1,13 +1,27 @@
 // A token bucket per caller (API key, or remote address for anonymous callers). Loopback callers
-// without a key — the machine's owner — are not limited.
+// without a key — the machine's owner — are not limited. One process keeps its buckets in memory;
+// instances sharing a PostgreSQL database share them (rate-limit-shared.ts), so a caller spread over
+// instances by a load balancer gets the limit once, not once per instance.
 import { RoostError } from '../../protocol/errors.js';
+
+export interface RateLimiter {
+  /** Takes one token for the caller or throws 429 with the seconds to wait. */
+  take(caller: string): Promise<void>;
+  close?(): void;
+}
+
+/** 429 for a bucket holding `tokens` (< 1) that refills `perMs` tokens a millisecond. */
+export function rateLimited(tokens: number, perMs: number): RoostError {
+  const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+  return new RoostError('RATE_LIMITED', `too many requests; retry in ${retryAfter} s`, { details: { retryAfter } });
+}
 
 interface Bucket {
   tokens: number;
   at: number;
 }
 
-export class RateLimiter {
+export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perMs: number;
 
@@ -15,8 +29,7 @@ export class RateLimiter {
     this.perMs = perMinute / 60_000;
   }
 
-  /** Takes one token for the caller or throws 429 with the seconds to wait. */
-  take(caller: string): void {
+  async take(caller: string): Promise<void> {
     if (this.perMinute <= 0) return;
     const now = Date.now();
     const bucket = this.buckets.get(caller) ?? { tokens: this.perMinute, at: now };
@@ -24,8 +37,7 @@ export class RateLimiter {
     bucket.at = now;
     if (bucket.tokens < 1) {
       this.buckets.set(caller, bucket);
-      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
-      throw new RoostError('RATE_LIMITED', `too many requests; retry in ${retryAfter} s`, { details: { retryAfter } });
+      throw rateLimited(bucket.tokens, this.perMs);
     }
     bucket.tokens -= 1;
     this.buckets.set(caller, bucket);

@@ -8,7 +8,7 @@ import { delimiter, isAbsolute, join, sep } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { packageRoot } from '../../protocol/paths.js';
 import type { ServerConfig } from '../config.js';
-import { extensionFolder, isPostgres, tenantWorkspaces } from '../storage/provision.js';
+import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
 import { permissionFlags } from './permissions.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
@@ -71,8 +71,6 @@ export class ExtensionLauncher {
       serverDataDir: this.config.dataDir,
       allowedRoots: this.config.allowedRoots,
       tenantWorkspaces: tenantWorkspaces(this.config),
-      // Its database lives on the PostgreSQL server: the extension must reach it.
-      needsNetwork: grants.has('db') && isPostgres(this.config),
       limits: this.config.sandboxLimits,
     };
   }

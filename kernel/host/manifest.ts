@@ -64,6 +64,11 @@ export interface Manifest {
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
+    /**
+     * Topic patterns delivered from every instance sharing the database (state each instance's copy
+     * must hold). `subscribe` patterns are delivered once per deployment: on the instance that published.
+     */
+    broadcast: string[];
     tools: ToolDecl[];
     streams: StreamDecl[];
   };
@@ -83,6 +88,7 @@ interface RawManifest {
     routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }>;
     ws?: string[];
     subscribe?: string[];
+    broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
   };
@@ -144,6 +150,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     routes: (server.routes ?? []).map(normaliseRoute),
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
+    broadcast: server.broadcast ?? [],
     tools,
     streams: server.streams ?? [],
   };

@@ -205,6 +205,8 @@ export class PluginProcess {
         return need('token')({ tenantId: m.tenantId, agentId: m.agentId, sessionId: m.sessionId ?? null, tools: m.tools ?? [], ttlSeconds: m.ttlSeconds });
       case 'wake_on_start':
         return need('wakeOnStart')(m.wake).then(() => true);
+      case 'leader':
+        return need('leader')(m.name);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });

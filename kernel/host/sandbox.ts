@@ -31,8 +31,6 @@ export interface SandboxSpec {
   allowedRoots: string[];
   /** The tenants' own project folders (inside the server's data dir): bound read-write with `filesystem`. */
   tenantWorkspaces?: string;
-  /** Keeps the host network without the `network` grant (storage on a PostgreSQL server). */
-  needsNetwork: boolean;
   /** The complete environment of the sandboxed process. */
   env: Record<string, string | undefined>;
   limits: SandboxLimits;
@@ -57,7 +55,7 @@ export function sandboxArgv(spec: SandboxSpec, cwd: string): string[] {
 }
 
 function namespaces(spec: SandboxSpec): string[] {
-  const shareNetwork = spec.grants.has('network') || spec.needsNetwork;
+  const shareNetwork = spec.grants.has('network');
   return [
     '--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID,
     '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',

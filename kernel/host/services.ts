@@ -60,4 +60,6 @@ export interface HostServices {
   token?(request: TokenRequest): Promise<string>;
   /** Start this extension with the server (it holds running work), or no longer. */
   wakeOnStart?(wake: boolean): Promise<void>;
+  /** Whether this instance leads the extension's singleton `name` (see kernel/leader.ts). */
+  leader?(name: string): Promise<boolean>;
 }

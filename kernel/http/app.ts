@@ -128,13 +128,13 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
         : await kernel.auth.identify(ctx.req);
     } catch (err) {
       // A refused key still costs its address a token, so keys cannot be guessed at full speed.
-      kernel.rateLimiter.take(`ip:${ctx.ip}`);
+      await kernel.rateLimiter.take(`ip:${ctx.ip}`);
       throw err;
     }
     ctx.state.identity = identity;
     // A loopback caller without a key is the machine's owner and is not limited, unless local auth is required.
     const exempt = identity.keyHash === null && identity.local && !kernel.config.localAuthRequired;
-    if (!exempt) kernel.rateLimiter.take(identity.keyHash ?? `ip:${ctx.ip}`);
+    if (!exempt) await kernel.rateLimiter.take(identity.keyHash ?? `ip:${ctx.ip}`);
     await next();
   };
 }

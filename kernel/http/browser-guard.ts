@@ -103,9 +103,9 @@ export function preflightHeaders(policy: BrowserPolicy, req: IncomingMessage): R
  * Records a refusal like other authentication failures. It costs the address a token first, so a
  * page that keeps trying is rate limited (429, not recorded) rather than filling the audit log.
  */
-export function recordRefusal(kernel: Kernel, req: IncomingMessage, resource: string, error: RoostError): void {
+export async function recordRefusal(kernel: Kernel, req: IncomingMessage, resource: string, error: RoostError): Promise<void> {
   const address = req.socket.remoteAddress ?? 'unknown';
-  kernel.rateLimiter.take(`ip:${address}`);
+  await kernel.rateLimiter.take(`ip:${address}`);
   const detail = { code: error.code, host: clip(req.headers.host), origin: clip(req.headers.origin) };
   kernel.audit.append({ tenantId: null, actor: address, action: 'auth.failure', resource, detail });
 }
@@ -120,7 +120,7 @@ export function browserGuard(kernel: Kernel): Koa.Middleware {
   return async (ctx, next) => {
     const refusal = browserRefusal(policy, ctx.req);
     if (refusal) {
-      recordRefusal(kernel, ctx.req, `${ctx.method} ${ctx.path}`, refusal);
+      await recordRefusal(kernel, ctx.req, `${ctx.method} ${ctx.path}`, refusal);
       throw refusal;
     }
     const preflight = preflightHeaders(policy, ctx.req);

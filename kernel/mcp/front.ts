@@ -27,14 +27,14 @@ export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerR
     try {
       const foreign = browserRefusal(browsers, req);
       if (foreign) {
-        recordRefusal(k, req, `${req.method} /mcp`, foreign);
+        await recordRefusal(k, req, `${req.method} /mcp`, foreign);
         throw foreign;
       }
       const preflight = preflightHeaders(browsers, req);
       if (preflight) return void res.writeHead(204, preflight).end();
       for (const [name, value] of Object.entries(corsHeaders(browsers, req))) res.setHeader(name, value);
       identity = await identify(k, req);
-      if (identity.keyHash !== null || !identity.local) k.rateLimiter.take(identity.keyHash ?? identity.actor);
+      if (identity.keyHash !== null || !identity.local) await k.rateLimiter.take(identity.keyHash ?? identity.actor);
     } catch (err) {
       const error = toRoostError(err);
       res.writeHead(error.status, {

@@ -89,4 +89,45 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '005_server_secrets',
+    async up(db) {
+      // Secrets every instance of one deployment shares (e.g. what PostgreSQL role passwords derive from).
+      await db.schema.createTable('server_secrets', (t) => {
+        t.string('name').primary();
+        t.text('value').notNullable();
+        t.string('created_at').notNullable();
+      });
+    },
+  },
+  {
+    name: '006_bus_events',
+    async up(db) {
+      // Bus events too large for a PostgreSQL notification: the notification carries the row's id.
+      await db.schema.createTable('bus_events', (t) => {
+        t.increments('id').primary();
+        t.text('body').notNullable();
+        t.string('created_at').notNullable();
+        t.index(['created_at']);
+      });
+    },
+  },
+  {
+    name: '007_shared_limits',
+    async up(db) {
+      // Used when instances share a PostgreSQL database (one process keeps both in memory).
+      await db.schema.createTable('rate_buckets', (t) => {
+        t.string('caller').primary();
+        t.double('tokens').notNullable();
+        t.bigInteger('at').notNullable();
+        t.boolean('allowed').notNullable();
+        t.index(['at']);
+      });
+      await db.schema.createTable('ws_tickets', (t) => {
+        t.string('ticket_hash').primary();
+        t.text('identity').notNullable();
+        t.bigInteger('expires_at').notNullable();
+      });
+    },
+  },
 ];

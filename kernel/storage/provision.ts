@@ -1,6 +1,6 @@
 // The kernel's database and the one it provisions for each extension: a SQLite file in the
-// extension's own data folder (<data>/extensions/<name>/<name>.sqlite), or a PostgreSQL schema per
-// extension when ROOST_DATABASE_URL is postgres.
+// extension's own data folder (<data>/extensions/<name>/<name>.sqlite), or, when ROOST_DATABASE_URL is
+// postgres, schema roost_kernel for the kernel and a schema and login role per extension (pg-roles.ts).
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import type { StorageInfo } from '../../protocol/messages.js';
 import { migrate, openDatabase } from '../../protocol/storage.js';
 import type { ServerConfig } from '../config.js';
 import { kernelMigrations } from './migrations.js';
+import { PgRelays } from './pg-relay.js';
+import { KERNEL_SCHEMA, prepareDatabase, provisionExtension } from './pg-roles.js';
 
 export const KERNEL_DB = 'kernel';
 
@@ -16,20 +18,21 @@ export function isPostgres(config: ServerConfig): boolean {
   return config.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(config.databaseUrl);
 }
 
-export async function storageFor(config: ServerConfig, owner: string): Promise<StorageInfo> {
-  if (isPostgres(config)) {
-    const schema = owner === KERNEL_DB ? 'roost_kernel' : `roost_ext_${owner.replace(/-/g, '_')}`;
-    const admin = openDatabase({ client: 'pg', connection: config.databaseUrl! });
-    try {
-      await admin.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-    } finally {
-      await admin.destroy();
-    }
-    return { client: 'pg', connection: config.databaseUrl!, schema };
-  }
-  const dir = owner === KERNEL_DB ? config.dataDir : await extensionFolder(config, owner);
-  await mkdir(dir, { recursive: true });
-  return { client: 'sqlite3', connection: { filename: join(dir, `${owner}.sqlite`) } };
+/**
+ * The storage an extension's init carries: its SQLite file, or its PostgreSQL schema and role (made by
+ * the kernel's connection), reached through a relay socket in its own folder (`relays`, on PostgreSQL).
+ */
+export async function storageFor(config: ServerConfig, kernelDb: Knex, extension: string, relays?: PgRelays): Promise<StorageInfo> {
+  const dir = await extensionFolder(config, extension);
+  if (isPostgres(config)) return provisionExtension(kernelDb, config.databaseUrl!, extension, await relays?.open(extension, dir));
+  return { client: 'sqlite3', connection: { filename: join(dir, `${extension}.sqlite`) } };
+}
+
+/** The relays of extensions' database connections to the PostgreSQL server of ROOST_DATABASE_URL. */
+export function pgRelays(config: ServerConfig): PgRelays | undefined {
+  if (!isPostgres(config)) return undefined;
+  const url = new URL(config.databaseUrl!);
+  return new PgRelays({ host: url.hostname || 'localhost', port: Number(url.port || 5432) });
 }
 
 /** The one folder an extension may write: its SQLite database and its scratch space (tmp/). */
@@ -59,9 +62,23 @@ async function moveLegacyDatabases(config: ServerConfig): Promise<void> {
   }
 }
 
+async function kernelStorage(config: ServerConfig): Promise<StorageInfo> {
+  if (isPostgres(config)) {
+    const admin = openDatabase({ client: 'pg', connection: config.databaseUrl! });
+    try {
+      await prepareDatabase(admin);
+    } finally {
+      await admin.destroy();
+    }
+    return { client: 'pg', connection: config.databaseUrl!, schema: KERNEL_SCHEMA };
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  await moveLegacyDatabases(config);
+  return { client: 'sqlite3', connection: { filename: join(config.dataDir, `${KERNEL_DB}.sqlite`) } };
+}
+
 export async function openKernelDatabase(config: ServerConfig): Promise<{ db: Knex; schemaVersion: number; storage: StorageInfo }> {
-  const storage = await storageFor(config, KERNEL_DB);
-  if (!isPostgres(config)) await moveLegacyDatabases(config);
+  const storage = await kernelStorage(config);
   const db = openDatabase(storage);
   const schemaVersion = await migrate(db, kernelMigrations);
   return { db, schemaVersion, storage };

@@ -2,7 +2,7 @@
 // one-time ticket), `welcome`, ping/pong and heartbeats, subscriptions authorised by the extension
 // that owns the stream, client messages (within the JSON limits) routed to the extension that
 // declared their type, bus events fanned out to subscribers of the same tenant.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -12,11 +12,11 @@ import type { Identity } from '../auth/identity.js';
 import { browserPolicy, browserRefusal, recordRefusal, type BrowserPolicy } from '../http/browser-guard.js';
 import type { Kernel } from '../kernel.js';
 import { StreamSubscriptions } from './subscriptions.js';
+import type { TicketStore } from './tickets.js';
 
 export const HEARTBEAT_MS = 30_000;
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-const TICKET_TTL_MS = 60_000;
 
 export interface WsClient {
   id: string;
@@ -28,12 +28,11 @@ export interface WsClient {
 export class WsHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly clients = new Map<string, WsClient>();
-  private readonly tickets = new Map<string, { identity: Identity; expires: number }>();
   private readonly subscriptions: StreamSubscriptions;
   private readonly browsers: BrowserPolicy;
   private heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(private readonly kernel: Kernel) {
+  constructor(private readonly kernel: Kernel, private readonly tickets: TicketStore) {
     this.subscriptions = new StreamSubscriptions(kernel, (client, encoded) => this.deliver(client, encoded));
     this.browsers = browserPolicy(kernel.config);
   }
@@ -47,10 +46,8 @@ export class WsHub {
   }
 
   /** A short-lived, single-use ticket, so browsers never put the API key in a URL. */
-  issueTicket(identity: Identity): { ticket: string; expiresInSeconds: number } {
-    const ticket = randomBytes(24).toString('base64url');
-    this.tickets.set(ticket, { identity, expires: Date.now() + TICKET_TTL_MS });
-    return { ticket, expiresInSeconds: TICKET_TTL_MS / 1000 };
+  issueTicket(identity: Identity): Promise<{ ticket: string; expiresInSeconds: number }> {
+    return this.tickets.issue(identity);
   }
 
   send(clientId: string, message: object): boolean {
@@ -82,7 +79,7 @@ export class WsHub {
     const foreign = browserRefusal(this.browsers, req);
     if (foreign) {
       try {
-        recordRefusal(this.kernel, req, 'GET /ws', foreign);
+        await recordRefusal(this.kernel, req, 'GET /ws', foreign);
       } catch (err) {
         return refuse(socket, toRoostError(err));
       }
@@ -90,21 +87,14 @@ export class WsHub {
     }
     let identity: Identity;
     try {
-      identity = this.takeTicket(url.searchParams.get('ticket')) ?? (await this.kernel.auth.identify(req));
+      const ticket = url.searchParams.get('ticket');
+      identity = ticket ? await this.tickets.take(ticket) : await this.kernel.auth.identify(req);
     } catch (err) {
       const error = toRoostError(err);
       this.kernel.audit.append({ tenantId: null, actor: req.socket.remoteAddress ?? 'unknown', action: 'auth.failure', resource: 'GET /ws', detail: { code: error.code } });
       return refuse(socket, error);
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, identity));
-  }
-
-  private takeTicket(ticket: string | null): Identity | undefined {
-    if (!ticket) return undefined;
-    const entry = this.tickets.get(ticket);
-    this.tickets.delete(ticket);
-    if (!entry || entry.expires < Date.now()) throw new RoostError('INVALID_API_KEY', 'the WebSocket ticket is unknown or expired');
-    return entry.identity;
   }
 
   private connect(socket: WebSocket, identity: Identity): void {
@@ -181,8 +171,7 @@ export class WsHub {
   }
 
   private beat(): void {
-    const now = Date.now();
-    for (const [ticket, entry] of this.tickets) if (entry.expires < now) this.tickets.delete(ticket);
+    this.tickets.sweep().catch((err: Error) => this.kernel.log('warn', `ws: sweeping tickets failed: ${err.message}`));
     for (const client of this.clients.values()) {
       if (!client.alive) {
         client.socket.terminate();

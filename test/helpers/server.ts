@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import WebSocket from 'ws';
 import { roostBin } from './cli.js';
+import { sharedPostgres } from './postgres.js';
 
 export interface TestServer {
   url: string;
@@ -35,12 +36,26 @@ export interface StartOptions {
   extraArgs?: string[];
   /** false: return once the port listens, without waiting for GET /health/ready (tests of start-up itself). */
   waitReady?: boolean;
+  /** ROOST_DATABASE_URL for this server (several servers on one database: instances of one deployment). */
+  databaseUrl?: string;
+}
+
+/** With ROOST_TEST_POSTGRES=1 every test server gets its own database on this file's test PostgreSQL. */
+const onPostgres = process.env.ROOST_TEST_POSTGRES === '1';
+/** The database of each data dir, so a server restarted on its data dir finds its data again. */
+const databaseOfDataDir = new Map<string, string>();
+
+async function databaseFor(dataDir: string): Promise<string> {
+  let url = databaseOfDataDir.get(dataDir);
+  if (!url) databaseOfDataDir.set(dataDir, (url = await (await sharedPostgres()).createDatabase()));
+  return url;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'roost-data-')));
+  const databaseUrl = options.databaseUrl ?? (onPostgres && options.env?.ROOST_DATABASE_URL === undefined ? await databaseFor(dataDir) : undefined);
   const child = execa(process.execPath, [roostBin, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.extraArgs ?? [])], {
-    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ...options.env },
+    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
     stdin: 'ignore',
     buffer: false,
     reject: false,

@@ -77,9 +77,9 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
   });
 
   // A one-time ticket for the WebSocket, so a browser never puts its API key in a URL.
-  router.post('/api/ws/ticket', (ctx) => {
+  router.post('/api/ws/ticket', async (ctx) => {
     ctx.status = 201;
-    ctx.body = k.ws.issueTicket(ctx.state.identity);
+    ctx.body = await k.ws.issueTicket(ctx.state.identity);
   });
 
   router.post('/api/backup', async (ctx) => {

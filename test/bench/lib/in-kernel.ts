@@ -26,7 +26,7 @@ export function embeddedRoute(path: string, handler: RouteHandler, context: () =
 /** The context extension `name` (in `dir`) would get; with storage when it holds the `db` grant. */
 export async function inKernelContext(server: RunningServer, name: string, dir: string, withStorage: boolean): Promise<InKernelContext> {
   const { kernel } = server;
-  const storage = withStorage ? await storageFor(kernel.config, name) : undefined;
+  const storage = withStorage ? await storageFor(kernel.config, kernel.db, name) : undefined;
   const toHost = new PassThrough();
   const toHandler = new PassThrough();
   // The kernel's end of the in-process conversation serves `emit`, the host service handlers use here.

@@ -1,0 +1,169 @@
+// A throwaway PostgreSQL server for tests, from the Debian binaries: initdb into a temporary folder,
+// postgres on 127.0.0.1 with a free port and password auth, fsync off. Tests run as root and postgres
+// refuses root, so both run as the `postgres` system user. One server per test file (sharedPostgres);
+// each test server gets a fresh database on it (createDatabase).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { chown, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export interface TestPostgres {
+  /** The superuser's URL on the `postgres` database. */
+  adminUrl: string;
+  /** The temporary folder of the cluster (removed by stop). */
+  dir: string;
+  /** A fresh, empty database; its superuser URL. */
+  createDatabase(prefix?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const ADMIN = 'roost_admin';
+
+/** Where initdb and postgres live: pg_config --bindir, else the newest /usr/lib/postgresql/<n>/bin. */
+export function postgresBinDir(): string {
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    if (existsSync(join(dir, 'initdb'))) return dir;
+  } catch {
+    // no pg_config: look where Debian puts the server
+  }
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const found = versions.map((v) => `/usr/lib/postgresql/${v}/bin`).find((dir) => existsSync(join(dir, 'initdb')));
+  if (!found) throw new Error('PostgreSQL is not installed (no initdb): install the Debian package "postgresql" (.ci/run does)');
+  return found;
+}
+
+/** As root: run as the postgres system user (setpriv execs, so the child's pid is the program's own). */
+function asPostgres(command: string, args: string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [command, args];
+  return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--reset-env', command, ...args]];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinDir();
+  const dir = await mkdtemp(join(tmpdir(), 'roost-pg-'));
+  const data = join(dir, 'data');
+  const password = randomBytes(12).toString('hex');
+  await writeFile(join(dir, 'pw'), password);
+  if (process.getuid?.() === 0) {
+    const { uid, gid } = userIds('postgres');
+    await chown(dir, uid, gid);
+    await chown(join(dir, 'pw'), uid, gid);
+  }
+  const [initCmd, initArgs] = asPostgres(join(bin, 'initdb'), [
+    '-D', data, '-U', ADMIN, `--pwfile=${join(dir, 'pw')}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync', '--no-instructions',
+  ]);
+  execFileSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+
+  let child: ChildProcess | undefined;
+  let port = 0;
+  let log = '';
+  for (let attempt = 0; attempt < 5 && !child; attempt++) {
+    port = await freePort();
+    const [cmd, args] = asPostgres(join(bin, 'postgres'), [
+      '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`,
+      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400',
+    ]);
+    const started = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    started.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const outcome = await new Promise<'ready' | 'exited'>((resolve) => {
+      started.once('exit', () => resolve('exited'));
+      started.stderr!.on('data', () => {
+        if (log.includes('ready to accept connections')) resolve('ready');
+      });
+    });
+    if (outcome === 'ready') {
+      child = started;
+      // The server must not keep the test process alive: the exit hook below stops it.
+      started.unref();
+      (started.stderr as unknown as { unref(): void }).unref();
+    }
+    else if (!log.includes('Address already in use')) break;
+  }
+  if (!child) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`PostgreSQL did not start:\n${log}`);
+  }
+  const postmaster = child;
+  const adminUrl = `postgres://${ADMIN}:${password}@127.0.0.1:${port}/postgres`;
+
+  // A test file that fails before its after() hooks still leaves no server or folder behind.
+  const killNow = () => {
+    if (postmaster.exitCode === null) {
+      postmaster.kill('SIGQUIT');
+      try {
+        execFileSync('sh', ['-c', `while kill -0 ${postmaster.pid} 2>/dev/null; do sleep 0.05; done`], { timeout: 10_000 });
+      } catch {
+        // gone or stuck: remove what we can
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killNow);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    adminUrl,
+    dir,
+    async createDatabase(prefix = 'roost_test') {
+      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+      } finally {
+        await client.end();
+      }
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    stop() {
+      return (stopping ??= (async () => {
+        process.removeListener('exit', killNow);
+        if (postmaster.exitCode === null) {
+          postmaster.ref(); // unref'd while it ran: waiting for its exit must keep this process alive
+          const exited = new Promise((resolve) => postmaster.once('exit', resolve));
+          postmaster.kill('SIGINT'); // fast shutdown: open sessions are ended
+          await exited;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      })());
+    },
+  };
+}
+
+let shared: Promise<TestPostgres> | undefined;
+
+/** The one PostgreSQL of this test file (each file runs in its own process), started on first use. */
+export function sharedPostgres(): Promise<TestPostgres> {
+  return (shared ??= startPostgres());
+}
+
+/** Stops the shared server if this file started one. */
+export async function stopSharedPostgres(): Promise<void> {
+  const running = shared;
+  shared = undefined;
+  if (running) await (await running).stop();
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
