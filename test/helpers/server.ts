@@ -42,6 +42,9 @@ export interface StartOptions {
 
 /** With ROOST_TEST_POSTGRES=1 every test server gets its own database on this file's test PostgreSQL. */
 const onPostgres = process.env.ROOST_TEST_POSTGRES === '1';
+
+/** `skip` for a test that opens the SQLite files itself (to tamper with them, or to see what is stored). */
+export const sqliteFilesOnly = onPostgres ? 'it opens the SQLite files, and this run stores on PostgreSQL' : false;
 /** The database of each data dir, so a server restarted on its data dir finds its data again. */
 const databaseOfDataDir = new Map<string, string>();
 
