@@ -19,7 +19,9 @@ export interface ProjectInfo {
   name: string;
   root: string;
   language: string | null;
-  git: { branch: string | null; dirty: boolean; remote: string | null } | null;
+  /** `remote` is the remote's name (origin), `remote_url` its URL without credentials; both null
+   * for a plugin without the `metadata` grant. */
+  git: { branch: string | null; dirty: boolean; remote: string | null; remote_url: string | null } | null;
 }
 
 export interface StorageInfo {

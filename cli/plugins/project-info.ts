@@ -2,6 +2,7 @@
 import { basename } from 'node:path';
 import { execa } from 'execa';
 import type { ProjectInfo } from '../../protocol/messages.js';
+import { stripCredentials } from '../../kernel/host/remote-url.js';
 import { detectProject } from '../project/detect.js';
 
 /** The detected project around cwd, or null when cwd is in no project (no marker file, no git). */
@@ -14,17 +15,22 @@ export async function projectInfo(cwd: string): Promise<ProjectInfo | null> {
 
 async function gitState(root: string): Promise<ProjectInfo['git']> {
   const run = (...args: string[]) => execa('git', args, { cwd: root, reject: false, stdin: 'ignore' });
-  const [status, remote] = await Promise.all([
+  const [status, remotes] = await Promise.all([
     run('status', '--porcelain=v2', '--branch', '--untracked-files=normal'),
-    run('config', '--get', 'remote.origin.url'),
+    run('remote'),
   ]);
   if (status.exitCode !== 0) return null;
   const lines = String(status.stdout).split('\n');
   const head = lines.find((l) => l.startsWith('# branch.head '))?.slice('# branch.head '.length);
+  const names = String(remotes.stdout).split('\n').filter(Boolean);
+  const remote = names.includes('origin') ? 'origin' : names[0] ?? null;
+  const url = remote ? String((await run('remote', 'get-url', remote)).stdout).trim() : '';
   return {
     branch: head && head !== '(detached)' ? head : null,
     dirty: lines.some((l) => l !== '' && !l.startsWith('#')),
-    remote: remote.exitCode === 0 && String(remote.stdout).trim() !== '' ? String(remote.stdout).trim() : null,
+    remote,
+    // The raw URL may hold user:token@; it never leaves this function.
+    remote_url: url ? stripCredentials(url) : null,
   };
 }
 

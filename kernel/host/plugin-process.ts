@@ -9,6 +9,7 @@ import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWa
 import { runnableEntry } from '../../protocol/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
 import type { Manifest } from './manifest.js';
+import { projectSeenBy } from './project-view.js';
 import { sandboxedPid } from './sandbox.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
@@ -128,7 +129,7 @@ export class PluginProcess {
       type: 'init',
       protocol: PROTOCOL,
       args: init.args,
-      project: init.project,
+      project: projectSeenBy(init.project, grants),
       plugin: { name: manifest.name, version: manifest.version, dir: manifest.dir },
       host: init.host,
       capabilities,
