@@ -8,7 +8,7 @@ import { runExec, EXEC_MAX_TIMEOUT_S } from '../../kernel/host/exec.js';
 import { readManifest, type Manifest } from '../../kernel/host/manifest.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { CliContext } from '../context.js';
-import { checkCommandNames, checkExecutables, checkName, describeRequest } from './checks.js';
+import { checkCommandNames, checkExecutables, describeRequest } from './checks.js';
 import { pluginDataFile, pluginsDir } from './home.js';
 import { runHook } from './hooks.js';
 import { findEntry, readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
@@ -37,7 +37,6 @@ export async function installPlugin(spec: string, options: InstallOptions): Prom
     ctx.log(`roost: fetching ${describeSource(source)}`);
     await fetchSource(source, checkout);
     const staged = await readManifest(checkout);
-    checkName(staged);
     const target = join(root, staged.name);
     if (findEntry(await readRegistry(home), staged.name) || existsSync(target)) {
       throw new RoostError('CONFLICT', `${staged.name} is already installed; run roost plugins remove ${staged.name} first`);
@@ -95,6 +94,9 @@ export function toEntry(manifest: Manifest, source: string, linked: boolean): Re
     name: manifest.name,
     version: manifest.version,
     description: manifest.description,
+    protocol: manifest.protocol,
+    ...(manifest.author ? { author: manifest.author } : {}),
+    ...(manifest.filesystemScope ? { filesystemScope: manifest.filesystemScope } : {}),
     dir: manifest.dir,
     source,
     linked,

@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import type { ProjectInfo } from '../../protocol/messages.js';
 import { stripCredentials } from '../../kernel/host/remote-url.js';
 import { detectProject } from '../project/detect.js';
+import { EXTRA_METADATA_KEYS, extraMetadata } from './metadata-extra.js';
 
 /** The detected project around cwd, or null when cwd is in no project (no marker file, no git). */
 export async function projectInfo(cwd: string): Promise<ProjectInfo | null> {
@@ -34,11 +35,16 @@ async function gitState(root: string): Promise<ProjectInfo['git']> {
   };
 }
 
-/** The metadata reply: project facts, filtered to the keys the plugin asked for. */
-export function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined): Record<string, unknown> {
+/** The metadata reply: project facts, filtered to the keys the plugin asked for; the extra keys only when asked. */
+export async function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined): Promise<Record<string, unknown>> {
   const all: Record<string, unknown> = project
     ? { language: project.language, name: project.name, root: project.root, git: project.git }
     : { language: null, name: basename(cwd), root: cwd, git: null };
   if (!keys) return all;
-  return Object.fromEntries(keys.filter((k) => Object.hasOwn(all, k)).map((k) => [k, all[k]]));
+  const reply: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (Object.hasOwn(all, key)) reply[key] = all[key];
+    else if ((EXTRA_METADATA_KEYS as readonly string[]).includes(key)) reply[key] = await extraMetadata(key as (typeof EXTRA_METADATA_KEYS)[number], project?.root ?? cwd);
+  }
+  return reply;
 }

@@ -9,7 +9,9 @@ import { packageRoot, runnableEntry } from '../../protocol/paths.js';
 import type { Question } from '../context.js';
 import { projectInfo } from './project-info.js';
 import { entryManifest, type RegistryEntry } from './registry.js';
+import { startPlain, type RunningPlugin } from './run-plain.js';
 import { createCliServices } from './services.js';
+import { PROTOCOL } from '../../protocol/messages.js';
 
 export interface RunPluginOptions {
   home: string;
@@ -23,6 +25,12 @@ export interface RunPluginOptions {
   timeoutMs?: number;
   /** Extra environment for the child (ROOST_HOOK for hooks). */
   env?: Record<string, string>;
+  /** init.command: the manifest command being run (absent for hooks). */
+  command?: string;
+  /** Stops the plugin as Ctrl-C would (a lane being interrupted); without it, roost's own SIGINT does. */
+  signal?: AbortSignal;
+  /** A plain plugin gets roost's terminal (a command run by a person); otherwise its output lines go to `output`. */
+  passThrough?: boolean;
 }
 
 export interface RunOutcome {
@@ -38,31 +46,32 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
   if (!existsSync(file)) {
     throw new RoostError('NOT_FOUND', `${entry.name}: ${binary} is missing from ${entry.dir}; reinstall the plugin`);
   }
-  const project = await projectInfo(options.cwd);
-  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, ask: options.ask, output: options.output, log: options.log });
-  const plugin = new PluginProcess({
-    manifest: entryManifest(entry),
-    entry: binary,
-    grants: new Set(entry.capabilities),
-    services,
-    init: { args: options.args, project, host: { name: 'roost', version: hostVersion } },
-    cwd: options.cwd,
-    env: { ...process.env, ROOST_PLUGIN: entry.name, ...options.env },
-    onStderr: (line) => options.log(line),
-  });
+  const protocol = entry.protocol ?? PROTOCOL;
+  const env = {
+    ...process.env,
+    ROOST_PLUGIN: entry.name,
+    ROOST_PLUGIN_DIR: entry.dir,
+    // fledge plugins (fledge-v1 or plain) find their folder under fledge's name.
+    ...(protocol !== PROTOCOL ? { FLEDGE_PLUGIN_DIR: entry.dir } : {}),
+    ...options.env,
+  };
+  const plugin = protocol === 'plain'
+    ? startPlain(file, options.args, { cwd: options.cwd, env, passThrough: options.passThrough ?? false, onLine: (line) => options.output(`${line}\n`) })
+    : await startProtocol(entry, binary, options, env);
 
   let stopped: RunOutcome['stopped'];
   const stop = (why: NonNullable<RunOutcome['stopped']>, message: string) => {
-    if (stopped) return plugin.child.signal('SIGKILL'); // asked twice: no more grace
+    if (stopped) return plugin.kill(); // asked twice: no more grace
     stopped = why;
     options.log(`roost: ${message}; asking ${entry.name} to stop`);
-    void plugin.cancel(message);
+    plugin.cancel(message);
   };
   const onSigint = () => stop('interrupted', 'interrupted');
-  process.on('SIGINT', onSigint);
+  if (options.signal) options.signal.addEventListener('abort', onSigint, { once: true });
+  else process.on('SIGINT', onSigint);
   const timer = options.timeoutMs ? setTimeout(() => stop('timeout', `${entry.name} ran past ${options.timeoutMs! / 1000} s`), options.timeoutMs) : undefined;
   try {
-    const exit = await plugin.child.exited;
+    const exit = await plugin.exited;
     if (stopped) return { code: stopped === 'interrupted' ? 130 : 124, stopped };
     if (exit.signal) {
       options.log(`roost: ${entry.name} was killed by ${exit.signal}`);
@@ -76,6 +85,28 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
     return { code: exit.code };
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onSigint);
     process.off('SIGINT', onSigint);
   }
+}
+
+/** A cli-v1 or fledge-v1 plugin, through the host every plugin and extension shares. */
+async function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, env: Record<string, string | undefined>): Promise<RunningPlugin> {
+  const project = await projectInfo(options.cwd);
+  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, ask: options.ask, output: options.output, log: options.log });
+  const plugin = new PluginProcess({
+    manifest: entryManifest(entry),
+    entry: binary,
+    grants: new Set(entry.capabilities),
+    services,
+    init: { args: options.args, project, host: { name: 'roost', version: hostVersion }, ...(options.command ? { command: options.command } : {}) },
+    cwd: options.cwd,
+    env,
+    onStderr: (line) => options.log(line),
+  });
+  return {
+    exited: plugin.child.exited,
+    cancel: (reason) => void plugin.cancel(reason),
+    kill: () => plugin.child.signal('SIGKILL'),
+  };
 }

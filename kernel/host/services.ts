@@ -11,8 +11,9 @@ export interface ExecRequest {
 }
 
 export interface AskRequest {
-  kind: 'prompt' | 'confirm' | 'select';
+  kind: 'prompt' | 'confirm' | 'select' | 'multi_select';
   message: string;
+  /** multi_select: the options chosen by default. */
   default?: unknown;
   options?: string[];
 }

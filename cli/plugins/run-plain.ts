@@ -1,0 +1,60 @@
+// A plain plugin (a manifest without `protocol`, as fledge runs them): its arguments in argv, no
+// messages. A command gets roost's terminal as it is; a hook or lane step has its output captured.
+import { spawn } from 'node:child_process';
+import type { ChildExit } from '../../protocol/child.js';
+
+export interface RunningPlugin {
+  exited: Promise<ChildExit>;
+  /** Asks it to stop: SIGTERM 5 s later and SIGKILL 5 s after that, unless it leaves by itself. */
+  cancel(reason: string): void;
+  kill(): void;
+}
+
+export interface PlainOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** stdio passed through (a command run from the terminal); otherwise each line goes to `onLine`. */
+  passThrough: boolean;
+  onLine(line: string): void;
+}
+
+const GRACE_MS = 5_000;
+
+export function startPlain(file: string, args: string[], options: PlainOptions): RunningPlugin {
+  const [command, argv] = /\.(c|m)?js$/.test(file) ? [process.execPath, [file, ...args]] : [file, args];
+  const child = spawn(command, argv, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: options.passThrough ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  if (!options.passThrough) for (const stream of [child.stdout!, child.stderr!]) forwardLines(stream, options.onLine);
+  const exited = new Promise<ChildExit>((resolve) => {
+    child.once('error', () => resolve({ code: null, signal: null })); // could not be started
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const timers: NodeJS.Timeout[] = [];
+  void exited.then(() => timers.forEach(clearTimeout));
+  const signal = (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+  };
+  return {
+    exited,
+    cancel: () => {
+      timers.push(setTimeout(() => signal('SIGTERM'), GRACE_MS), setTimeout(() => signal('SIGKILL'), 2 * GRACE_MS));
+    },
+    kill: () => signal('SIGKILL'),
+  };
+}
+
+function forwardLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  stream.on('end', () => {
+    if (pending !== '') onLine(pending);
+  });
+}
