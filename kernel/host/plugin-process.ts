@@ -53,6 +53,8 @@ export class PluginProcess {
   /** The extension said in `ready` that it takes request bodies as attachments (protocol/framing.ts). */
   private acceptsAttachments = false;
   private readonly dialect: Dialect;
+  /** Aborted when the child exits: work it asked for (an exec) ends with it. */
+  private readonly lifetime = new AbortController();
 
   constructor(private readonly options: PluginProcessOptions) {
     const { manifest } = options;
@@ -69,7 +71,10 @@ export class PluginProcess {
       onWarning: (w) => this.warn(w),
     });
     this.registerHandlers();
-    this.child.exited.then((exit) => options.onExit?.(exit));
+    this.child.exited.then((exit) => {
+      this.lifetime.abort();
+      options.onExit?.(exit);
+    });
     this.child.peer.notify(this.initMessage());
   }
 
@@ -180,7 +185,7 @@ export class PluginProcess {
     };
     switch (type) {
       case 'exec':
-        return s.exec({ command: m.command, cwd: m.cwd, timeout: m.timeout });
+        return s.exec({ command: m.command, cwd: m.cwd, timeout: m.timeout, signal: this.lifetime.signal });
       case 'store':
         return s.store(m.key, m.value).then(() => true);
       case 'load':

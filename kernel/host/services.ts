@@ -8,6 +8,8 @@ export interface ExecRequest {
   cwd?: string;
   /** Seconds; default 30, at most 300. */
   timeout?: number;
+  /** Aborted when the plugin that asked is gone: the command is stopped with it. */
+  signal?: AbortSignal;
 }
 
 export interface AskRequest {
