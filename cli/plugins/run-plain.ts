@@ -13,6 +13,8 @@ export interface RunningPlugin {
 export interface PlainOptions {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The sandbox's argv prefix (cli/plugins/sandbox.ts), when it runs in one. */
+  wrapper?: string[];
   /** stdio passed through (a command run from the terminal); otherwise each line goes to `onLine`. */
   passThrough: boolean;
   onLine(line: string): void;
@@ -21,8 +23,9 @@ export interface PlainOptions {
 const GRACE_MS = 5_000;
 
 export function startPlain(file: string, args: string[], options: PlainOptions): RunningPlugin {
-  const [command, argv] = /\.(c|m)?js$/.test(file) ? [process.execPath, [file, ...args]] : [file, args];
-  const child = spawn(command, argv, {
+  const own = /\.(c|m)?js$/.test(file) ? [process.execPath, file, ...args] : [file, ...args];
+  const [command, ...argv] = [...(options.wrapper ?? []), ...own];
+  const child = spawn(command!, argv, {
     cwd: options.cwd,
     env: options.env,
     stdio: options.passThrough ? 'inherit' : ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,8 @@ import { projectInfo } from './project-info.js';
 import { entryManifest, type RegistryEntry } from './registry.js';
 import { startPlain, type RunningPlugin } from './run-plain.js';
 import { createCliServices } from './services.js';
-import { PROTOCOL } from '../../protocol/messages.js';
+import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
+import { pluginBox, type PluginBox } from './sandbox.js';
 
 export interface RunPluginOptions {
   home: string;
@@ -55,9 +56,11 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
     ...(protocol !== PROTOCOL ? { FLEDGE_PLUGIN_DIR: entry.dir } : {}),
     ...options.env,
   };
+  const project = await projectInfo(options.cwd);
+  const box = await pluginBox(entry, options.home, project?.root ?? options.cwd, options.cwd, env, options.log);
   const plugin = protocol === 'plain'
-    ? startPlain(file, options.args, { cwd: options.cwd, env, passThrough: options.passThrough ?? false, onLine: (line) => options.output(`${line}\n`) })
-    : await startProtocol(entry, binary, options, env);
+    ? startPlain(file, options.args, { cwd: options.cwd, env: box.env, wrapper: box.wrapper, passThrough: options.passThrough ?? false, onLine: (line) => options.output(`${line}\n`) })
+    : startProtocol(entry, binary, options, project, box);
 
   let stopped: RunOutcome['stopped'];
   const stop = (why: NonNullable<RunOutcome['stopped']>, message: string) => {
@@ -73,9 +76,10 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
   try {
     const exit = await plugin.exited;
     if (stopped) return { code: stopped === 'interrupted' ? 130 : 124, stopped };
-    if (exit.signal) {
-      options.log(`roost: ${entry.name} was killed by ${exit.signal}`);
-      return { code: 128 + (constants.signals[exit.signal as NodeJS.Signals] ?? 0) };
+    const signal = exit.signal ?? (box.wrapper ? signalOfSandboxExit(exit.code) : null);
+    if (signal) {
+      options.log(`roost: ${entry.name} was killed by ${signal}`);
+      return { code: 128 + (constants.signals[signal as NodeJS.Signals] ?? 0) };
     }
     if (exit.code === null) {
       options.log(`roost: could not start ${file} (is it executable, with a #! line?)`);
@@ -91,8 +95,7 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
 }
 
 /** A cli-v1 or fledge-v1 plugin, through the host every plugin and extension shares. */
-async function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, env: Record<string, string | undefined>): Promise<RunningPlugin> {
-  const project = await projectInfo(options.cwd);
+function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, project: ProjectInfo | null, box: PluginBox): RunningPlugin {
   const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, ask: options.ask, output: options.output, log: options.log });
   const plugin = new PluginProcess({
     manifest: entryManifest(entry),
@@ -101,7 +104,8 @@ async function startProtocol(entry: RegistryEntry, binary: string, options: RunP
     services,
     init: { args: options.args, project, host: { name: 'roost', version: hostVersion }, ...(options.command ? { command: options.command } : {}) },
     cwd: options.cwd,
-    env,
+    env: box.env,
+    wrapper: box.wrapper,
     onStderr: (line) => options.log(line),
   });
   return {
@@ -109,4 +113,10 @@ async function startProtocol(entry: RegistryEntry, binary: string, options: RunP
     cancel: (reason) => void plugin.cancel(reason),
     kill: () => plugin.child.signal('SIGKILL'),
   };
+}
+
+/** bwrap reports its command's death by a signal as the exit code 128 + n, the way a shell does. */
+function signalOfSandboxExit(code: number | null): string | null {
+  if (code === null || code <= 128) return null;
+  return Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] ?? null;
 }
