@@ -4,6 +4,7 @@ import { usageError, type CommandResult } from '../output.js';
 import type { CommandHandler } from '../tree.js';
 import { detectProject, findTask, listTasks, taskArgv, type Project } from '../project/detect.js';
 import { ROOT_MARKERS } from '../project/stacks.js';
+import { didYouMean } from '../suggest.js';
 import { shellQuote } from '../tasks/quote.js';
 import { runTask } from '../tasks/run-task.js';
 
@@ -16,7 +17,7 @@ export const handler: CommandHandler = async ({ args, options, rest }, ctx) => {
   const task = findTask(project, name, stackId);
   if (!task) {
     const available = listTasks(project).filter((t) => stackId === undefined || t.stack.id === stackId).map((t) => t.name);
-    throw usageError(`unknown task "${name}"${stackId ? ` for stack ${stackId}` : ''}; available: ${available.join(', ') || 'none'}`);
+    throw usageError(`unknown task "${name}"${stackId ? ` for stack ${stackId}` : ''}${didYouMean(name, available)}; available: ${available.join(', ') || 'none'}`);
   }
   const argv = taskArgv(task, rest);
   const command = shellQuote(argv);
