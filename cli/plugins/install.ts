@@ -65,14 +65,14 @@ export async function installPlugin(spec: string, options: InstallOptions): Prom
   }
 }
 
-async function approve(manifest: Manifest, source: string, options: InstallOptions): Promise<void> {
+export async function approve(manifest: Manifest, source: string, options: InstallOptions): Promise<void> {
   options.ctx.log(describeRequest(manifest, source));
   if (options.yes) return;
   const approved = await options.ctx.confirm(`Install ${manifest.name} with these capabilities and hooks?`, { flag: '--yes' });
   if (!approved) throw new RoostError('CANCELLED', `installation of ${manifest.name} declined`);
 }
 
-async function build(manifest: Manifest): Promise<void> {
+export async function build(manifest: Manifest): Promise<void> {
   if (!manifest.build) return;
   const result = await runExec({ command: manifest.build.command, timeout: EXEC_MAX_TIMEOUT_S }, manifest.dir);
   if (result.code !== 0) {
