@@ -1,6 +1,7 @@
 // The CLI's HostServices: what a plugin command or hook gets when it asks roost for something.
 // Capabilities are already checked by PluginProcess before any of these runs.
 import { runExec } from '../../kernel/host/exec.js';
+import { palette } from '../colour.js';
 import type { AskRequest, HostServices, ProgressUpdate } from '../../kernel/host/services.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { ProjectInfo } from '../../protocol/messages.js';
@@ -35,7 +36,8 @@ export function createCliServices(options: CliServicesOptions): HostServices {
     output: (text) => options.output(text),
     log: (level, message) => {
       if (level === 'debug' && !process.env.ROOST_DEBUG) return;
-      options.log(level === 'info' ? message : `${level}: ${message}`);
+      const paint = palette(process.stderr);
+      options.log(level === 'info' ? message : `${(level === 'error' ? paint.red : level === 'warn' ? paint.yellow : paint.dim)(`${level}:`)} ${message}`);
     },
     progress: (update: ProgressUpdate) => {
       const now = Date.now();
