@@ -1,11 +1,13 @@
 // A plain plugin (a manifest without `protocol`, as fledge runs them): its arguments in argv, no
 // messages. A command gets roost's terminal as it is; a hook or lane step has its output captured.
+// RunningPlugin is also what cli/plugins/run.ts makes of a protocol plugin, so both stop the same way.
 import { spawn } from 'node:child_process';
+import { sandboxedPid } from '../../kernel/host/sandbox.js';
 import type { ChildExit } from '../../protocol/child.js';
 
 export interface RunningPlugin {
   exited: Promise<ChildExit>;
-  /** Asks it to stop: SIGTERM 5 s later and SIGKILL 5 s after that, unless it leaves by itself. */
+  /** Asks it to stop (cli-v1: `cancel`; plain: SIGINT); SIGTERM 5 s later and SIGKILL 5 s after that. */
   cancel(reason: string): void;
   kill(): void;
 }
@@ -38,11 +40,21 @@ export function startPlain(file: string, args: string[], options: PlainOptions):
   const timers: NodeJS.Timeout[] = [];
   void exited.then(() => timers.forEach(clearTimeout));
   const signal = (name: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // In a sandbox a polite signal goes to the plugin itself: the sandbox's outer process would die of it.
+    const inner = name !== 'SIGKILL' && options.wrapper && child.pid !== undefined ? sandboxedPid(child.pid) : undefined;
+    try {
+      if (inner !== undefined) process.kill(inner, name);
+      else child.kill(name);
+    } catch {
+      // already gone
+    }
   };
   return {
     exited,
+    // As a terminal's Ctrl-C would (a sandboxed plugin has a session of its own and gets none).
     cancel: () => {
+      signal('SIGINT');
       timers.push(setTimeout(() => signal('SIGTERM'), GRACE_MS), setTimeout(() => signal('SIGKILL'), 2 * GRACE_MS));
     },
     kill: () => signal('SIGKILL'),

@@ -1,18 +1,19 @@
-// Runs one plugin executable (a command or a hook) through the shared PluginProcess and waits for it.
+// Runs one plugin executable (a command, a hook or a lane step) in its sandbox and waits for it: a
+// cli-v1 or fledge-v1 plugin through the shared PluginProcess, a plain one with its arguments in argv.
 // Ctrl-C sends `cancel` (SIGTERM 5 s later, SIGKILL 10 s later); an optional time limit does the same.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants } from 'node:os';
 import { PluginProcess } from '../../kernel/host/plugin-process.js';
 import { RoostError } from '../../protocol/errors.js';
+import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
 import { packageRoot, runnableEntry } from '../../protocol/paths.js';
 import type { Question } from '../context.js';
 import { projectInfo } from './project-info.js';
 import { entryManifest, type RegistryEntry } from './registry.js';
 import { startPlain, type RunningPlugin } from './run-plain.js';
-import { createCliServices } from './services.js';
-import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
 import { pluginBox, type PluginBox } from './sandbox.js';
+import { createCliServices } from './services.js';
 
 export interface RunPluginOptions {
   home: string;

@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
-import { git, tempGitRepo } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { git, roostBin, tempGitRepo } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
 
@@ -38,6 +40,22 @@ describe('fledge plugins', () => {
     assertSchema('plugins-list', list.json);
     const entry = list.json.plugins.find((p: { name: string }) => p.name === 'fledge-plugin-greet');
     assert.equal(entry.protocol, 'plain');
+  });
+
+  test('a plain plugin gets SIGINT when roost is interrupted, in its sandbox too', async () => {
+    await env.installFiles('waiter', {
+      'plugin.toml': '[plugin]\nname = "fledge-plugin-waiter"\nversion = "1.0.0"\n\n[[commands]]\nname = "waiter"\nbinary = "wait.sh"\n',
+      'wait.sh': '#!/usr/bin/env bash\ntrap \'echo "got SIGINT"; kill $! 2>/dev/null; exit 3\' INT\necho ready\nsleep 300 &\nwait\n',
+    });
+    const child = execa(process.execPath, [roostBin, 'waiter'], { cwd: repo.work, env: env.env, reject: false, stdin: 'ignore', timeout: 60_000 });
+    let stdout = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    while (!stdout.includes('ready')) await once(child.stdout!, 'data');
+    child.kill('SIGINT');
+    const result = await child;
+    assert.equal(result.exitCode, 130);
+    assert.match(String(result.stdout), /^got SIGINT$/m);
   });
 
   test('a fledge-v1 Python plugin speaks its dialect through the same host', async () => {
