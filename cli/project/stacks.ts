@@ -35,7 +35,8 @@ const rust: Detector = (_root, has) =>
   has('Cargo.toml')
     ? { id: 'rust', tool: 'cargo', marker: 'Cargo.toml', tasks: {
         test: cmd('cargo', 'test'), build: cmd('cargo', 'build'),
-        lint: cmd('cargo', 'clippy'), fmt: cmd('cargo', 'fmt'), check: cmd('cargo', 'check'),
+        // Strict, as CI wants them: warnings fail the lint, and fmt checks rather than rewrites.
+        lint: cmd('cargo', 'clippy', '--all-targets', '--', '-D', 'warnings'), fmt: cmd('cargo', 'fmt', '--check'), check: cmd('cargo', 'check'),
       } }
     : undefined;
 
