@@ -74,9 +74,9 @@ function namespaces(spec: SandboxSpec): string[] {
 }
 
 // Later mounts cover earlier ones: the readable roots (read-only), the runtime, then a private /tmp
-// (64 MiB), then blanks over the hidden paths, then the allowed roots, then the code read-only again (an allowed root may contain it),
-// then a blank over the server's data dir (an allowed root or the package may contain it; code kept
-// there is shown again), and last the extension's own data folder.
+// (64 MiB), then the allowed roots, then blanks over the hidden paths, then the code read-only again
+// (an allowed root may contain it), then a blank over the server's data dir (an allowed root or the
+// package may contain it; code kept there is shown again), and last the extension's own data folder.
 function mounts(spec: SandboxSpec): string[] {
   const args: string[] = [];
   const readable = existing(spec.readableRoots ?? []);
@@ -89,8 +89,9 @@ function mounts(spec: SandboxSpec): string[] {
   }
   args.push('--proc', '/proc', '--dev', '/dev');
   if (!spec.hostTmp) args.push('--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp');
-  for (const path of existing(spec.hiddenPaths ?? [])) args.push(...(statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   if (spec.grants.has('filesystem')) for (const root of existing(spec.allowedRoots)) args.push('--bind', root, root);
+  // After the allowed roots: a project in the home folder must not show its credentials again.
+  for (const path of existing(spec.hiddenPaths ?? [])) args.push(...(statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   const code = readOnlyCode(spec);
   for (const dir of code) args.push('--ro-bind', dir, dir);
   const dataDir = realpathSync(spec.serverDataDir);
