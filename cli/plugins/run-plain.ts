@@ -2,13 +2,14 @@
 // messages. A command gets roost's terminal as it is; a hook or lane step has its output captured.
 // RunningPlugin is also what cli/plugins/run.ts makes of a protocol plugin, so both stop the same way.
 import { spawn } from 'node:child_process';
+import type { CancelCause } from '../../kernel/host/dialects/dialect.js';
 import { sandboxedPid } from '../../kernel/host/sandbox.js';
 import type { ChildExit } from '../../protocol/child.js';
 
 export interface RunningPlugin {
   exited: Promise<ChildExit>;
   /** Asks it to stop (cli-v1: `cancel`; plain: SIGINT); SIGTERM 5 s later and SIGKILL 5 s after that. */
-  cancel(reason: string): void;
+  cancel(reason: string, cause: CancelCause): void;
   kill(): void;
 }
 

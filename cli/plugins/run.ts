@@ -68,7 +68,7 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
     if (stopped) return plugin.kill(); // asked twice: no more grace
     stopped = why;
     options.log(`roost: ${message}; asking ${entry.name} to stop`);
-    plugin.cancel(message);
+    plugin.cancel(message, why);
   };
   const onSigint = () => stop('interrupted', 'interrupted');
   if (options.signal) options.signal.addEventListener('abort', onSigint, { once: true });
@@ -111,7 +111,7 @@ function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginO
   });
   return {
     exited: plugin.child.exited,
-    cancel: (reason) => void plugin.cancel(reason),
+    cancel: (reason, cause) => void plugin.cancel(reason, cause),
     kill: () => plugin.child.signal('SIGKILL'),
   };
 }

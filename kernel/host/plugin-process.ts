@@ -8,7 +8,7 @@ import { CAPABILITY_OF, type AuthContext, type EventMessage, type InitMessage, t
 import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWarning, type RequestOptions } from '../../protocol/peer.js';
 import { runnableEntry } from '../../protocol/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
-import { dialectFor, type Dialect } from './dialects/dialect.js';
+import { dialectFor, type CancelCause, type Dialect } from './dialects/dialect.js';
 import type { Manifest } from './manifest.js';
 import { projectSeenBy } from './project-view.js';
 import { sandboxedPid } from './sandbox.js';
@@ -121,8 +121,8 @@ export class PluginProcess {
   }
 
   /** Asks the plugin to stop what it does; SIGTERM 5 s later and SIGKILL 10 s later if it is still there. */
-  cancel(reason: string): Promise<ChildExit> {
-    this.notify({ type: 'cancel', reason });
+  cancel(reason: string, cause: CancelCause = 'interrupted'): Promise<ChildExit> {
+    this.notify({ type: 'cancel', reason: this.dialect.cancelReason(cause, reason) });
     return this.child.stop({ closeGraceMs: 5_000, termGraceMs: 5_000 });
   }
 

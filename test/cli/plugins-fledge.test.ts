@@ -86,6 +86,24 @@ describe('fledge plugins', () => {
     assert.deepEqual(stored, { colour: 'teal' });
   });
 
+  test('a fledge-v1 plugin is cancelled in fledge\'s words: "timeout" when it runs past its limit', async () => {
+    await env.installFiles('patient', {
+      'plugin.toml': '[plugin]\nname = "fledge-patient"\nversion = "1.0.0"\nprotocol = "fledge-v1"\n\n[[commands]]\nname = "patient"\nbinary = "wait.py"\n',
+      'wait.py': `#!/usr/bin/env python3
+import json, sys
+sys.stdin.readline()
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("type") == "cancel":
+        print(json.dumps({"type": "output", "text": "cancelled: " + message["reason"]}), flush=True)
+        sys.exit(1)
+`,
+    });
+    const run = await env.run(['patient'], repo.work, { ROOST_PLUGIN_TIMEOUT: '1' });
+    assert.equal(run.code, 124, run.stderr);
+    assert.equal(run.stdout, 'cancelled: timeout');
+  });
+
   test('select with an index out of range is refused, naming the field', async () => {
     const dir = await env.writePlugin('bad-select', {
       'plugin.toml': '[plugin]\nname = "fledge-bad-select"\nversion = "1.0.0"\nprotocol = "fledge-v1"\n\n[[commands]]\nname = "bad-select"\nbinary = "ask.py"\n',

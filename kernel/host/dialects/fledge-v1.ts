@@ -4,7 +4,8 @@
 // - `store` may come without an id: fire and forget, nothing is answered;
 // - `select.default` is the index of an option, not the option;
 // - `multi_select {options, defaults?: indices}` answers the chosen options as a list;
-// - log level `trace` is cli-v1's `debug`.
+// - log level `trace` is cli-v1's `debug`;
+// - `cancel.reason` is one of fledge's words: "user_interrupt" or "timeout".
 import { RoostError } from '../../../protocol/errors.js';
 import type { Dialect } from './dialect.js';
 
@@ -18,6 +19,7 @@ export const fledgeDialect: Dialect = {
     fledge: { version: base.host.version },
   }),
   extraTypes: ['multi_select'],
+  cancelReason: (cause) => (cause === 'timeout' ? 'timeout' : 'user_interrupt'),
   translate(type, message) {
     switch (type) {
       case 'store':
