@@ -18,7 +18,11 @@ export async function main(argv: string[]): Promise<number> {
   if (pluginExit !== undefined) return pluginExit;
   const cli = cac('roost');
   for (const [flags, description] of GLOBAL_OPTIONS) cli.option(flags, description);
-  cli.help((sections) => withEnvironment(sections, cli.matchedCommand ? specs.find((s) => cli.matchedCommand!.name === s.name) : undefined));
+  // Only the overview (`roost`, `roost --help`) reads the plugin registry, to list plugin commands.
+  const pluginSection = isOverview(argv) ? await (await import('./command-help.js')).pluginHelpSection() : undefined;
+  cli.help((sections) => cli.matchedCommand
+    ? withEnvironment(sections, specs.find((s) => cli.matchedCommand!.name === s.name))
+    : [...sections, ...(pluginSection ? [pluginSection] : [])]);
   cli.version(version);
 
   let chosen: { spec: CommandSpec; args: string[]; options: Record<string, unknown> } | undefined;
@@ -39,7 +43,8 @@ export async function main(argv: string[]): Promise<number> {
         cli.outputHelp();
         return 0;
       }
-      throw usageError(`unknown command "${parsed.args.join(' ')}"; see roost --help`);
+      const { explainUnmatched } = await import('./command-help.js');
+      return printResult(await explainUnmatched(parsed.args.map(String), specs), json);
     }
     await cli.runMatchedCommand();
     if (!chosen) throw usageError('no command matched');
@@ -79,6 +84,12 @@ function joinCommandWords(argv: string[], specs: CommandSpec[]): string[] {
     if (words.length >= n && names.has(candidate)) return [...argv.slice(0, 2), candidate, ...words.slice(n)];
   }
   return argv;
+}
+
+/** `roost` alone or `roost --help`: no command word. */
+function isOverview(argv: string[]): boolean {
+  const words = argv.slice(2);
+  return words.every((w) => w.startsWith('-')) && (words.length === 0 || words.includes('--help') || words.includes('-h'));
 }
 
 function isCacError(err: unknown): err is Error {

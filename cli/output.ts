@@ -1,6 +1,7 @@
 // How every roost command talks to its caller: one JSON document on stdout with --json (success or
 // error envelope, always with schema_version), prose on stdout otherwise, everything else on stderr.
 import { RoostError, toRoostError } from '../protocol/errors.js';
+import { palette } from './colour.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -40,7 +41,7 @@ export function printError(err: unknown, json: boolean): number {
   if (json) {
     writeJson({ schema_version: SCHEMA_VERSION, ok: false, error: { code: error.code, message } });
   } else {
-    process.stderr.write(`roost: ${message}\n`);
+    process.stderr.write(`${palette(process.stderr).red('roost:')} ${message}\n`);
   }
   return exitCode;
 }

@@ -140,5 +140,10 @@ export const builtinCommands: CommandSpec[] = [
     options: [['--purge', "Also delete the plugin's stored values"]],
     load: async () => (await import('./commands/plugins-remove.js')).handler,
   },
+  {
+    name: 'plugins update', args: '[name]', description: 'Fetch installed plugins again from where they came from (all of them without a name)',
+    options: [['--yes', 'Approve what an update asks for beyond the earlier approval']],
+    load: async () => (await import('./commands/plugins-update.js')).handler,
+  },
   // end plugins
 ];

@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
+import { DEFAULT_SANDBOX_LIMITS } from './host/sandbox.js';
 
 export interface ServerConfig {
   port: number;
@@ -101,9 +102,9 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     bwrap: env.ROOST_BWRAP || 'bwrap',
     allowUnsandboxed: env.ROOST_ALLOW_UNSANDBOXED === '1',
     sandboxLimits: {
-      memoryMb: intFrom(env.ROOST_SANDBOX_MEMORY_MB, 'ROOST_SANDBOX_MEMORY_MB') ?? 2048,
-      openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? 4096,
-      processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? 512,
+      memoryMb: intFrom(env.ROOST_SANDBOX_MEMORY_MB, 'ROOST_SANDBOX_MEMORY_MB') ?? DEFAULT_SANDBOX_LIMITS.memoryMb,
+      openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? DEFAULT_SANDBOX_LIMITS.openFiles,
+      processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? DEFAULT_SANDBOX_LIMITS.processes,
     },
   };
 }

@@ -2,6 +2,8 @@
 // expects an answer carries a string `id` and is answered by exactly one `response`.
 
 export const PROTOCOL = 'cli-v1';
+/** fledge's protocol, spoken by the CLI host as a dialect of cli-v1 (kernel/host/dialects/). */
+export const FLEDGE_PROTOCOL = 'fledge-v1';
 
 export interface WireError {
   code: string;
@@ -19,7 +21,9 @@ export interface ProjectInfo {
   name: string;
   root: string;
   language: string | null;
-  git: { branch: string | null; dirty: boolean; remote: string | null } | null;
+  /** `remote` is the remote's name (origin), `remote_url` its URL without credentials; both null
+   * for a plugin without the `metadata` grant. */
+  git: { branch: string | null; dirty: boolean; remote: string | null; remote_url: string | null } | null;
 }
 
 export interface StorageInfo {
@@ -31,12 +35,16 @@ export interface StorageInfo {
 
 export interface InitMessage {
   type: 'init';
-  protocol: typeof PROTOCOL;
+  protocol: typeof PROTOCOL | typeof FLEDGE_PROTOCOL;
   args: string[];
+  /** The manifest command that was run (a binary may serve several); absent for hooks and extensions. */
+  command?: string;
   project: ProjectInfo | null;
   plugin: { name: string; version: string; dir: string };
   host: { name: string; version: string };
   capabilities: Record<string, boolean>;
+  /** fledge-v1 only: the host's version, under the name fledge plugins read it. */
+  fledge?: { version: string };
   /** Server extensions only. */
   storage?: StorageInfo;
   config?: Record<string, unknown>;

@@ -4,6 +4,7 @@ import type { CommandHandler } from '../tree.js';
 import { detectProject } from '../project/detect.js';
 import { loadLanes } from '../lanes/config.js';
 import { executeLane } from '../lanes/execute.js';
+import { failingExitCode } from '../lanes/exit-code.js';
 import { planLane } from '../lanes/plan.js';
 import { loadPluginStepResolver } from '../lanes/plugin-steps.js';
 import { plannedReport, renderReport } from '../lanes/report.js';
@@ -20,7 +21,7 @@ export const handler: CommandHandler = async ({ args, options }, ctx) => {
     return { data: { ...base, dryRun: true, status: 'planned', durationMs: 0, steps: report.steps }, text: renderReport(report) };
   }
   const { report, interrupted } = await executeLane(plan, { root: project.root, json: ctx.json });
-  const exitCode = interrupted ? INTERRUPTED : report.status === 'passed' ? 0 : 1;
+  const exitCode = interrupted ? INTERRUPTED : report.status === 'passed' ? 0 : failingExitCode(report.steps ?? []);
   return {
     data: { ...base, dryRun: false, status: report.status, durationMs: report.durationMs, steps: report.steps },
     text: renderReport(report),

@@ -1,5 +1,6 @@
 // `roost plugins install <org>/<repo> | <path> | <git url> [--yes]` and `roost plugins install --defaults`.
 import { usageError } from '../output.js';
+import { PROTOCOL } from '../../protocol/messages.js';
 import type { CommandHandler } from '../tree.js';
 import { installDefaults } from '../plugins/defaults.js';
 import { roostHome } from '../plugins/home.js';
@@ -30,6 +31,9 @@ export const handler: CommandHandler = async ({ args, options }, ctx) => {
 function summary(entry: RegistryEntry) {
   return {
     name: entry.name,
+    protocol: entry.protocol ?? PROTOCOL,
+    ...(entry.author ? { author: entry.author } : {}),
+    ...(entry.filesystemScope ? { filesystemScope: entry.filesystemScope } : {}),
     version: entry.version,
     source: entry.source,
     linked: entry.linked,

@@ -1,4 +1,5 @@
 // `roost plugins list [--json]`: the installed plugins, their commands, capabilities and hooks.
+import { PROTOCOL } from '../../protocol/messages.js';
 import type { CommandHandler } from '../tree.js';
 import { roostHome } from '../plugins/home.js';
 import { readRegistry } from '../plugins/registry.js';
@@ -7,6 +8,9 @@ export const handler: CommandHandler = async () => {
   const registry = await readRegistry(roostHome());
   const plugins = registry.plugins.map((p) => ({
     name: p.name,
+    protocol: p.protocol ?? PROTOCOL,
+    ...(p.author ? { author: p.author } : {}),
+    ...(p.filesystemScope ? { filesystemScope: p.filesystemScope } : {}),
     version: p.version,
     description: p.description,
     source: p.source,

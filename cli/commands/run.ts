@@ -4,6 +4,8 @@ import { usageError, type CommandResult } from '../output.js';
 import type { CommandHandler } from '../tree.js';
 import { detectProject, findTask, listTasks, taskArgv, type Project } from '../project/detect.js';
 import { ROOT_MARKERS } from '../project/stacks.js';
+import { palette } from '../colour.js';
+import { didYouMean } from '../suggest.js';
 import { shellQuote } from '../tasks/quote.js';
 import { runTask } from '../tasks/run-task.js';
 
@@ -16,13 +18,13 @@ export const handler: CommandHandler = async ({ args, options, rest }, ctx) => {
   const task = findTask(project, name, stackId);
   if (!task) {
     const available = listTasks(project).filter((t) => stackId === undefined || t.stack.id === stackId).map((t) => t.name);
-    throw usageError(`unknown task "${name}"${stackId ? ` for stack ${stackId}` : ''}; available: ${available.join(', ') || 'none'}`);
+    throw usageError(`unknown task "${name}"${stackId ? ` for stack ${stackId}` : ''}${didYouMean(name, available)}; available: ${available.join(', ') || 'none'}`);
   }
   const argv = taskArgv(task, rest);
   const command = shellQuote(argv);
   const base = { task: name, stack: task.stack.id, tool: task.stack.tool, root: project.root, command, argv };
   if (options.dryRun) return { data: { ...base, dryRun: true }, text: command };
-  ctx.log(`› ${command}`);
+  ctx.log(palette(process.stderr).dim(`› ${command}`));
   const result = await runTask(argv, { cwd: project.root, capture: ctx.json });
   return { data: { ...base, dryRun: false, ...result }, exitCode: result.exitCode };
 };

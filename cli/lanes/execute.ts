@@ -1,6 +1,7 @@
 // Runs a planned lane. Steps of a lane run in order (a parallel step runs its items together); with
 // fail_fast a failure skips the lane's remaining steps, without it every step runs. A lane, task or
 // plugin command reached twice in one run (a diamond) runs once and the second place reuses its result.
+import { palette } from '../colour.js';
 import { OutputTail } from '../tasks/tail.js';
 import { ProcessGroups } from './groups.js';
 import type { LanePlan, ParallelPlan, PlanNode, PluginPlan, RunPlan, TaskPlan } from './plan.js';
@@ -117,7 +118,8 @@ class Executor {
     const status = outcome.timedOut ? 'timeout' : outcome.exitCode === 0 ? 'passed' : 'failed';
     const durationMs = elapsed(started);
     const how = status === 'timeout' ? `timed out after ${node.kind === 'run' ? node.timeout : '?'}s` : status === 'failed' ? `exit ${outcome.exitCode}` : 'passed';
-    sink.err(`${status === 'passed' ? '✓' : '✗'} ${node.name}: ${how} (${seconds(durationMs)})\n`);
+    const paint = palette(process.stderr);
+    sink.err(`${status === 'passed' ? paint.green('✓') : paint.red('✗')} ${node.name}: ${how} (${seconds(durationMs)})\n`);
     sink.flush();
     return { name: node.name, kind: node.kind, command: node.command, status, durationMs, exitCode: outcome.exitCode, outputTail: outcome.outputTail };
   }

@@ -6,6 +6,7 @@ import { usageError } from '../output.js';
 import { findTask, listTasks, taskArgv, type Project } from '../project/detect.js';
 import { shellQuote } from '../tasks/quote.js';
 import type { LaneDef, LaneSet, RunStepDef, StepDef } from './config.js';
+import { didYouMean } from '../suggest.js';
 import type { ExternalStep, PluginStepResolver } from './plugin-steps.js';
 
 export interface LanePlan { kind: 'lane'; key: string; name: string; lane: LaneDef; children: PlanNode[] }
@@ -24,7 +25,7 @@ export interface PlanContext {
 export async function planLane(name: string, context: PlanContext): Promise<LanePlan> {
   if (!context.lanes.lanes.has(name)) {
     const known = [...context.lanes.lanes.keys()];
-    throw usageError(`unknown lane "${name}"; ${known.length > 0 ? `lanes: ${known.join(', ')}` : `no lanes.toml in ${context.project.root}`}`);
+    throw usageError(`unknown lane "${name}"${didYouMean(name, known)}; ${known.length > 0 ? `lanes: ${known.join(', ')}` : `no lanes.toml in ${context.project.root}`}`);
   }
   return new Planner(context).lane(name);
 }

@@ -8,16 +8,8 @@ import { runnableEntry } from '../../protocol/paths.js';
 import { builtinCommands } from '../tree.js';
 import type { Registry } from './registry.js';
 
-export const PLUGIN_NAME = /^cli-plugin-[a-z][a-z0-9-]*$/;
-
 /** Top-level words roost keeps for itself even before their command modules exist. */
 const RESERVED_WORDS = ['run', 'lanes', 'review', 'work', 'plugins', 'introspect', 'spec', 'ai', 'serve', 'help'];
-
-export function checkName(manifest: Manifest): void {
-  if (!PLUGIN_NAME.test(manifest.name)) {
-    throw new RoostError('VALIDATION_ERROR', `plugin name "${manifest.name}" must have the form cli-plugin-<name>`);
-  }
-}
 
 /** Each top-level word belongs to roost or to exactly one plugin. */
 export function checkCommandNames(manifest: Manifest, registry: Registry): void {
@@ -69,9 +61,10 @@ export function describeRequest(manifest: Manifest, source: string): string {
   const granted = Object.entries(manifest.capabilities).filter(([, on]) => on).map(([name]) => name);
   const hooks = Object.entries(manifest.hooks).map(([kind, path]) => `${kind} (${path})`);
   return [
-    `${manifest.name} ${manifest.version} from ${source}`,
+    `${manifest.name} ${manifest.version} from ${source}${manifest.author ? ` by ${manifest.author}` : ''}`,
     manifest.description && `  ${manifest.description}`,
-    `  capabilities: ${granted.length ? granted.join(', ') : 'none'}`,
+    `  protocol: ${manifest.protocol === 'plain' ? 'none (plain: arguments in argv, its own terminal output)' : manifest.protocol}`,
+    `  capabilities: ${granted.length ? granted.map((c) => (c === 'filesystem' ? `filesystem (${manifest.filesystemScope ?? 'project'})` : c)).join(', ') : 'none'}`,
     `  commands: ${manifest.commands.length ? manifest.commands.map((c) => c.name).join(', ') : 'none'}`,
     `  hooks: ${hooks.length ? hooks.join(', ') : 'none'}`,
     manifest.build && `  build: ${manifest.build.command}`,

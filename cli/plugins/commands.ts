@@ -60,6 +60,8 @@ function runCommand(entry: RegistryEntry, command: PluginCommand, args: string[]
     output: (text) => process.stdout.write(text), // as is: the plugin owns its line breaks
     log: ctx.log,
     timeoutMs: timeoutS * 1000,
+    command: command.name,
+    passThrough: true,
   }).then((outcome) => outcome.code);
 }
 

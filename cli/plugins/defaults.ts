@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { readManifest } from '../../kernel/host/manifest.js';
 import { packageRoot } from '../../protocol/paths.js';
-import { checkCommandNames, checkExecutables, checkName } from './checks.js';
+import { checkCommandNames, checkExecutables } from './checks.js';
 import { toEntry } from './install.js';
 import { readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
 
@@ -22,7 +22,6 @@ export async function installDefaults(home: string, log: (line: string) => void)
   let plugins = registry.plugins;
   for (const folder of DEFAULT_PLUGINS) {
     const manifest = await readManifest(join(packageRoot, 'extensions', folder));
-    checkName(manifest);
     checkCommandNames(manifest, { version: 1, plugins });
     checkExecutables(manifest);
     const entry = toEntry(manifest, `builtin:${folder}`, true);

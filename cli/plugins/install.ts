@@ -8,7 +8,7 @@ import { runExec, EXEC_MAX_TIMEOUT_S } from '../../kernel/host/exec.js';
 import { readManifest, type Manifest } from '../../kernel/host/manifest.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { CliContext } from '../context.js';
-import { checkCommandNames, checkExecutables, checkName, describeRequest } from './checks.js';
+import { checkCommandNames, checkExecutables, describeRequest } from './checks.js';
 import { pluginDataFile, pluginsDir } from './home.js';
 import { runHook } from './hooks.js';
 import { findEntry, readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
@@ -37,7 +37,6 @@ export async function installPlugin(spec: string, options: InstallOptions): Prom
     ctx.log(`roost: fetching ${describeSource(source)}`);
     await fetchSource(source, checkout);
     const staged = await readManifest(checkout);
-    checkName(staged);
     const target = join(root, staged.name);
     if (findEntry(await readRegistry(home), staged.name) || existsSync(target)) {
       throw new RoostError('CONFLICT', `${staged.name} is already installed; run roost plugins remove ${staged.name} first`);
@@ -66,14 +65,14 @@ export async function installPlugin(spec: string, options: InstallOptions): Prom
   }
 }
 
-async function approve(manifest: Manifest, source: string, options: InstallOptions): Promise<void> {
+export async function approve(manifest: Manifest, source: string, options: InstallOptions): Promise<void> {
   options.ctx.log(describeRequest(manifest, source));
   if (options.yes) return;
   const approved = await options.ctx.confirm(`Install ${manifest.name} with these capabilities and hooks?`, { flag: '--yes' });
   if (!approved) throw new RoostError('CANCELLED', `installation of ${manifest.name} declined`);
 }
 
-async function build(manifest: Manifest): Promise<void> {
+export async function build(manifest: Manifest): Promise<void> {
   if (!manifest.build) return;
   const result = await runExec({ command: manifest.build.command, timeout: EXEC_MAX_TIMEOUT_S }, manifest.dir);
   if (result.code !== 0) {
@@ -95,6 +94,9 @@ export function toEntry(manifest: Manifest, source: string, linked: boolean): Re
     name: manifest.name,
     version: manifest.version,
     description: manifest.description,
+    protocol: manifest.protocol,
+    ...(manifest.author ? { author: manifest.author } : {}),
+    ...(manifest.filesystemScope ? { filesystemScope: manifest.filesystemScope } : {}),
     dir: manifest.dir,
     source,
     linked,

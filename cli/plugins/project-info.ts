@@ -2,7 +2,9 @@
 import { basename } from 'node:path';
 import { execa } from 'execa';
 import type { ProjectInfo } from '../../protocol/messages.js';
+import { stripCredentials } from '../../kernel/host/remote-url.js';
 import { detectProject } from '../project/detect.js';
+import { EXTRA_METADATA_KEYS, extraMetadata } from './metadata-extra.js';
 
 /** The detected project around cwd, or null when cwd is in no project (no marker file, no git). */
 export async function projectInfo(cwd: string): Promise<ProjectInfo | null> {
@@ -14,25 +16,35 @@ export async function projectInfo(cwd: string): Promise<ProjectInfo | null> {
 
 async function gitState(root: string): Promise<ProjectInfo['git']> {
   const run = (...args: string[]) => execa('git', args, { cwd: root, reject: false, stdin: 'ignore' });
-  const [status, remote] = await Promise.all([
+  const [status, remotes] = await Promise.all([
     run('status', '--porcelain=v2', '--branch', '--untracked-files=normal'),
-    run('config', '--get', 'remote.origin.url'),
+    run('remote'),
   ]);
   if (status.exitCode !== 0) return null;
   const lines = String(status.stdout).split('\n');
   const head = lines.find((l) => l.startsWith('# branch.head '))?.slice('# branch.head '.length);
+  const names = String(remotes.stdout).split('\n').filter(Boolean);
+  const remote = names.includes('origin') ? 'origin' : names[0] ?? null;
+  const url = remote ? String((await run('remote', 'get-url', remote)).stdout).trim() : '';
   return {
     branch: head && head !== '(detached)' ? head : null,
     dirty: lines.some((l) => l !== '' && !l.startsWith('#')),
-    remote: remote.exitCode === 0 && String(remote.stdout).trim() !== '' ? String(remote.stdout).trim() : null,
+    remote,
+    // The raw URL may hold user:token@; it never leaves this function.
+    remote_url: url ? stripCredentials(url) : null,
   };
 }
 
-/** The metadata reply: project facts, filtered to the keys the plugin asked for. */
-export function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined): Record<string, unknown> {
+/** The metadata reply: project facts, filtered to the keys the plugin asked for; the extra keys only when asked. */
+export async function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined): Promise<Record<string, unknown>> {
   const all: Record<string, unknown> = project
     ? { language: project.language, name: project.name, root: project.root, git: project.git }
     : { language: null, name: basename(cwd), root: cwd, git: null };
   if (!keys) return all;
-  return Object.fromEntries(keys.filter((k) => Object.hasOwn(all, k)).map((k) => [k, all[k]]));
+  const reply: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (Object.hasOwn(all, key)) reply[key] = all[key];
+    else if ((EXTRA_METADATA_KEYS as readonly string[]).includes(key)) reply[key] = await extraMetadata(key as (typeof EXTRA_METADATA_KEYS)[number], project?.root ?? cwd);
+  }
+  return reply;
 }

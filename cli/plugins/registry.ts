@@ -2,7 +2,8 @@
 // Each entry records what the user approved at install time (capabilities, commands, hooks), so a run
 // never grants more than was shown, whatever the plugin's checkout says later.
 import { readFile } from 'node:fs/promises';
-import type { Manifest } from '../../kernel/host/manifest.js';
+import type { FilesystemScope, Manifest, PluginProtocol } from '../../kernel/host/manifest.js';
+import { PROTOCOL } from '../../protocol/messages.js';
 import { RoostError } from '../../protocol/errors.js';
 import { schemaValidator, describeErrors } from '../../protocol/validate.js';
 import { writeJsonAtomic } from './atomic.js';
@@ -15,10 +16,15 @@ export interface PluginCommand {
 }
 
 export interface RegistryEntry {
-  /** The manifest name, cli-plugin-<name>. */
+  /** The manifest name (cli-plugin-<name> by convention; fledge plugins keep theirs). */
   name: string;
   version: string;
   description: string;
+  /** How roost talks to it; entries written before plain and fledge plugins existed are cli-v1. */
+  protocol?: PluginProtocol;
+  author?: string;
+  /** Where the `filesystem` grant lets it write. */
+  filesystemScope?: FilesystemScope;
   /** The plugin's folder: its checkout under plugins/, or the in-tree folder of a linked default. */
   dir: string;
   /** What was installed from: a git URL, a path, or "builtin:<name>". */
@@ -85,10 +91,13 @@ export function writeRegistry(home: string, registry: Registry): Promise<void> {
   return writeJsonAtomic(registryFile(home), { version: 1, plugins });
 }
 
-/** Finds a plugin by its manifest name (cli-plugin-deps) or its short name (deps). */
+/** Finds a plugin by its manifest name (cli-plugin-deps, fledge-plugin-x) or its short name (deps, x). */
 export function findEntry(registry: Registry, name: string): RegistryEntry | undefined {
-  return registry.plugins.find((p) => p.name === name || p.name === `cli-plugin-${name}`);
+  const names = [name, ...NAME_PREFIXES.map((prefix) => `${prefix}${name}`)];
+  return names.map((n) => registry.plugins.find((p) => p.name === n)).find(Boolean);
 }
+
+const NAME_PREFIXES = ['cli-plugin-', 'fledge-plugin-', 'fledge-'];
 
 /** The manifest PluginProcess runs with: the approved state recorded at install. */
 export function entryManifest(entry: RegistryEntry): Manifest {
@@ -96,6 +105,8 @@ export function entryManifest(entry: RegistryEntry): Manifest {
     name: entry.name,
     version: entry.version,
     description: entry.description,
+    protocol: entry.protocol ?? PROTOCOL,
+    ...(entry.filesystemScope ? { filesystemScope: entry.filesystemScope } : {}),
     dir: entry.dir,
     capabilities: Object.fromEntries(entry.capabilities.map((c) => [c, true])),
     commands: entry.commands,

@@ -1,14 +1,18 @@
-// Runs one plugin executable (a command or a hook) through the shared PluginProcess and waits for it.
+// Runs one plugin executable (a command, a hook or a lane step) in its sandbox and waits for it: a
+// cli-v1 or fledge-v1 plugin through the shared PluginProcess, a plain one with its arguments in argv.
 // Ctrl-C sends `cancel` (SIGTERM 5 s later, SIGKILL 10 s later); an optional time limit does the same.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants } from 'node:os';
 import { PluginProcess } from '../../kernel/host/plugin-process.js';
 import { RoostError } from '../../protocol/errors.js';
+import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
 import { packageRoot, runnableEntry } from '../../protocol/paths.js';
 import type { Question } from '../context.js';
 import { projectInfo } from './project-info.js';
 import { entryManifest, type RegistryEntry } from './registry.js';
+import { startPlain, type RunningPlugin } from './run-plain.js';
+import { pluginBox, type PluginBox } from './sandbox.js';
 import { createCliServices } from './services.js';
 
 export interface RunPluginOptions {
@@ -23,6 +27,12 @@ export interface RunPluginOptions {
   timeoutMs?: number;
   /** Extra environment for the child (ROOST_HOOK for hooks). */
   env?: Record<string, string>;
+  /** init.command: the manifest command being run (absent for hooks). */
+  command?: string;
+  /** Stops the plugin as Ctrl-C would (a lane being interrupted); without it, roost's own SIGINT does. */
+  signal?: AbortSignal;
+  /** A plain plugin gets roost's terminal (a command run by a person); otherwise its output lines go to `output`. */
+  passThrough?: boolean;
 }
 
 export interface RunOutcome {
@@ -38,35 +48,39 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
   if (!existsSync(file)) {
     throw new RoostError('NOT_FOUND', `${entry.name}: ${binary} is missing from ${entry.dir}; reinstall the plugin`);
   }
+  const protocol = entry.protocol ?? PROTOCOL;
+  const env = {
+    ...process.env,
+    ROOST_PLUGIN: entry.name,
+    ROOST_PLUGIN_DIR: entry.dir,
+    // fledge plugins (fledge-v1 or plain) find their folder under fledge's name.
+    ...(protocol !== PROTOCOL ? { FLEDGE_PLUGIN_DIR: entry.dir } : {}),
+    ...options.env,
+  };
   const project = await projectInfo(options.cwd);
-  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, ask: options.ask, output: options.output, log: options.log });
-  const plugin = new PluginProcess({
-    manifest: entryManifest(entry),
-    entry: binary,
-    grants: new Set(entry.capabilities),
-    services,
-    init: { args: options.args, project, host: { name: 'roost', version: hostVersion } },
-    cwd: options.cwd,
-    env: { ...process.env, ROOST_PLUGIN: entry.name, ...options.env },
-    onStderr: (line) => options.log(line),
-  });
+  const box = await pluginBox(entry, options.home, project?.root ?? options.cwd, options.cwd, env, options.log);
+  const plugin = protocol === 'plain'
+    ? startPlain(file, options.args, { cwd: options.cwd, env: box.env, wrapper: box.wrapper, passThrough: options.passThrough ?? false, onLine: (line) => options.output(`${line}\n`) })
+    : startProtocol(entry, binary, options, project, box);
 
   let stopped: RunOutcome['stopped'];
   const stop = (why: NonNullable<RunOutcome['stopped']>, message: string) => {
-    if (stopped) return plugin.child.signal('SIGKILL'); // asked twice: no more grace
+    if (stopped) return plugin.kill(); // asked twice: no more grace
     stopped = why;
     options.log(`roost: ${message}; asking ${entry.name} to stop`);
-    void plugin.cancel(message);
+    plugin.cancel(message, why);
   };
   const onSigint = () => stop('interrupted', 'interrupted');
-  process.on('SIGINT', onSigint);
+  if (options.signal) options.signal.addEventListener('abort', onSigint, { once: true });
+  else process.on('SIGINT', onSigint);
   const timer = options.timeoutMs ? setTimeout(() => stop('timeout', `${entry.name} ran past ${options.timeoutMs! / 1000} s`), options.timeoutMs) : undefined;
   try {
-    const exit = await plugin.child.exited;
+    const exit = await plugin.exited;
     if (stopped) return { code: stopped === 'interrupted' ? 130 : 124, stopped };
-    if (exit.signal) {
-      options.log(`roost: ${entry.name} was killed by ${exit.signal}`);
-      return { code: 128 + (constants.signals[exit.signal as NodeJS.Signals] ?? 0) };
+    const signal = exit.signal ?? (box.wrapper ? signalOfSandboxExit(exit.code) : null);
+    if (signal) {
+      options.log(`roost: ${entry.name} was killed by ${signal}`);
+      return { code: 128 + (constants.signals[signal as NodeJS.Signals] ?? 0) };
     }
     if (exit.code === null) {
       options.log(`roost: could not start ${file} (is it executable, with a #! line?)`);
@@ -76,6 +90,34 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
     return { code: exit.code };
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onSigint);
     process.off('SIGINT', onSigint);
   }
+}
+
+/** A cli-v1 or fledge-v1 plugin, through the host every plugin and extension shares. */
+function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, project: ProjectInfo | null, box: PluginBox): RunningPlugin {
+  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, ask: options.ask, output: options.output, log: options.log });
+  const plugin = new PluginProcess({
+    manifest: entryManifest(entry),
+    entry: binary,
+    grants: new Set(entry.capabilities),
+    services,
+    init: { args: options.args, project, host: { name: 'roost', version: hostVersion }, ...(options.command ? { command: options.command } : {}) },
+    cwd: options.cwd,
+    env: box.env,
+    wrapper: box.wrapper,
+    onStderr: (line) => options.log(line),
+  });
+  return {
+    exited: plugin.child.exited,
+    cancel: (reason, cause) => void plugin.cancel(reason, cause),
+    kill: () => plugin.child.signal('SIGKILL'),
+  };
+}
+
+/** bwrap reports its command's death by a signal as the exit code 128 + n, the way a shell does. */
+function signalOfSandboxExit(code: number | null): string | null {
+  if (code === null || code <= 128) return null;
+  return Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] ?? null;
 }

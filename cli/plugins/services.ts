@@ -1,6 +1,7 @@
 // The CLI's HostServices: what a plugin command or hook gets when it asks roost for something.
 // Capabilities are already checked by PluginProcess before any of these runs.
 import { runExec } from '../../kernel/host/exec.js';
+import { palette } from '../colour.js';
 import type { AskRequest, HostServices, ProgressUpdate } from '../../kernel/host/services.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { ProjectInfo } from '../../protocol/messages.js';
@@ -30,12 +31,13 @@ export function createCliServices(options: CliServicesOptions): HostServices {
     exec: (request) => runExec(request, options.project?.root ?? options.cwd),
     store: (key, value) => store.store(key, value),
     load: (key) => store.load(key),
-    metadata: async (keys) => metadataReply(options.project, options.cwd, keys),
+    metadata: (keys) => metadataReply(options.project, options.cwd, keys),
     ask: (request) => answer(request, options.ask),
     output: (text) => options.output(text),
     log: (level, message) => {
       if (level === 'debug' && !process.env.ROOST_DEBUG) return;
-      options.log(level === 'info' ? message : `${level}: ${message}`);
+      const paint = palette(process.stderr);
+      options.log(level === 'info' ? message : `${(level === 'error' ? paint.red : level === 'warn' ? paint.yellow : paint.dim)(`${level}:`)} ${message}`);
     },
     progress: (update: ProgressUpdate) => {
       const now = Date.now();
@@ -55,14 +57,28 @@ async function answer(request: AskRequest, ask: CliServicesOptions['ask']): Prom
     return /^y(es)?$/i.test(await ask({ message: `${request.message} (y/n)`, default: def }));
   }
   const options = request.options ?? [];
-  if (options.length === 0) throw new RoostError('VALIDATION_ERROR', 'select needs a non-empty options list');
+  if (options.length === 0) throw new RoostError('VALIDATION_ERROR', `${request.kind} needs a non-empty options list`);
+  const menu = options.map((o, i) => `  ${i + 1}) ${o}`).join('\n');
+  if (request.kind === 'multi_select') return answerMany(request.message, menu, options, (request.default as string[] | undefined) ?? [], ask);
   const def = request.default === undefined ? undefined : String(request.default);
   if (def !== undefined && !options.includes(def)) throw new RoostError('VALIDATION_ERROR', `select default "${def}" is not one of its options`);
-  const menu = options.map((o, i) => `  ${i + 1}) ${o}`).join('\n');
   const reply = await ask({ message: `${request.message}\n${menu}\nchoose 1-${options.length}:`, default: def });
   const picked = /^\d+$/.test(reply) ? options[Number(reply) - 1] : options.find((o) => o === reply);
   if (picked === undefined) throw new RoostError('VALIDATION_ERROR', `"${reply}" is not one of the options`);
   return picked;
+}
+
+/** Several options, answered by numbers or texts separated by commas; empty takes the defaults. */
+async function answerMany(message: string, menu: string, options: string[], defaults: string[], ask: CliServicesOptions['ask']): Promise<string[]> {
+  const def = defaults.map((d) => String(options.indexOf(d) + 1)).join(',');
+  const reply = await ask({ message: `${message}\n${menu}\nchoose any of 1-${options.length}, separated by commas:`, default: def });
+  if (reply.trim() === '') return defaults;
+  return reply.split(',').map((part) => {
+    const word = part.trim();
+    const picked = /^\d+$/.test(word) ? options[Number(word) - 1] : options.find((o) => o === word);
+    if (picked === undefined) throw new RoostError('VALIDATION_ERROR', `"${word}" is not one of the options`);
+    return picked;
+  });
 }
 
 function describeProgress(plugin: string, update: ProgressUpdate): string {

@@ -33,10 +33,11 @@ function fromGitHost(orgRepo: string, host: string): PluginSource {
   return { kind: 'git', url: found };
 }
 
+/** A folder on disk is installed as it is on disk (uncommitted edits included); a bare repository is cloned. */
 function localSource(path: string): PluginSource {
   if (!existsSync(path) || !statSync(path).isDirectory()) throw new RoostError('NOT_FOUND', `${path} is not a folder`);
-  const isRepo = existsSync(join(path, '.git')) || (existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects')));
-  return isRepo ? { kind: 'git', url: path } : { kind: 'dir', path };
+  const isBare = !existsSync(join(path, '.git')) && existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects'));
+  return isBare ? { kind: 'git', url: path } : { kind: 'dir', path };
 }
 
 export function describeSource(source: PluginSource): string {

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectNode } from './node.js';
+import { TASK_FILE_DETECTORS, TASK_FILES } from './task-files.js';
 
 export interface TaskCommand {
   argv: string[];
@@ -11,7 +12,7 @@ export interface TaskCommand {
 }
 
 export interface DetectedStack {
-  /** rust, node, go, python, ruby, java, swift */
+  /** rust, node, go, python, ruby, java, swift; or a task file: fledge, just, task, make */
   id: string;
   /** The tool that runs the tasks: cargo, npm, pnpm, uv, mvn, ./gradlew … */
   tool: string;
@@ -23,7 +24,7 @@ export interface DetectedStack {
 /** Files whose presence makes a directory a project root (besides .git). */
 export const ROOT_MARKERS = [
   'Cargo.toml', 'package.json', 'go.mod', 'pyproject.toml', 'setup.py', 'Gemfile',
-  'pom.xml', 'build.gradle', 'build.gradle.kts', 'Package.swift', 'lanes.toml',
+  'pom.xml', 'build.gradle', 'build.gradle.kts', 'Package.swift', 'lanes.toml', ...TASK_FILES,
 ];
 
 type Detector = (root: string, has: (file: string) => boolean) => DetectedStack | undefined;
@@ -34,7 +35,8 @@ const rust: Detector = (_root, has) =>
   has('Cargo.toml')
     ? { id: 'rust', tool: 'cargo', marker: 'Cargo.toml', tasks: {
         test: cmd('cargo', 'test'), build: cmd('cargo', 'build'),
-        lint: cmd('cargo', 'clippy'), fmt: cmd('cargo', 'fmt'), check: cmd('cargo', 'check'),
+        // Strict, as CI wants them: warnings fail the lint, and fmt checks rather than rewrites.
+        lint: cmd('cargo', 'clippy', '--all-targets', '--', '-D', 'warnings'), fmt: cmd('cargo', 'fmt', '--check'), check: cmd('cargo', 'check'),
       } }
     : undefined;
 
@@ -100,7 +102,7 @@ const swift: Detector = (_root, has) =>
  * Priority order when several stacks share a root: package.json often sits beside another stack for
  * tooling only, so it comes last; a task is taken from the first stack that has it.
  */
-const DETECTORS: Detector[] = [rust, go, python, ruby, maven, gradle, swift, detectNode];
+const DETECTORS: Detector[] = [...TASK_FILE_DETECTORS, rust, go, python, ruby, maven, gradle, swift, detectNode];
 
 export function detectStacks(root: string, has: (file: string) => boolean): DetectedStack[] {
   return DETECTORS.map((detect) => detect(root, has)).filter((s): s is DetectedStack => s !== undefined);

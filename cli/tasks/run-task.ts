@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
+import { installHint } from './install-hints.js';
 import { OutputTail } from './tail.js';
 
 export interface TaskRun {
@@ -51,7 +52,7 @@ export function runTask(argv: string[], options: { cwd: string; capture: boolean
 }
 
 export function spawnError(command: string, err: NodeJS.ErrnoException): RoostError {
-  if (err.code === 'ENOENT') return new RoostError('COMMAND_NOT_FOUND', `${command}: command not found (is it installed and on PATH?)`);
+  if (err.code === 'ENOENT') return new RoostError('COMMAND_NOT_FOUND', `${command}: command not found (is it installed and on PATH?)${installHint(command)}`);
   if (err.code === 'EACCES') return new RoostError('COMMAND_NOT_FOUND', `${command}: permission denied (is it executable?)`);
   return new RoostError('INTERNAL', `${command}: ${err.message}`);
 }

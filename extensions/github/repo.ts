@@ -18,7 +18,7 @@ export function parseRemote(remote: string): { owner: string; repo: string } | u
 
 export async function repoContext(ctx: PluginContext, repoFlag: string | undefined): Promise<RepoContext> {
   const meta = await ctx.host.metadata(['root', 'git']);
-  const git = (meta.git ?? null) as { branch?: string | null; remote?: string | null } | null;
+  const git = (meta.git ?? null) as { branch?: string | null; remote_url?: string | null } | null;
   const root = typeof meta.root === 'string' ? meta.root : process.cwd();
   let slug: { owner: string; repo: string } | undefined;
   if (repoFlag !== undefined) {
@@ -26,9 +26,9 @@ export async function repoContext(ctx: PluginContext, repoFlag: string | undefin
     if (!owner || !repo || extra !== undefined) throw new RoostError('USAGE', `--repo "${repoFlag}" must have the form owner/name`);
     slug = { owner, repo };
   } else {
-    if (!git?.remote) throw new RoostError('USAGE', 'no origin remote to take the repository from; pass --repo owner/name');
-    slug = parseRemote(git.remote);
-    if (!slug) throw new RoostError('USAGE', `cannot tell owner/name from the origin remote (${git.remote}); pass --repo owner/name`);
+    if (!git?.remote_url) throw new RoostError('USAGE', 'no origin remote to take the repository from; pass --repo owner/name');
+    slug = parseRemote(git.remote_url);
+    if (!slug) throw new RoostError('USAGE', `cannot tell owner/name from the origin remote (${git.remote_url}); pass --repo owner/name`);
   }
   return { ...slug, branch: git?.branch ?? null, root };
 }

@@ -24,13 +24,19 @@ export async function runExec(request: ExecRequest, baseDir: string, launch?: Ex
   const stdout = capture(child.stdout!);
   const stderr = capture(child.stderr!);
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  const stop = () => {
     killGroup(child.pid, 'SIGTERM');
     setTimeout(() => killGroup(child.pid, 'SIGKILL'), 2_000).unref();
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
   }, timeoutS * 1000);
+  // Nobody is left to read the answer once the plugin has gone: its command goes too.
+  request.signal?.addEventListener('abort', stop, { once: true });
   const result = await child;
   clearTimeout(timer);
+  request.signal?.removeEventListener('abort', stop);
   const [out, err] = [stdout.text(), stderr.text()];
   const code = timedOut ? 124 : result.exitCode ?? (result.signal ? 128 : 1);
   const truncated = stdout.truncated() || stderr.truncated();

@@ -1,10 +1,8 @@
 // How the server starts an extension's processes: its environment, its node flags and its sandbox.
 // Without a working bubblewrap (or off Linux) in-tree extensions still start, after one warning;
 // extensions from anywhere else are refused unless ROOST_ALLOW_UNSANDBOXED=1 says otherwise.
-import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { packageRoot } from '../../protocol/paths.js';
 import type { ServerConfig } from '../config.js';
@@ -12,6 +10,7 @@ import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
 import { permissionFlags } from './permissions.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
+import { findSandboxTools, type SandboxTools } from './sandbox-tools.js';
 
 export interface Launch {
   env: Record<string, string | undefined>;
@@ -23,7 +22,7 @@ export interface Launch {
 type Log = (level: string, message: string) => void;
 
 export class ExtensionLauncher {
-  private tools: { bwrap: string; prlimit: string } | { missing: string } | undefined;
+  private tools: SandboxTools | undefined;
   private warned = false;
 
   /** `baseEnv`: what every extension inherits (never the server's keys). */
@@ -79,28 +78,8 @@ export class ExtensionLauncher {
     return manifest.dir.startsWith(join(packageRoot, 'extensions') + sep);
   }
 
-  /** Found and tried once: a bwrap that cannot make namespaces here (a locked-down kernel) counts as missing. */
-  private sandboxTools(): { bwrap: string; prlimit: string } | { missing: string } {
-    if (this.tools) return this.tools;
-    if (process.platform !== 'linux') return (this.tools = { missing: `bubblewrap needs Linux, this is ${process.platform}` });
-    const bwrap = findExecutable(this.config.bwrap);
-    const prlimit = findExecutable('prlimit');
-    if (!bwrap) return (this.tools = { missing: `no bwrap executable at "${this.config.bwrap}"` });
-    if (!prlimit) return (this.tools = { missing: 'no prlimit executable (util-linux) on PATH' });
-    const probe = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
-    if (probe.status !== 0) return (this.tools = { missing: `${bwrap} cannot create namespaces here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}` });
-    return (this.tools = { bwrap, prlimit });
+  /** Found and tried once. */
+  private sandboxTools(): SandboxTools {
+    return (this.tools ??= findSandboxTools(this.config.bwrap));
   }
-}
-
-function findExecutable(name: string): string | undefined {
-  const candidates = isAbsolute(name) || name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
-  return candidates.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
-import { PROTOCOL } from '../../protocol/messages.js';
+import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -43,10 +43,20 @@ export interface StreamDecl {
   replay?: string;
 }
 
+/** How the host talks to the plugin: cli-v1, its fledge-v1 dialect, or plain (argv in, stdio passed through). */
+export type PluginProtocol = typeof PROTOCOL | typeof FLEDGE_PROTOCOL | 'plain';
+
+/** fledge's filesystem scope; `filesystem = true` is "project". */
+export type FilesystemScope = 'project' | 'plugin';
+
 export interface Manifest {
   name: string;
   version: string;
   description: string;
+  protocol: PluginProtocol;
+  author?: string;
+  /** With the `filesystem` capability: where the plugin may write. */
+  filesystemScope?: FilesystemScope;
   dir: string;
   capabilities: Record<string, boolean>;
   commands: Array<{ name: string; description: string; binary: string }>;
@@ -75,10 +85,10 @@ export interface Manifest {
 }
 
 interface RawManifest {
-  plugin: { name: string; version: string; description?: string; protocol: string };
-  capabilities?: Record<string, boolean>;
+  plugin: { name: string; version: string; description?: string; protocol?: string; author?: string; runtime?: string };
+  capabilities?: Record<string, boolean | 'none' | FilesystemScope>;
   commands?: Array<{ name: string; description?: string; binary: string }>;
-  hooks?: { post_install?: string; pre_push?: string };
+  hooks?: { post_install?: string; pre_push?: string; build?: string };
   build?: { command: string };
   server?: {
     main: string;
@@ -116,20 +126,49 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
     throw new RoostError('VALIDATION_ERROR', `plugin.toml in ${dir} is not valid TOML: ${(err as Error).message.split('\n')[0]}`);
   }
   const raw = validate<RawManifest>('plugin-manifest.json', data, 'plugin.toml');
-  if (raw.plugin.protocol !== PROTOCOL) {
-    throw new RoostError('VALIDATION_ERROR', `plugin ${raw.plugin.name} speaks protocol "${raw.plugin.protocol}"; this host speaks "${PROTOCOL}"`);
+  const { name, protocol, runtime } = raw.plugin;
+  if (protocol !== undefined && protocol !== PROTOCOL && protocol !== FLEDGE_PROTOCOL) {
+    throw new RoostError('VALIDATION_ERROR', `plugin ${name} speaks protocol "${protocol}"; this host speaks "${PROTOCOL}" (CLI plugins also "${FLEDGE_PROTOCOL}", or none for a plain plugin)`);
   }
+  if (runtime !== undefined && runtime !== 'native') {
+    throw new RoostError('VALIDATION_ERROR', `plugin ${name} needs the "${runtime}" runtime; roost runs native plugins only (runtime = "native", or no runtime line)`);
+  }
+  if (raw.build && raw.hooks?.build) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names a build command twice: keep [build] command or [hooks] build`);
+  const { build: buildHook, ...hooks } = raw.hooks ?? {};
+  const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
   return {
-    name: raw.plugin.name,
+    name,
     version: raw.plugin.version,
     description: raw.plugin.description ?? '',
+    protocol: protocol === undefined ? 'plain' : (protocol as PluginProtocol),
+    ...(raw.plugin.author ? { author: raw.plugin.author } : {}),
+    ...(filesystemScope ? { filesystemScope } : {}),
     dir,
-    capabilities: raw.capabilities ?? {},
+    capabilities,
     commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
-    hooks: raw.hooks ?? {},
-    build: raw.build,
+    hooks,
+    build: raw.build ?? (buildHook ? { command: buildHook } : undefined),
     server: raw.server && (await normaliseServer(raw.server, dir)),
   };
+}
+
+/** Server extensions speak cli-v1 itself: fledge-v1 and plain plugins are CLI plugins only. */
+export function assertServerProtocol(manifest: Manifest): void {
+  if (manifest.protocol !== PROTOCOL) {
+    throw new RoostError('VALIDATION_ERROR', `plugin ${manifest.name} speaks protocol "${manifest.protocol}"; server extensions speak "${PROTOCOL}"`);
+  }
+}
+
+/** fledge writes `filesystem = "none" | "project" | "plugin"`; the grant is a boolean plus its scope. */
+function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): { capabilities: Record<string, boolean>; filesystemScope?: FilesystemScope } {
+  const capabilities: Record<string, boolean> = {};
+  let filesystemScope: FilesystemScope | undefined;
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'boolean') capabilities[name] = value;
+    else capabilities[name] = value !== 'none';
+    if (name === 'filesystem' && capabilities[name]) filesystemScope = typeof value === 'string' && value !== 'none' ? value : 'project';
+  }
+  return { capabilities, ...(filesystemScope ? { filesystemScope } : {}) };
 }
 
 async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Promise<Manifest['server']> {

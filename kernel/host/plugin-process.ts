@@ -4,11 +4,13 @@
 import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
-import { CAPABILITY_OF, PROTOCOL, type AuthContext, type EventMessage, type InitMessage, type WsMessage } from '../../protocol/messages.js';
+import { CAPABILITY_OF, type AuthContext, type EventMessage, type InitMessage, type WsMessage } from '../../protocol/messages.js';
 import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWarning, type RequestOptions } from '../../protocol/peer.js';
 import { runnableEntry } from '../../protocol/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
+import { dialectFor, type CancelCause, type Dialect } from './dialects/dialect.js';
 import type { Manifest } from './manifest.js';
+import { projectSeenBy } from './project-view.js';
 import { sandboxedPid } from './sandbox.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
@@ -20,7 +22,7 @@ export interface PluginProcessOptions {
   /** Granted capabilities; the set is read on every message, so grant/revoke take effect at once. */
   grants: Set<string>;
   services: HostServices;
-  init: Pick<InitMessage, 'args' | 'project' | 'host'> & Partial<Pick<InitMessage, 'storage' | 'config'>>;
+  init: Pick<InitMessage, 'args' | 'project' | 'host'> & Partial<Pick<InitMessage, 'command' | 'storage' | 'config'>>;
   cwd?: string;
   env?: Record<string, string | undefined>;
   nodeFlags?: string[];
@@ -50,9 +52,14 @@ export class PluginProcess {
   private requestCounter = 0;
   /** The extension said in `ready` that it takes request bodies as attachments (protocol/framing.ts). */
   private acceptsAttachments = false;
+  private readonly dialect: Dialect;
+  /** Aborted when the child exits: work it asked for (an exec) ends with it. */
+  private readonly lifetime = new AbortController();
 
   constructor(private readonly options: PluginProcessOptions) {
     const { manifest } = options;
+    if (manifest.protocol === 'plain') throw new RoostError('VALIDATION_ERROR', `${manifest.name} is a plain plugin: it speaks no protocol`);
+    this.dialect = dialectFor(manifest.protocol);
     this.child = new PluginChild(runnableEntry(`${manifest.dir}/${options.entry}`), [], {
       cwd: options.cwd ?? manifest.dir,
       env: options.env,
@@ -64,7 +71,10 @@ export class PluginProcess {
       onWarning: (w) => this.warn(w),
     });
     this.registerHandlers();
-    this.child.exited.then((exit) => options.onExit?.(exit));
+    this.child.exited.then((exit) => {
+      this.lifetime.abort();
+      options.onExit?.(exit);
+    });
     this.child.peer.notify(this.initMessage());
   }
 
@@ -111,8 +121,8 @@ export class PluginProcess {
   }
 
   /** Asks the plugin to stop what it does; SIGTERM 5 s later and SIGKILL 10 s later if it is still there. */
-  cancel(reason: string): Promise<ChildExit> {
-    this.notify({ type: 'cancel', reason });
+  cancel(reason: string, cause: CancelCause = 'interrupted'): Promise<ChildExit> {
+    this.notify({ type: 'cancel', reason: this.dialect.cancelReason(cause, reason) });
     return this.child.stop({ closeGraceMs: 5_000, termGraceMs: 5_000 });
   }
 
@@ -124,27 +134,29 @@ export class PluginProcess {
     const { manifest, init, grants } = this.options;
     const capabilities: Record<string, boolean> = {};
     for (const name of Object.keys(manifest.capabilities)) capabilities[name] = grants.has(name);
-    return {
+    return this.dialect.init({
       type: 'init',
-      protocol: PROTOCOL,
+      protocol: manifest.protocol as InitMessage['protocol'],
       args: init.args,
-      project: init.project,
+      ...(init.command ? { command: init.command } : {}),
+      project: projectSeenBy(init.project, grants),
       plugin: { name: manifest.name, version: manifest.version, dir: manifest.dir },
       host: init.host,
       capabilities,
       ...(init.storage ? { storage: init.storage } : {}),
       ...(init.config ? { config: init.config } : {}),
-    };
+    });
   }
 
   private registerHandlers(): void {
     const peer = this.child.peer;
-    for (const type of Object.keys(CAPABILITY_OF)) {
+    for (const type of [...Object.keys(CAPABILITY_OF), ...this.dialect.extraTypes]) {
       peer.handle(type, (message) => this.dispatch(type, message));
     }
   }
 
-  private dispatch(type: string, message: IncomingMessage): unknown {
+  private dispatch(type: string, incoming: IncomingMessage): unknown {
+    const message = this.dialect.translate(type, incoming);
     const validator = messageValidator(type);
     if (validator && !validator(message)) {
       throw new RoostError('VALIDATION_ERROR', describeErrors(validator.errors ?? [], type));
@@ -173,7 +185,7 @@ export class PluginProcess {
     };
     switch (type) {
       case 'exec':
-        return s.exec({ command: m.command, cwd: m.cwd, timeout: m.timeout });
+        return s.exec({ command: m.command, cwd: m.cwd, timeout: m.timeout, signal: this.lifetime.signal });
       case 'store':
         return s.store(m.key, m.value).then(() => true);
       case 'load':
@@ -184,6 +196,8 @@ export class PluginProcess {
       case 'confirm':
       case 'select':
         return s.ask({ kind: type, message: m.message, default: m.default, options: m.options });
+      case 'multi_select':
+        return s.ask({ kind: type, message: m.message, default: m.defaults, options: m.options });
       case 'output':
         return s.output(m.text);
       case 'log':

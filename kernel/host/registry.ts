@@ -12,7 +12,7 @@ import type { StopOptions } from '../../protocol/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
 import type { Launch } from './launcher.js';
-import { readManifest, type Manifest } from './manifest.js';
+import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
 import { StartWatch } from './start-progress.js';
@@ -100,6 +100,7 @@ export class ExtensionRegistry {
         let manifest: Manifest;
         try {
           manifest = await readManifest(join(dir, name));
+          if (manifest.server) assertServerProtocol(manifest);
         } catch (err) {
           if (!(err instanceof RoostError && err.message.startsWith('no plugin.toml'))) this.deps.log('warn', `extension ${name}: ${(err as Error).message}`);
           continue;
@@ -228,6 +229,7 @@ export class ExtensionRegistry {
     const known = this.extensions.get(dirOrName);
     const manifest = known ? await readManifest(known.manifest.dir) : await readManifest(dirOrName);
     if (!manifest.server) throw new RoostError('VALIDATION_ERROR', `${manifest.name} has no [server] table: it is not a server extension`);
+    assertServerProtocol(manifest);
     const current = this.extensions.get(manifest.name);
     if (current && current.state !== 'unloaded') throw conflict(`extension ${manifest.name} is already loaded`);
     // Remembered only once registered: a refused extension (a route clash) leaves no trace behind.

@@ -2,7 +2,7 @@
 // prlimit (resource limits) and bubblewrap (namespaces). Inside, the process sees a read-only runtime
 // and code, a private /tmp, its own data folder as the only writable place, no other process, no
 // network unless granted, no capabilities, and only the environment given here.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 
 export interface SandboxLimits {
@@ -31,10 +31,19 @@ export interface SandboxSpec {
   allowedRoots: string[];
   /** The tenants' own project folders (inside the server's data dir): bound read-write with `filesystem`. */
   tenantWorkspaces?: string;
+  /** Bound read-only under everything else, whatever the grants (a CLI plugin reads like its user: "/"). */
+  readableRoots?: string[];
+  /** Covered by an empty folder (or, for a file, /dev/null): credentials a readable root would show. */
+  hiddenPaths?: string[];
+  /** The host's /tmp as a readable root shows it, instead of a private one (TMPDIR is the own folder). */
+  hostTmp?: boolean;
   /** The complete environment of the sandboxed process. */
   env: Record<string, string | undefined>;
   limits: SandboxLimits;
 }
+
+/** The limits when nothing configures them (ROOST_SANDBOX_MEMORY_MB, …_OPEN_FILES, …_PROCESSES for the server). */
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { memoryMb: 2048, openFiles: 4096, processes: 512 };
 
 /** A private /tmp for programs that ignore TMPDIR (which points into the extension's own folder). */
 const SCRATCH_TMP_BYTES = 64 * 1024 * 1024;
@@ -64,18 +73,26 @@ function namespaces(spec: SandboxSpec): string[] {
   ];
 }
 
-// Later mounts cover earlier ones: the runtime, then a private /tmp (64 MiB), then the allowed roots, then the
-// code read-only again (an allowed root may contain it), then a blank over the server's data dir (an
-// allowed root or the package may contain it; code kept there is shown again), then the tenants'
-// project folders (with `filesystem`), and last the extension's own data folder.
+// Later mounts cover earlier ones: the readable roots (read-only), the runtime, then a private /tmp
+// (64 MiB), then the allowed roots, then blanks over the hidden paths, then the code read-only again
+// (an allowed root may contain it), then a blank over the server's data dir (an allowed root or the
+// package may contain it; code kept there is shown again), then the tenants' project folders (with
+// `filesystem`), and last the extension's own data folder.
 function mounts(spec: SandboxSpec): string[] {
   const args: string[] = [];
-  for (const dir of RUNTIME_DIRS) args.push(...runtimePath(dir));
-  const nodeDir = dirname(process.execPath);
-  if (!RUNTIME_DIRS.some((dir) => within(dir, nodeDir))) args.push('--ro-bind', nodeDir, nodeDir);
-  for (const file of RUNTIME_ETC) args.push('--ro-bind-try', file, file);
-  args.push('--proc', '/proc', '--dev', '/dev', '--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp');
+  const readable = existing(spec.readableRoots ?? []);
+  for (const root of readable) args.push('--ro-bind', root, root);
+  if (!readable.includes('/')) {
+    for (const dir of RUNTIME_DIRS) args.push(...runtimePath(dir));
+    const nodeDir = dirname(process.execPath);
+    if (!RUNTIME_DIRS.some((dir) => within(dir, nodeDir))) args.push('--ro-bind', nodeDir, nodeDir);
+    for (const file of RUNTIME_ETC) args.push('--ro-bind-try', file, file);
+  }
+  args.push('--proc', '/proc', '--dev', '/dev');
+  if (!spec.hostTmp) args.push('--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp');
   if (spec.grants.has('filesystem')) for (const root of existing(spec.allowedRoots)) args.push('--bind', root, root);
+  // After the allowed roots: a project in the home folder must not show its credentials again.
+  for (const path of existing(spec.hiddenPaths ?? [])) args.push(...(statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   const code = readOnlyCode(spec);
   for (const dir of code) args.push('--ro-bind', dir, dir);
   const dataDir = realpathSync(spec.serverDataDir);

@@ -8,11 +8,14 @@ export interface ExecRequest {
   cwd?: string;
   /** Seconds; default 30, at most 300. */
   timeout?: number;
+  /** Aborted when the plugin that asked is gone: the command is stopped with it. */
+  signal?: AbortSignal;
 }
 
 export interface AskRequest {
-  kind: 'prompt' | 'confirm' | 'select';
+  kind: 'prompt' | 'confirm' | 'select' | 'multi_select';
   message: string;
+  /** multi_select: the options chosen by default. */
   default?: unknown;
   options?: string[];
 }

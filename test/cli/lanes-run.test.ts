@@ -124,7 +124,7 @@ describe('roost lanes run', () => {
 
   it('fail_fast = true (the default) skips the rest; false runs every step; both fail the lane', async () => {
     const strict = await roost(['lanes', 'run', 'strict', '--json'], { cwd: dir });
-    assert.equal(strict.code, 1, strict.stderr);
+    assert.equal(strict.code, 3, 'the failing step’s exit code: ' + strict.stderr);
     const s = assertSchema('lanes-run', strict.json);
     assert.deepEqual(s.steps.map((x: any) => x.status), ['failed', 'skipped']);
     assert.equal(s.steps[0].exitCode, 3);
@@ -132,14 +132,14 @@ describe('roost lanes run', () => {
     assert.deepEqual(await counted(), []);
 
     const lenient = await roost(['lanes', 'run', 'lenient', '--json'], { cwd: dir });
-    assert.equal(lenient.code, 1, lenient.stderr);
+    assert.equal(lenient.code, 3, lenient.stderr);
     assert.deepEqual(assertSchema('lanes-run', lenient.json).steps.map((x: any) => x.status), ['failed', 'passed']);
     assert.deepEqual(await counted(), ['still']);
   });
 
   it('a failing nested lane fails its caller, which then stops', async () => {
     const result = await roost(['lanes', 'run', 'outer', '--json'], { cwd: dir });
-    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.code, 3, 'the exit code of the failing step inside the nested lane: ' + result.stderr);
     const doc = assertSchema('lanes-run', result.json);
     assert.deepEqual(doc.steps.map((x: any) => [x.kind, x.status]), [['lane', 'failed'], ['run', 'skipped']]);
     assert.deepEqual(await counted(), []);
@@ -177,7 +177,7 @@ describe('roost lanes run', () => {
 
   it('kills the whole process group of a step that times out', async () => {
     const result = await roost(['lanes', 'run', 'slow', '--json'], { cwd: dir, timeout: 30_000 });
-    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.code, 124, 'a timed-out step exits 124, as timeout(1): ' + result.stderr);
     const step = assertSchema('lanes-run', result.json).steps[0];
     assert.equal(step.status, 'timeout');
     assert.ok(step.durationMs < 10_000, `ended soon after the 1 s timeout (${step.durationMs} ms)`);

@@ -1,9 +1,9 @@
 // Shared set-up of the plugin tests: a private ROOST_HOME, fixture plugins copied (and reshaped) into
 // temporary folders, and installs through the real roost binary.
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { repoRoot, roost, tempDir, type RoostRun } from '../helpers/cli.js';
+import { repoRoot, roost, tempDir, writeTree, type RoostRun } from '../helpers/cli.js';
 
 export const fixturesDir = join(repoRoot, 'test/fixtures/plugins');
 
@@ -16,6 +16,10 @@ export interface PluginHome {
   copyFixture(name: string, edit?: (toml: string) => string): Promise<string>;
   /** Installs a fixture (copied, optionally reshaped) with --yes; asserts it worked. */
   install(name: string, edit?: (toml: string) => string): Promise<RoostRun>;
+  /** Writes a plugin folder from `files` (scripts with a #! line made executable) and installs it with --yes. */
+  installFiles(name: string, files: Record<string, string>, extraArgs?: string[]): Promise<RoostRun>;
+  /** Writes a plugin folder from `files` (as installFiles) without installing it; answers its path. */
+  writePlugin(name: string, files: Record<string, string>): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -40,6 +44,18 @@ export async function pluginHome(): Promise<PluginHome> {
     async install(name, edit) {
       const source = await self.copyFixture(name, edit);
       const result = await self.run(['plugins', 'install', source, '--yes'], dir);
+      assert.equal(result.code, 0, `install ${name} failed: ${result.stderr}`);
+      return result;
+    },
+    async writePlugin(name, files) {
+      const target = join(dir, `files-${++copies}-${name}`);
+      await writeTree(target, files);
+      for (const [path, content] of Object.entries(files)) if (content.startsWith('#!')) await chmod(join(target, path), 0o755);
+      return target;
+    },
+    async installFiles(name, files, extraArgs = []) {
+      const source = await self.writePlugin(name, files);
+      const result = await self.run(['plugins', 'install', source, '--yes', ...extraArgs], dir);
       assert.equal(result.code, 0, `install ${name} failed: ${result.stderr}`);
       return result;
     },

@@ -155,7 +155,7 @@ describe('plugins install, list, remove', () => {
       const run = await env.run(['plugins', 'install', 'acme/cli-plugin-future', '--yes', '--json'], repo.work, { ROOST_GIT_HOST: dir });
       assert.equal(run.code, 1);
       assertSchema('error', run.json);
-      assert.equal(run.json.error.message, 'plugin cli-plugin-future speaks protocol "cli-v2"; this host speaks "cli-v1"');
+      assert.equal(run.json.error.message, 'plugin cli-plugin-future speaks protocol "cli-v2"; this host speaks "cli-v1" (CLI plugins also "fledge-v1", or none for a plain plugin)');
     } finally {
       await cleanup();
     }
@@ -163,7 +163,7 @@ describe('plugins install, list, remove', () => {
 
   test('refusals: bad name, clash with a built-in, clash with another plugin, already installed, unknown repo', async () => {
     const cases: Array<[edit: (toml: string) => string, message: RegExp]> = [
-      [(t) => t.replace('name = "cli-plugin-probe-sh"', 'name = "probe-sh"'), /plugin name "probe-sh" must have the form cli-plugin-<name>/],
+      [(t) => t.replace('name = "cli-plugin-probe-sh"', 'name = "Probe_SH"'), /plugin\.toml\.plugin\.name must match pattern/],
       [(t) => t.replace('name = "probe-sh"', 'name = "run"'), /command "run" of cli-plugin-probe-sh clashes with roost's built-in "run"/],
       [(t) => t.replace('name = "probe-sh"', 'name = "hello"'), /command "hello" of cli-plugin-probe-sh clashes with "hello" of cli-plugin-hooked/],
     ];

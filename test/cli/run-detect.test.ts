@@ -8,7 +8,7 @@ import { repoRoot, roost, tempDir, writeTree } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
 
 const EXPECTED: Record<string, { stack: string; tool: string; test: string; build: string; lint: string; fmt: string }> = {
-  rust: { stack: 'rust', tool: 'cargo', test: 'cargo test', build: 'cargo build', lint: 'cargo clippy', fmt: 'cargo fmt' },
+  rust: { stack: 'rust', tool: 'cargo', test: 'cargo test', build: 'cargo build', lint: 'cargo clippy --all-targets -- -D warnings', fmt: 'cargo fmt --check' },
   'node-npm': { stack: 'node', tool: 'npm', test: 'npm run test', build: 'npm run build', lint: 'npm run lint', fmt: 'npm run format' },
   'node-pnpm': { stack: 'node', tool: 'pnpm', test: 'pnpm run test', build: 'pnpm run build', lint: 'pnpm run lint', fmt: 'pnpm run fmt' },
   'node-yarn': { stack: 'node', tool: 'yarn', test: 'yarn run test', build: 'yarn run build', lint: 'yarn run lint', fmt: 'yarn run fmt' },

@@ -1,0 +1,43 @@
+// Metadata keys beyond the project facts, computed only when a plugin asks for them by name (fledge's
+// keys): git_tags, git_status, git_log, env and fledge_config.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { parse as parseToml } from 'smol-toml';
+
+export const EXTRA_METADATA_KEYS = ['git_tags', 'git_status', 'git_log', 'env', 'fledge_config'] as const;
+
+const GIT_LOG_LENGTH = 20;
+/** Variables whose name says they hold a secret never reach a plugin through `env`. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION|_KEY$|^KEY$|DATABASE_URL|_DSN$/i;
+
+export async function extraMetadata(key: (typeof EXTRA_METADATA_KEYS)[number], root: string): Promise<unknown> {
+  const git = async (...args: string[]) => {
+    const result = await execa('git', args, { cwd: root, reject: false, stdin: 'ignore' });
+    return result.exitCode === 0 ? String(result.stdout).split('\n').filter(Boolean) : null;
+  };
+  switch (key) {
+    case 'git_tags':
+      return (await git('tag', '--list', '--sort=-creatordate')) ?? [];
+    case 'git_status':
+      // porcelain v1 lines "XY path": the changed files, as `git status --short` shows them.
+      return ((await git('status', '--porcelain=v1', '--untracked-files=normal')) ?? []).map((line) => ({ status: line.slice(0, 2).trim(), path: line.slice(3) }));
+    case 'git_log':
+      return ((await git('log', `-${GIT_LOG_LENGTH}`, '--format=%H%x1f%an%x1f%aI%x1f%s')) ?? []).map((line) => {
+        const [hash, author, date, subject] = line.split('\x1f');
+        return { hash, author, date, subject };
+      });
+    case 'env':
+      return Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && !SECRET_NAME.test(name)));
+    case 'fledge_config':
+      return readFledgeConfig(root);
+  }
+}
+
+async function readFledgeConfig(root: string): Promise<unknown> {
+  try {
+    return parseToml(await readFile(join(root, 'fledge.toml'), 'utf8'));
+  } catch {
+    return null; // no fledge.toml, or one that does not parse
+  }
+}

@@ -1,0 +1,31 @@
+// Finding the sandbox's tools (bubblewrap and prlimit) and checking once that bwrap can make the
+// namespaces it needs here: shared by the server's extension launcher and the CLI's plugin runner.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+
+export type SandboxTools = { bwrap: string; prlimit: string } | { missing: string };
+
+/** A bwrap that cannot make namespaces here (a locked-down kernel) counts as missing. */
+export function findSandboxTools(bwrapName: string): SandboxTools {
+  if (process.platform !== 'linux') return { missing: `bubblewrap needs Linux, this is ${process.platform}` };
+  const bwrap = findExecutable(bwrapName);
+  const prlimit = findExecutable('prlimit');
+  if (!bwrap) return { missing: `no bwrap executable at "${bwrapName}"` };
+  if (!prlimit) return { missing: 'no prlimit executable (util-linux) on PATH' };
+  const probe = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
+  if (probe.status !== 0) return { missing: `${bwrap} cannot create namespaces here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}` };
+  return { bwrap, prlimit };
+}
+
+function findExecutable(name: string): string | undefined {
+  const candidates = isAbsolute(name) || name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  return candidates.find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
