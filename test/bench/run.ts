@@ -2,15 +2,23 @@
 // passes through the JSON lines each prints (one per figure).
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
 const dir = dirname(fileURLToPath(import.meta.url));
+const ACCESS_LINE = /^\S+ access /;
 const only = process.argv.slice(2);
 const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && (only.length === 0 || only.some((o) => f.includes(o)))).sort();
 let failed = 0;
 for (const file of files) {
-  const result = await execa(process.execPath, ['--import', 'tsx', join(dir, file)], { stdout: 'inherit', stderr: 'inherit', reject: false });
+  // A server a bench runs in-process writes its access log (one line per request) on this stderr: kept
+  // out of the output, where it would bury the figures. The lines are still written, as in production.
+  const bench = execa(process.execPath, ['--import', 'tsx', join(dir, file)], { stdout: 'inherit', stderr: 'pipe', buffer: false, reject: false });
+  createInterface({ input: bench.stderr! }).on('line', (line) => {
+    if (!ACCESS_LINE.test(line)) process.stderr.write(`${line}\n`);
+  });
+  const result = await bench;
   if (result.exitCode !== 0) {
     failed++;
     process.stderr.write(`bench ${file} failed with exit code ${result.exitCode}\n`);
