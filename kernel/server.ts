@@ -27,6 +27,7 @@ import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
 import { ExtensionLauncher } from './host/launcher.js';
+import { followRemotePluginChanges } from './host/plugin-changes.js';
 import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
 import type { Kernel } from './kernel.js';
@@ -196,6 +197,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     // Runs first on close: from here on no extension starts or restarts, and readiness says "stopping".
     closers.push(() => kernel.registry.beginClose());
 
+    closers.push(followRemotePluginChanges(kernel.bus, kernel.registry, log));
     await kernel.registry.discover(config.extensionDirs);
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));

@@ -1,6 +1,7 @@
 // Two `roost serve` processes on one PostgreSQL database, as behind a load balancer: what is written
 // through one is read through the other, bus events cross (LISTEN/NOTIFY) exactly once, and a session
-// started on A is streamed to, answered from and stopped through a client of B.
+// started on A is streamed to, answered from and stopped through a client of B; plugin changes made
+// on A are applied on B.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,21 @@ describe('two instances on one PostgreSQL database', () => {
     assert.equal(res.status, 201, res.text);
     return res.body;
   };
+
+  it('applies on B the plugin changes made on A: revoke, grant, unload, load', async () => {
+    const feedOn = async (server: TestServer) => (await server.api('GET', '/api/plugins')).body.plugins.find((p: { name: string }) => p.name === 'feed');
+    const until = (what: string, holds: (feed: any) => boolean) => waitFor(`B to see ${what}`, async () => (holds(await feedOn(b)) ? true : undefined));
+    assert.equal((await a.api('POST', '/api/plugins/feed/revoke', { body: { capability: 'db' } })).status, 200);
+    await until('the revoke', (feed) => !feed.capabilities.granted.includes('db'));
+    assert.equal((await a.api('POST', '/api/plugins/feed/grant', { body: { capability: 'db' } })).status, 200);
+    await until('the grant', (feed) => feed.capabilities.granted.includes('db'));
+    assert.equal((await a.api('POST', '/api/plugins/feed/unload')).status, 200);
+    await until('the unload', (feed) => feed.state === 'unloaded');
+    assert.equal((await b.api('GET', '/api/feed/history')).status, 404, 'B no longer routes to it');
+    assert.equal((await a.api('POST', '/api/plugins/load', { body: { name: 'feed' } })).status, 201);
+    await until('the load', (feed) => feed.state !== 'unloaded');
+    assert.equal((await b.api('GET', '/api/feed/history')).status, 200);
+  });
 
   it('reads through B what was written through A', async () => {
     const p = await project(a, 'written-on-a');

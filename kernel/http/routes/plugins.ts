@@ -1,9 +1,11 @@
-// The live server's extensions: list, load, unload, grant and revoke (instance owner only).
+// The live server's extensions: list, load, unload, grant and revoke (instance owner only); each change
+// is announced, so other instances on the same PostgreSQL database apply it too (host/plugin-changes.ts).
 import { isAbsolute } from 'node:path';
 import type Router from '@koa/router';
 import { validationError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { requireInstanceOwner } from '../../auth/identity.js';
+import { announcePluginChange } from '../../host/plugin-changes.js';
 import type { Extension } from '../../host/registry.js';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
@@ -37,6 +39,7 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
     // A name re-loads an extension the server knows (404 otherwise); a path must not depend on the server's cwd.
     if (body.path !== undefined && !isAbsolute(body.path)) throw validationError(`body.path must be an absolute path, got "${body.path}"`);
     const ext = await k.registry.load(body.path ?? k.registry.get(body.name!).manifest.name);
+    announcePluginChange(k.bus, { action: 'load', name: ext.manifest.name, dir: ext.manifest.dir });
     ctx.status = 201;
     ctx.body = describe(ext);
   });
@@ -44,6 +47,7 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/plugins/:name/unload', async (ctx) => {
     requireInstanceOwner(ctx.state.identity);
     await k.registry.unload(ctx.params.name!);
+    announcePluginChange(k.bus, { action: 'unload', name: ctx.params.name! });
     ctx.body = describe(k.registry.get(ctx.params.name!));
   });
 
@@ -53,6 +57,7 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
       requireInstanceOwner(identity);
       const { capability } = validate<{ capability: string }>('api/plugin-grant.json', ctx.request.body);
       const ext = await k.registry.setGrant(ctx.params.name!, capability, action === 'grant');
+      announcePluginChange(k.bus, { action, name: ext.manifest.name, capability });
       k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: `grant.capability_${action === 'grant' ? 'granted' : 'revoked'}`, resource: `extension:${ext.manifest.name}`, detail: { capability } });
       ctx.body = describe(ext);
     });
