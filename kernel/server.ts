@@ -138,6 +138,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
         allowedRoots: config.allowedRoots,
         tenantWorkspaces: tenantWorkspaces(config) ?? null,
+        // Work another instance held (sessions) is looked for as often as a singleton's leadership is retried.
+        takeoverMs: config.leaderRetryMs,
         protectedFiles: config.protectedFiles,
         dataDir: config.dataDir,
         operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),

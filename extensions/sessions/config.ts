@@ -31,6 +31,8 @@ export interface InstanceConfig {
   dataDir: string;
   operationalMode: OperationalMode;
   pluginDir: string;
+  /** How often this instance looks for live sessions nobody holds any more (the server's ROOST_LEADER_RETRY_MS). */
+  takeoverMs: number;
 }
 
 export function instanceConfig(ctx: ExtensionContext): InstanceConfig {
@@ -42,5 +44,6 @@ export function instanceConfig(ctx: ExtensionContext): InstanceConfig {
     dataDir: typeof c.dataDir === 'string' ? c.dataDir : join(tmpdir(), 'roost-sessions'),
     operationalMode: mode,
     pluginDir: ctx.init.plugin.dir,
+    takeoverMs: typeof c.takeoverMs === 'number' && c.takeoverMs > 0 ? c.takeoverMs : 10_000,
   };
 }

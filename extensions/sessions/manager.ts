@@ -33,9 +33,6 @@ export interface CreateInput {
   resumeUnitMs?: number;
 }
 
-/** How often an instance looks for live sessions nobody holds any more (their instance went away). */
-const ADOPT_MS = 10_000;
-
 export class SessionManager {
   readonly store: SessionStore;
   readonly escalations: EscalationStore;
@@ -298,7 +295,7 @@ export class SessionManager {
   async restoreAll(): Promise<void> {
     await this.restoreUnheld();
     if (this.holds.shared) {
-      this.adopter = setInterval(() => void this.restoreUnheld().catch((err: Error) => this.ctx.host.log('warn', `taking over sessions failed: ${err.message}`)), ADOPT_MS);
+      this.adopter = setInterval(() => void this.restoreUnheld().catch((err: Error) => this.ctx.host.log('warn', `taking over sessions failed: ${err.message}`)), this.config.takeoverMs);
       this.adopter.unref();
     }
   }
