@@ -11,8 +11,8 @@ import type { ExtensionRegistry } from './host/registry.js';
 export interface MetricsSources {
   registry(): ExtensionRegistry;
   wsClients(): number;
-  /** SQLite files whose size is reported (none on PostgreSQL). */
-  databaseFiles(): string[];
+  /** The size of each database: SQLite files with their WAL, or the PostgreSQL database. */
+  databaseSizes(): Promise<Array<{ database: string; bytes: number }>>;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -73,11 +73,12 @@ export class KernelMetrics {
       },
     });
     new Gauge({
-      name: 'roost_database_size_bytes', help: 'Size of each SQLite database file with its write-ahead log',
+      name: 'roost_database_size_bytes', help: 'Size of each database: a SQLite file with its write-ahead log, or the PostgreSQL database',
       labelNames: ['database'], registers,
-      collect() {
+      async collect() {
+        const sizes = await sources.databaseSizes();
         this.reset();
-        for (const file of sources.databaseFiles()) this.set({ database: file }, fileSize(file) + fileSize(`${file}-wal`));
+        for (const { database, bytes } of sizes) this.set({ database }, bytes);
       },
     });
   }
@@ -138,9 +139,11 @@ function safe<T>(read: () => T, fallback: T): T {
   }
 }
 
-/** The SQLite files of a data dir: the kernel's and each extension's own. */
-export function sqliteFiles(dataDir: string): string[] {
+/** The SQLite files of a data dir (the kernel's and each extension's own), each with its WAL. */
+export function sqliteSizes(dataDir: string): Array<{ database: string; bytes: number }> {
   const extensions = join(dataDir, 'extensions');
   const names = safe(() => readdirSync(extensions), [] as string[]);
-  return [join(dataDir, 'kernel.sqlite'), ...names.map((name) => join(extensions, name, `${name}.sqlite`))].filter((file) => fileSize(file) > 0);
+  return [join(dataDir, 'kernel.sqlite'), ...names.map((name) => join(extensions, name, `${name}.sqlite`))]
+    .filter((file) => fileSize(file) > 0)
+    .map((file) => ({ database: file, bytes: fileSize(file) + fileSize(`${file}-wal`) }));
 }

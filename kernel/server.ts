@@ -34,7 +34,7 @@ import type { Kernel } from './kernel.js';
 import { createMcpHandler } from './mcp/front.js';
 import { Leadership } from './leader.js';
 import { McpTokens } from './mcp/tokens.js';
-import { KernelMetrics, sqliteFiles } from './metrics.js';
+import { KernelMetrics, sqliteSizes } from './metrics.js';
 import { Settings } from './settings.js';
 import { isPostgres, openKernelDatabase, pgRelays, storageFor, tenantWorkspaces } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
@@ -172,7 +172,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     kernel.metrics = new KernelMetrics({
       registry: () => kernel.registry,
       wsClients: () => ws.size,
-      databaseFiles: () => (isPostgres(config) ? [] : sqliteFiles(config.dataDir)),
+      databaseSizes: async () => {
+        if (!isPostgres(config)) return sqliteSizes(config.dataDir);
+        const { rows } = await db.raw<{ rows: Array<{ name: string; bytes: number }> }>('SELECT current_database() AS name, pg_database_size(current_database()) AS bytes');
+        return rows.map((row) => ({ database: `postgres:${row.name}`, bytes: Number(row.bytes) }));
+      },
     });
     const front = createApp(kernel);
     if (embed.routes) kernel.dispatcher.embed(embed.routes, front.kernelServes);

@@ -68,7 +68,8 @@ describe('GET /metrics', () => {
       assert.equal(Number(series(families, 'roost_extension_up', { extension: 'projects', state: 'running' })?.value), 1);
       assert.ok(Number(series(families, 'roost_extension_cpu_seconds', { extension: 'projects' })?.value) > 0);
       assert.ok(Number(series(families, 'roost_extension_resident_memory_bytes', { extension: 'projects' })?.value) > 10 * 1024 * 1024);
-      assert.ok(Number(series(families, 'roost_database_size_bytes', { database: join(server.dataDir, 'kernel.sqlite') })?.value) > 0);
+      const database = families.get('roost_database_size_bytes')!.metrics.find((m) => m.labels!.database === join(server.dataDir, 'kernel.sqlite') || m.labels!.database!.startsWith('postgres:'));
+      assert.ok(Number(database?.value) > 0, JSON.stringify(families.get('roost_database_size_bytes')));
       assert.ok(Number(series(families, 'roost_kernel_process_cpu_user_seconds_total', {})?.value) > 0);
       assert.ok(families.has('roost_kernel_nodejs_eventloop_lag_p99_seconds'));
     } finally {

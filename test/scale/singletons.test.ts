@@ -3,7 +3,7 @@
 // the leader is killed. On SQLite the one process leads everything.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadFixture } from '../fixtures/extensions/helpers.js';
+import { loadFixture, pluginInfo } from '../fixtures/extensions/helpers.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { connectSocket, startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -52,7 +52,12 @@ describe('tickets and leaders across instances', () => {
     const env = { ROOST_API_KEY: KEY, ROOST_LEADER_RETRY_MS: '200' };
     a = await startTestServer({ databaseUrl, env });
     b = await startTestServer({ databaseUrl, env });
-    for (const s of [a, b]) assert.equal((await loadFixture(s, 'fx-probe', KEY)).status, 201);
+    // Loaded through A, the extension is loaded on B too (kernel/host/plugin-changes.ts).
+    assert.equal((await loadFixture(a, 'fx-probe', KEY)).status, 201);
+    await waitFor('B to load fx-probe', async () => {
+      const state = (await pluginInfo(b, 'fx-probe', KEY))?.state;
+      return state !== undefined && state !== 'unloaded' ? true : undefined;
+    });
   });
   after(() => Promise.all([a?.cleanup(), b?.cleanup()]));
 
