@@ -1,0 +1,66 @@
+// Declared licenses of installed packages, keyed "<ecosystem>/<normalised name>@<version>": npm's
+// node_modules/**/package.json (`license`, or the old `licenses` array) and Python's
+// .venv / venv site-packages/*.dist-info/METADATA (License-Expression, License, or the license classifier).
+// Lockfiles do not carry licenses, so a dependency that is not installed has none.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { normaliseName } from '../deps/lockfiles.js';
+
+export const licenseKey = (ecosystem: string, name: string, version: string) => `${ecosystem}/${normaliseName(ecosystem, name)}@${version}`;
+
+export async function installedLicenses(root: string): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  await readNodeModules(join(root, 'node_modules'), found);
+  for (const venv of ['.venv', 'venv']) await readSitePackages(join(root, venv), found);
+  return found;
+}
+
+async function readNodeModules(dir: string, found: Map<string, string>): Promise<void> {
+  if (!existsSync(dir)) return;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('@')) {
+      await readNodeModules(join(dir, entry.name), found);
+      continue;
+    }
+    const pkgDir = join(dir, entry.name);
+    const manifest = await readFile(join(pkgDir, 'package.json'), 'utf8').then((t) => JSON.parse(t) as NpmManifest, () => undefined);
+    const license = manifest && npmLicense(manifest);
+    if (manifest?.name && manifest.version && license) found.set(licenseKey('npm', manifest.name, manifest.version), license);
+    await readNodeModules(join(pkgDir, 'node_modules'), found);
+  }
+}
+
+interface NpmManifest {
+  name?: string;
+  version?: string;
+  license?: string | { type?: string };
+  licenses?: Array<{ type?: string }>;
+}
+
+function npmLicense(m: NpmManifest): string | undefined {
+  if (typeof m.license === 'string') return m.license;
+  if (typeof m.license?.type === 'string') return m.license.type;
+  // The deprecated array form means any of them may be chosen.
+  const types = (m.licenses ?? []).map((l) => l.type).filter((t): t is string => typeof t === 'string');
+  return types.length > 0 ? types.join(' OR ') : undefined;
+}
+
+async function readSitePackages(venv: string, found: Map<string, string>): Promise<void> {
+  const lib = join(venv, 'lib');
+  if (!existsSync(lib)) return;
+  for (const python of await readdir(lib)) {
+    const site = join(lib, python, 'site-packages');
+    if (!existsSync(site)) continue;
+    for (const info of (await readdir(site)).filter((d) => d.endsWith('.dist-info'))) {
+      const text = await readFile(join(site, info, 'METADATA'), 'utf8').catch(() => '');
+      const header = (key: string) => new RegExp(`^${key}: *(.+)$`, 'm').exec(text)?.[1]?.trim();
+      const name = header('Name');
+      const version = header('Version');
+      const classifier = /^Classifier: License :: (?:OSI Approved :: )?(.+)$/m.exec(text)?.[1]?.trim();
+      const license = header('License-Expression') ?? (header('License') && header('License') !== 'UNKNOWN' ? header('License') : undefined) ?? classifier;
+      if (name && version && license) found.set(licenseKey('PyPI', name, version), license);
+    }
+  }
+}
