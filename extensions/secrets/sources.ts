@@ -3,10 +3,11 @@
 // git runs as a child process whose output is streamed, so histories larger than memory still scan.
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RoostError } from '../../protocol/errors.js';
+import { listProjectFiles } from '../_shared/project-files.js';
 
 export interface SourceLine {
   file: string;
@@ -18,7 +19,6 @@ export interface SourceLine {
 
 /** Files larger than this are build outputs or data, not configuration. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
-const SKIPPED_DIRS = new Set(['.git', 'node_modules', 'target', 'dist', 'build', '.venv', 'venv', 'vendor']);
 
 export async function isGitRepo(root: string): Promise<boolean> {
   return (await run(root, ['rev-parse', '--is-inside-work-tree'])).code === 0;
@@ -29,19 +29,10 @@ export async function hasCommits(root: string): Promise<boolean> {
 }
 
 export async function workingTreeFiles(root: string, git: boolean): Promise<string[]> {
-  if (!git) return walk(root, root);
+  if (!git) return listProjectFiles(root);
   const result = await run(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
   if (result.code !== 0) throw new RoostError('VALIDATION_ERROR', `git ls-files failed: ${result.stderr.trim()}`);
   return [...new Set(result.stdout.split('\0').filter(Boolean))];
-}
-
-async function walk(root: string, dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) files.push(...(await walk(root, join(dir, entry.name))));
-    else if (entry.isFile()) files.push(relative(root, join(dir, entry.name)));
-  }
-  return files;
 }
 
 export async function* fileLines(root: string, file: string): AsyncGenerator<SourceLine> {
