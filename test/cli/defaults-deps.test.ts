@@ -127,7 +127,7 @@ describe('default plugin: deps', () => {
     assert.deepEqual(doc.installed.map((p: any) => [p.name, p.linked, p.source]), [
       ['cli-plugin-deps', true, 'builtin:deps'], ['cli-plugin-metrics', true, 'builtin:metrics'], ['cli-plugin-github', true, 'builtin:github'],
       ['cli-plugin-secrets', true, 'builtin:secrets'], ['cli-plugin-sbom', true, 'builtin:sbom'],
-      ['cli-plugin-license', true, 'builtin:license'],
+      ['cli-plugin-license', true, 'builtin:license'], ['cli-plugin-context', true, 'builtin:context'],
     ]);
   });
   after(async () => {
@@ -141,7 +141,7 @@ describe('default plugin: deps', () => {
     assert.equal(again.code, 0, again.stderr);
     const doc = assertSchema('plugins-install', again.json);
     assert.deepEqual(doc.installed, []);
-    assert.equal(doc.refreshed.length, 6);
+    assert.equal(doc.refreshed.length, 7);
   });
 
   test('deps --json lists every locked package of every ecosystem', async () => {
