@@ -53,10 +53,10 @@ describe('default plugin: secrets', () => {
     assert.ok(!run.stdout.includes(AWS_KEY), 'the key itself is never printed');
   });
 
-  test('secrets in the working tree are found with their line; placeholders are not', async () => {
+  test('secrets in the working tree are found with their line; placeholders and lines marked roost:allow-secret are not', async () => {
     const { dir, cleanup } = await tempDir('roost-secrets-tree-');
     try {
-      await writeFile(join(dir, 'settings.py'), `DEBUG = True\nGITHUB = "${GITHUB_TOKEN}"\napi_key = "${HIGH_ENTROPY}"\npassword = "aaaaaaaaaaaaaaaaaaaa"\nsecret_key = "abc123abc123abc123"\n`);
+      await writeFile(join(dir, 'settings.py'), `DEBUG = True\nGITHUB = "${GITHUB_TOKEN}"\napi_key = "${HIGH_ENTROPY}"\npassword = "aaaaaaaaaaaaaaaaaaaa"\nsecret_key = "abc123abc123abc123"\nEXAMPLE = "${GITHUB_TOKEN}"  # roost:allow-secret\n`);
       await writeFile(join(dir, 'id_rsa'), `${KEY_HEADER}\nMIIEowIBAAKCAQEA\n`);
       const run = await env.run(['secrets', '--scan', '--json'], dir);
       assert.equal(run.code, 1, run.stderr);
