@@ -1,10 +1,13 @@
 // Declared licenses of installed packages, keyed "<ecosystem>/<normalised name>@<version>": npm's
 // node_modules/**/package.json (`license`, or the old `licenses` array) and Python's
-// .venv / venv site-packages/*.dist-info/METADATA (License-Expression, License, or the license classifier).
+// .venv / venv site-packages/*.dist-info/METADATA (License-Expression, License, or the license classifier),
+// and the crates cargo unpacked in $CARGO_HOME/registry/src (Cargo.toml `package.license`).
 // Lockfiles do not carry licenses, so a dependency that is not installed has none.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { normaliseName } from '../deps/lockfiles.js';
 
 export const licenseKey = (ecosystem: string, name: string, version: string) => `${ecosystem}/${normaliseName(ecosystem, name)}@${version}`;
@@ -13,6 +16,7 @@ export async function installedLicenses(root: string): Promise<Map<string, strin
   const found = new Map<string, string>();
   await readNodeModules(join(root, 'node_modules'), found);
   for (const venv of ['.venv', 'venv']) await readSitePackages(join(root, venv), found);
+  await readCargoRegistry(join(process.env.CARGO_HOME || join(homedir(), '.cargo'), 'registry', 'src'), found);
   return found;
 }
 
@@ -61,6 +65,26 @@ async function readSitePackages(venv: string, found: Map<string, string>): Promi
       const classifier = /^Classifier: License :: (?:OSI Approved :: )?(.+)$/m.exec(text)?.[1]?.trim();
       const license = header('License-Expression') ?? (header('License') && header('License') !== 'UNKNOWN' ? header('License') : undefined) ?? classifier;
       if (name && version && license) found.set(licenseKey('PyPI', name, version), license);
+    }
+  }
+}
+
+/** Every registry index cargo has used has its own folder of unpacked "<name>-<version>" crates. */
+async function readCargoRegistry(src: string, found: Map<string, string>): Promise<void> {
+  if (!existsSync(src)) return;
+  for (const index of await readdir(src)) {
+    for (const crate of await readdir(join(src, index)).catch(() => [])) {
+      const text = await readFile(join(src, index, crate, 'Cargo.toml'), 'utf8').catch(() => undefined);
+      if (text === undefined) continue;
+      let pkg: { name?: unknown; version?: unknown; license?: unknown } | undefined;
+      try {
+        pkg = (parseToml(text) as { package?: typeof pkg }).package;
+      } catch {
+        continue; // a crate whose manifest this parser cannot read is simply not known
+      }
+      if (typeof pkg?.name === 'string' && typeof pkg.version === 'string' && typeof pkg.license === 'string') {
+        found.set(licenseKey('crates.io', pkg.name, pkg.version), pkg.license);
+      }
     }
   }
 }

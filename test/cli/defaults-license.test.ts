@@ -2,6 +2,7 @@
 // nested) and a Python virtualenv: licenses are read from installed metadata, --check judges them
 // against roost.toml's [license] policy and flags, and a denied license exits 1.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempGitRepo } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
@@ -32,6 +33,8 @@ const PROJECT = {
   'node_modules/a/package.json': npm('a', '1.0.0', { license: { type: 'ISC' } }),
   'node_modules/a/node_modules/left-pad/package.json': npm('left-pad', '1.0.0', { license: 'MIT' }),
   'requirements.txt': 'Requests==2.32.3\n',
+  'Cargo.lock': 'version = 3\n\n[[package]]\nname = "serde"\nversion = "1.0.200"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n',
+  'cargo-home/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.200/Cargo.toml': '[package]\nname = "serde"\nversion = "1.0.200"\nlicense = "MIT OR Apache-2.0"\n',
   '.venv/lib/python3.12/site-packages/requests-2.32.3.dist-info/METADATA': 'Metadata-Version: 2.1\nName: requests\nVersion: 2.32.3\nLicense: Apache-2.0\nClassifier: License :: OSI Approved :: Apache Software License\n',
   'roost.toml': '[license]\ndeny = ["GPL-3.0-only", "WTFPL"]\n',
   'policies/allow.toml': '[license]\nallow = ["MIT", "ISC", "Apache-2.0"]\n',
@@ -44,6 +47,8 @@ const table = (doc: any) => Object.fromEntries(doc.packages.map((p: any) => [`${
 describe('default plugin: license', () => {
   let env: PluginHome;
   let repo: Awaited<ReturnType<typeof tempGitRepo>>;
+  // The fixture's own cargo home, so no run reads the real ~/.cargo.
+  const license = (args: string[]) => env.run(['license', ...args], repo.work, { CARGO_HOME: join(repo.work, 'cargo-home') });
 
   before(async () => {
     env = await pluginHome();
@@ -57,7 +62,7 @@ describe('default plugin: license', () => {
   });
 
   test('license --json lists the installed licenses of every locked package', async () => {
-    const run = await env.run(['license', '--json'], repo.work);
+    const run = await license(['--json']);
     assert.equal(run.code, 0, run.stderr);
     const doc = assertSchema('license', run.json);
     assert.equal(doc.checked, false);
@@ -71,11 +76,12 @@ describe('default plugin: license', () => {
       'left-pad@1.3.0': ['WTFPL', 'unchecked'],
       'missing@9.9.9': [null, 'unchecked'],
       'Requests@2.32.3': ['Apache-2.0', 'unchecked'],
+      'serde@1.0.200': ['MIT OR Apache-2.0', 'unchecked'],
     });
   });
 
   test('license --check with the roost.toml deny list: a denied license exits 1', async () => {
-    const run = await env.run(['license', '--check', '--json'], repo.work);
+    const run = await license(['--check', '--json']);
     assert.equal(run.code, 1, run.stderr);
     const doc = assertSchema('license', run.json);
     assert.deepEqual([doc.ok, doc.violations, doc.policy], [false, 2, { allow: [], deny: ['GPL-3.0-only', 'WTFPL'] }]);
@@ -83,33 +89,33 @@ describe('default plugin: license', () => {
     assert.deepEqual([t['copyleft@2.0.0'][1], t['left-pad@1.3.0'][1]], ['denied', 'denied']);
     assert.equal(t['dual@1.0.0'][1], 'allowed', 'one acceptable side of an OR is enough');
     assert.equal(t['missing@9.9.9'][1], 'unknown');
-    const text = await env.run(['license', '--check'], repo.work);
+    const text = await license(['--check']);
     assert.equal(text.code, 1);
     assert.match(text.stdout, /^2 license violations:\n {2}copyleft 2\.0\.0 \(npm\): GPL-3\.0-only\n {2}left-pad 1\.3\.0 \(npm\): WTFPL$/m);
   });
 
   test('an allow list from --config and flags: AND needs every part allowed; --strict fails unknown licenses', async () => {
-    const run = await env.run(['license', '--check', '--config', 'policies/allow.toml', '--allow', 'WTFPL', '--json'], repo.work);
+    const run = await license(['--check', '--config', 'policies/allow.toml', '--allow', 'WTFPL', '--json']);
     assert.equal(run.code, 1, run.stderr);
     const t = table(assertSchema('license', run.json));
     assert.deepEqual(Object.entries(t).filter(([, [, s]]) => s === 'denied').map(([k]) => k), ['both@1.0.0', 'copyleft@2.0.0']);
     assert.equal(t['left-pad@1.3.0'][1], 'allowed');
-    const passing = await env.run(['license', '--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--json'], repo.work);
+    const passing = await license(['--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--json']);
     assert.equal(passing.code, 0, passing.stderr);
     assert.equal(assertSchema('license', passing.json).violations, 0);
-    const strict = await env.run(['license', '--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--strict', '--json'], repo.work);
+    const strict = await license(['--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--strict', '--json']);
     assert.equal(strict.code, 1);
     assert.equal(assertSchema('license', strict.json).violations, 1);
   });
 
   test('bad input: --check without a policy or with a missing config exits 2; a malformed policy exits 1', async () => {
-    const none = await env.run(['license', '--check', '--config', 'policies/empty.toml', '--json'], repo.work);
+    const none = await license(['--check', '--config', 'policies/empty.toml', '--json']);
     assert.equal(none.code, 2);
     assert.match(assertSchema('error', none.json).error.message, /--check needs a policy/);
-    const missing = await env.run(['license', '--check', '--config', 'nope.toml', '--json'], repo.work);
+    const missing = await license(['--check', '--config', 'nope.toml', '--json']);
     assert.equal(missing.code, 2);
     assert.match(assertSchema('error', missing.json).error.message, /nope\.toml does not exist/);
-    const broken = await env.run(['license', '--check', '--config', 'policies/broken.toml', '--json'], repo.work);
+    const broken = await license(['--check', '--config', 'policies/broken.toml', '--json']);
     assert.equal(broken.code, 1);
     assert.match(assertSchema('error', broken.json).error.message, /\[license\] deny must be a list of SPDX identifiers/);
   });
