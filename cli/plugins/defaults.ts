@@ -8,7 +8,7 @@ import { checkCommandNames, checkExecutables } from './checks.js';
 import { toEntry } from './install.js';
 import { readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
 
-export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github', 'secrets', 'sbom', 'license', 'context', 'coverage'] as const;
+export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github', 'secrets', 'sbom', 'license', 'context', 'coverage', 'notify'] as const;
 
 export interface DefaultsResult {
   installed: RegistryEntry[];

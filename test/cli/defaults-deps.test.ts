@@ -128,7 +128,7 @@ describe('default plugin: deps', () => {
       ['cli-plugin-deps', true, 'builtin:deps'], ['cli-plugin-metrics', true, 'builtin:metrics'], ['cli-plugin-github', true, 'builtin:github'],
       ['cli-plugin-secrets', true, 'builtin:secrets'], ['cli-plugin-sbom', true, 'builtin:sbom'],
       ['cli-plugin-license', true, 'builtin:license'], ['cli-plugin-context', true, 'builtin:context'],
-      ['cli-plugin-coverage', true, 'builtin:coverage'],
+      ['cli-plugin-coverage', true, 'builtin:coverage'], ['cli-plugin-notify', true, 'builtin:notify'],
     ]);
   });
   after(async () => {
@@ -142,7 +142,7 @@ describe('default plugin: deps', () => {
     assert.equal(again.code, 0, again.stderr);
     const doc = assertSchema('plugins-install', again.json);
     assert.deepEqual(doc.installed, []);
-    assert.equal(doc.refreshed.length, 8);
+    assert.equal(doc.refreshed.length, 9);
   });
 
   test('deps --json lists every locked package of every ecosystem', async () => {
