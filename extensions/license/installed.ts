@@ -23,6 +23,12 @@ export async function installedLicenses(root: string): Promise<Map<string, strin
 async function readNodeModules(dir: string, found: Map<string, string>): Promise<void> {
   if (!existsSync(dir)) return;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
+    // pnpm keeps every package in .pnpm/<name>@<version>/node_modules and links to them (links are not
+    // followed: they lead there, or to workspace packages, which are not locked dependencies).
+    if (entry.name === '.pnpm' && entry.isDirectory()) {
+      for (const store of await readdir(join(dir, entry.name))) await readNodeModules(join(dir, entry.name, store, 'node_modules'), found);
+      continue;
+    }
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
     if (entry.name.startsWith('@')) {
       await readNodeModules(join(dir, entry.name), found);

@@ -108,6 +108,21 @@ describe('default plugin: license', () => {
     assert.equal(assertSchema('license', strict.json).violations, 1);
   });
 
+  test('a pnpm project: licenses are read from node_modules/.pnpm', async () => {
+    const pnpm = await tempGitRepo({
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n\npackages:\n\n  '@scope/pkg@2.0.0':\n    resolution: {integrity: sha512-x}\n\n  lodash@4.17.21:\n    resolution: {integrity: sha512-y}\n",
+      'node_modules/.pnpm/lodash@4.17.21/node_modules/lodash/package.json': npm('lodash', '4.17.21', { license: 'MIT' }),
+      'node_modules/.pnpm/@scope+pkg@2.0.0/node_modules/@scope/pkg/package.json': npm('@scope/pkg', '2.0.0', { license: 'GPL-3.0-only' }),
+    });
+    try {
+      const run = await env.run(['license', '--check', '--deny', 'GPL-3.0-only', '--json'], pnpm.work, { CARGO_HOME: join(pnpm.work, 'cargo-home') });
+      assert.equal(run.code, 1, run.stderr);
+      assert.deepEqual(table(assertSchema('license', run.json)), { '@scope/pkg@2.0.0': ['GPL-3.0-only', 'denied'], 'lodash@4.17.21': ['MIT', 'allowed'] });
+    } finally {
+      await pnpm.cleanup();
+    }
+  });
+
   test('bad input: --check without a policy or with a missing config exits 2; a malformed policy exits 1', async () => {
     const none = await license(['--check', '--config', 'policies/empty.toml', '--json']);
     assert.equal(none.code, 2);
