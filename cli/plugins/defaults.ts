@@ -1,4 +1,4 @@
-// `plugins install --defaults`: the three plugins that ship inside roost (deps, metrics, github).
+// `plugins install --defaults`: the plugins that ship inside roost (DEFAULT_PLUGINS).
 // They are linked, not cloned: the registry points at their in-tree folder and their compiled
 // commands run from dist/. They come with roost, so no approval is asked.
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { checkCommandNames, checkExecutables } from './checks.js';
 import { toEntry } from './install.js';
 import { readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
 
-export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github'] as const;
+export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github', 'secrets', 'sbom', 'license', 'context', 'coverage', 'notify'] as const;
 
 export interface DefaultsResult {
   installed: RegistryEntry[];

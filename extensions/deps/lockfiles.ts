@@ -1,10 +1,12 @@
-// Locked dependencies read from the lockfiles at a project root: Cargo.lock (Rust), package-lock.json
-// (Node), poetry.lock, uv.lock and pinned requirements.txt (Python). Ecosystem names are OSV's.
+// Locked dependencies read from the lockfiles at a project root: Cargo.lock (Rust), package-lock.json,
+// pnpm-lock.yaml, yarn.lock and bun.lock (Node), poetry.lock, uv.lock and pinned requirements.txt
+// (Python). Ecosystem names are OSV's.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
+import { readBunLock, readPnpmLock, readYarnLock } from './node-lockfiles.js';
 
 export type Ecosystem = 'crates.io' | 'npm' | 'PyPI';
 
@@ -39,6 +41,9 @@ export const READERS: LockfileReader[] = [
     read: (text) => tomlPackages(text).filter(named).filter((p) => typeof p.source === 'string' && p.source.startsWith('registry+')),
   },
   { file: 'package-lock.json', ecosystem: 'npm', read: readPackageLock },
+  { file: 'pnpm-lock.yaml', ecosystem: 'npm', read: readPnpmLock },
+  { file: 'yarn.lock', ecosystem: 'npm', read: readYarnLock },
+  { file: 'bun.lock', ecosystem: 'npm', read: readBunLock },
   { file: 'poetry.lock', ecosystem: 'PyPI', read: (text) => tomlPackages(text).filter(named) },
   {
     file: 'uv.lock',

@@ -14,7 +14,7 @@ interface Outdated {
   latest: string;
 }
 
-const USAGE = 'usage: roost deps [--outdated] [--audit] [--json]\n  Locked dependencies from Cargo.lock, package-lock.json, poetry.lock, uv.lock, requirements.txt.\n  --outdated  compare with the registries (ROOST_DEPS_REGISTRY)\n  --audit     known advisories (ROOST_ADVISORIES); exit 1 when any';
+const USAGE = 'usage: roost deps [--outdated] [--audit] [--json]\n  Locked dependencies from Cargo.lock, package-lock.json, pnpm-lock.yaml, yarn.lock, bun.lock,\n  poetry.lock, uv.lock, requirements.txt.\n  --outdated  compare with the registries (ROOST_DEPS_REGISTRY)\n  --audit     known advisories (ROOST_ADVISORIES); exit 1 when any';
 
 runPlugin(async (ctx) => {
   const { values } = parseFlags(ctx.init.args, {

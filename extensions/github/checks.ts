@@ -1,4 +1,4 @@
-// `roost github checks [--ref r] [--repo o/n] [--json]`: the CI check runs of the current branch.
+// `roost github checks [--ref r] [--repo o/n] [--json]` (also `roost checks`): the CI check runs of the current branch.
 // Exit 0 when all passed, 1 when one failed, 8 while some are still pending (as `gh pr checks`).
 import { RoostError } from '../../protocol/errors.js';
 import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
@@ -14,7 +14,7 @@ interface CheckRun {
 
 const PASSING = new Set(['success', 'neutral', 'skipped']);
 
-const USAGE = 'usage: roost github checks [--ref <branch|sha>] [--repo <owner/name>] [--json]\n  Exit 0 when all passed, 1 when one failed, 8 while some are pending.';
+const USAGE = 'usage: roost github checks [--ref <branch|sha>] [--repo <owner/name>] [--json]\n       roost checks (the same)\n  Exit 0 when all passed, 1 when one failed, 8 while some are pending.';
 
 runPlugin(async (ctx) => {
   const { values } = parseFlags(ctx.init.args, { ref: { type: 'string' }, repo: { type: 'string' }, json: { type: 'boolean' } });

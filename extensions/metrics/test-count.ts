@@ -1,6 +1,7 @@
 // Test files and test cases per stack, found by the conventions of each stack's test runner.
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listProjectFiles } from '../_shared/project-files.js';
 
 export interface TestCounts {
   stacks: Array<{ stack: string; files: number; cases: number }>;
@@ -33,13 +34,9 @@ const CONVENTIONS: Convention[] = [
   { stack: 'go', isTestFile: async (p) => p.endsWith('_test.go'), cases: /^func Test\w*\s*\(/gm },
 ];
 
-/** Folders that hold dependencies, builds or caches, never the project's own tests. */
-const SKIPPED = new Set(['.git', 'node_modules', 'target', 'dist', 'build', '.venv', 'venv', '__pycache__', 'vendor', '.tox', '.next', 'coverage']);
-const MAX_FILES = 100_000;
-
 export async function countTests(root: string): Promise<TestCounts> {
   const totals = new Map<string, { stack: string; files: number; cases: number }>();
-  for (const path of await listFiles(root)) {
+  for (const path of await listProjectFiles(root)) {
     let cached: string | undefined;
     const text = async () => (cached ??= await readFile(join(root, path), 'utf8').catch(() => ''));
     for (const convention of CONVENTIONS) {
@@ -53,18 +50,4 @@ export async function countTests(root: string): Promise<TestCounts> {
   }
   const stacks = [...totals.values()].sort((a, b) => a.stack.localeCompare(b.stack));
   return { stacks, files: stacks.reduce((n, s) => n + s.files, 0), cases: stacks.reduce((n, s) => n + s.cases, 0) };
-}
-
-async function listFiles(root: string): Promise<string[]> {
-  const files: string[] = [];
-  const pending = [root];
-  while (pending.length > 0 && files.length < MAX_FILES) {
-    const dir = pending.pop()!;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (entry.isDirectory() && !SKIPPED.has(entry.name)) pending.push(join(dir, entry.name));
-      else if (entry.isFile()) files.push(relative(root, join(dir, entry.name)));
-    }
-  }
-  return files.sort();
 }

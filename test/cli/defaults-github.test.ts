@@ -132,5 +132,9 @@ describe('default plugin: github', () => {
     const pending = await env.run(['github', 'checks', '--ref', 'alice/feat/slow', '--json'], repo.work, apiEnv);
     assert.equal(pending.code, 8);
     assert.deepEqual(assertSchema('github-checks', pending.json).summary, { total: 1, passed: 0, failed: 0, pending: 1 });
+    // `roost checks` is the same command under the seed's short name.
+    const short = await env.run(['checks', '--json'], repo.work, apiEnv);
+    assert.equal(short.code, 1, short.stderr);
+    assert.deepEqual(assertSchema('github-checks', short.json), doc);
   });
 });

@@ -1,0 +1,11 @@
+// Package URLs (https://github.com/package-url/purl-spec) of locked packages: the identifier both SBOM
+// formats use to tie a component to its registry.
+import { normaliseName, type LockedPackage } from '../deps/lockfiles.js';
+
+const TYPES = { npm: 'npm', 'crates.io': 'cargo', PyPI: 'pypi' } as const;
+
+export function purl(pkg: LockedPackage): string {
+  // The npm scope is the purl namespace; its "@" is percent-encoded. PyPI names are normalised.
+  const name = normaliseName(pkg.ecosystem, pkg.name).split('/').map(encodeURIComponent).join('/');
+  return `pkg:${TYPES[pkg.ecosystem]}/${name}@${encodeURIComponent(pkg.version)}`;
+}
