@@ -1,17 +1,19 @@
-// `roost plugins install <org>/<repo> | <path> | <git url> [--yes]` and `roost plugins install --defaults`.
+// `roost plugins install <org>/<repo> | <path> | <git url> [--yes]`, and the plugins that ship with roost:
+// `roost plugins install --defaults` (deps, metrics, github) and `--community` (the community commands).
 import { usageError } from '../output.js';
 import { PROTOCOL } from '../../protocol/messages.js';
 import type { CommandHandler } from '../tree.js';
-import { installDefaults } from '../plugins/defaults.js';
+import { COMMUNITY_PLUGINS, DEFAULT_PLUGINS, installBundled } from '../plugins/defaults.js';
 import { roostHome } from '../plugins/home.js';
 import { installPlugin } from '../plugins/install.js';
 import type { RegistryEntry } from '../plugins/registry.js';
 
 export const handler: CommandHandler = async ({ args, options }, ctx) => {
   const home = roostHome();
-  if (options.defaults) {
-    if (args.length > 0) throw usageError('plugins install takes either a source or --defaults, not both');
-    const { installed, refreshed } = await installDefaults(home, ctx.log);
+  if (options.defaults || options.community) {
+    if (args.length > 0) throw usageError('plugins install takes either a source or --defaults/--community, not both');
+    const folders = [...(options.defaults ? DEFAULT_PLUGINS : []), ...(options.community ? COMMUNITY_PLUGINS : [])];
+    const { installed, refreshed } = await installBundled(home, folders, ctx.log);
     const all = [...installed, ...refreshed];
     return {
       data: { installed: installed.map(summary), refreshed: refreshed.map(summary) },
@@ -19,7 +21,7 @@ export const handler: CommandHandler = async ({ args, options }, ctx) => {
     };
   }
   const source = args[0];
-  if (source === undefined) throw usageError('plugins install needs <org>/<repo>, a path or a git URL (or --defaults)');
+  if (source === undefined) throw usageError('plugins install needs <org>/<repo>, a path or a git URL (or --defaults, --community)');
   const entry = await installPlugin(source, { home, yes: Boolean(options.yes), ctx });
   const commands = entry.commands.map((c) => c.name);
   return {

@@ -1,4 +1,5 @@
-// `plugins install --defaults`: the plugins that ship inside roost (DEFAULT_PLUGINS).
+// The plugins that ship inside roost: `plugins install --defaults` links the seed's default set of
+// three (DEFAULT_PLUGINS), `plugins install --community` the community commands (COMMUNITY_PLUGINS).
 // They are linked, not cloned: the registry points at their in-tree folder and their compiled
 // commands run from dist/. They come with roost, so no approval is asked.
 import { join } from 'node:path';
@@ -8,7 +9,8 @@ import { checkCommandNames, checkExecutables } from './checks.js';
 import { toEntry } from './install.js';
 import { readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
 
-export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github', 'secrets', 'sbom', 'license', 'context', 'coverage', 'notify'] as const;
+export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github'] as const;
+export const COMMUNITY_PLUGINS = ['secrets', 'sbom', 'license', 'context', 'coverage', 'notify'] as const;
 
 export interface DefaultsResult {
   installed: RegistryEntry[];
@@ -16,11 +18,11 @@ export interface DefaultsResult {
   refreshed: RegistryEntry[];
 }
 
-export async function installDefaults(home: string, log: (line: string) => void): Promise<DefaultsResult> {
+export async function installBundled(home: string, folders: readonly string[], log: (line: string) => void): Promise<DefaultsResult> {
   const registry = await readRegistry(home);
   const result: DefaultsResult = { installed: [], refreshed: [] };
   let plugins = registry.plugins;
-  for (const folder of DEFAULT_PLUGINS) {
+  for (const folder of folders) {
     const manifest = await readManifest(join(packageRoot, 'extensions', folder));
     checkCommandNames(manifest, { version: 1, plugins });
     checkExecutables(manifest);

@@ -29,7 +29,7 @@ describe('default plugin: notify', () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     env = await pluginHome();
     repo = await tempGitRepo();
-    const install = await env.run(['plugins', 'install', '--defaults'], repo.work);
+    const install = await env.run(['plugins', 'install', '--community'], repo.work);
     assert.equal(install.code, 0, install.stderr);
   });
   after(async () => {

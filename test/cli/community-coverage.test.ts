@@ -28,7 +28,7 @@ describe('default plugin: coverage', () => {
   before(async () => {
     env = await pluginHome();
     repo = await tempGitRepo({ 'package.json': '{"name":"demo"}\n', 'coverage/lcov.info': LCOV, ...REPORTS });
-    const install = await env.run(['plugins', 'install', '--defaults'], repo.work);
+    const install = await env.run(['plugins', 'install', '--community'], repo.work);
     assert.equal(install.code, 0, install.stderr);
   });
   after(async () => {

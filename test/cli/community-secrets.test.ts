@@ -33,7 +33,7 @@ describe('default plugin: secrets', () => {
       'README.md': '# clean\n',
       'src/config.ts': "export const password = process.env.DB_PASSWORD;\nexport const token = 'changemechangeme';\nexport const auth = settings.auth_token_v2;\n",
     });
-    const install = await env.run(['plugins', 'install', '--defaults'], clean.work);
+    const install = await env.run(['plugins', 'install', '--community'], clean.work);
     assert.equal(install.code, 0, install.stderr);
   });
   after(async () => {

@@ -53,7 +53,7 @@ describe('default plugin: license', () => {
   before(async () => {
     env = await pluginHome();
     repo = await tempGitRepo(PROJECT);
-    const install = await env.run(['plugins', 'install', '--defaults'], repo.work);
+    const install = await env.run(['plugins', 'install', '--community'], repo.work);
     assert.equal(install.code, 0, install.stderr);
   });
   after(async () => {

@@ -39,7 +39,7 @@ describe('default plugin: sbom', () => {
   before(async () => {
     env = await pluginHome();
     repo = await tempGitRepo(LOCKFILES);
-    const install = await env.run(['plugins', 'install', '--defaults'], repo.work);
+    const install = await env.run(['plugins', 'install', '--community'], repo.work);
     assert.equal(install.code, 0, install.stderr);
   });
   after(async () => {

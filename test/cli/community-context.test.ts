@@ -22,7 +22,7 @@ describe('default plugin: context', () => {
     await git(repo.work, 'commit', '-q', '-am', 'give a a value');
     await writeFile(join(repo.work, 'src/a.ts'), 'export const a = 2;\n');
     await writeFile(join(repo.work, 'notes.md'), '# notes\n');
-    const install = await env.run(['plugins', 'install', '--defaults'], repo.work);
+    const install = await env.run(['plugins', 'install', '--community'], repo.work);
     assert.equal(install.code, 0, install.stderr);
   });
   after(async () => {
