@@ -12,7 +12,7 @@ import {
   type ProviderName,
 } from '../../extensions/_shared/providers/index.js';
 import { loadConfigFiles, type ConfigFile } from './config-files.js';
-import { findProjectRoot } from '../project/detect.js';
+import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
 
 export type ValueSource = 'flag' | 'env' | 'project' | 'home' | 'default';
 

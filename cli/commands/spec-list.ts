@@ -2,7 +2,7 @@
 // symbols, and the project's spec documents.
 import type { CliContext } from '../context.js';
 import { usageError, type CommandResult } from '../output.js';
-import { findProjectRoot } from '../project/detect.js';
+import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
 import { listProjectFiles } from '../spec/files.js';
 import { PARALLEL_THRESHOLD, analyseProject } from '../spec/indexer.js';
 import { buildProjectMap, type ProjectMap } from '../spec/project-map.js';

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { execa } from 'execa';
 import type { ProjectInfo } from '../../protocol/messages.js';
 import { stripCredentials } from '../../kernel/host/remote-url.js';
-import { detectProject } from '../project/detect.js';
+import { detectProject } from '../../extensions/_shared/project/detect.js';
 import { EXTRA_METADATA_KEYS, extraMetadata } from './metadata-extra.js';
 
 /** The detected project around cwd, or null when cwd is in no project (no marker file, no git). */

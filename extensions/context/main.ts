@@ -1,7 +1,7 @@
 // `roost context [--commits <n>] [--json]`: what an agent needs to know before working on the project,
 // from the host's metadata (git state and log) and roost's own stack and task detection.
 import { RoostError } from '../../protocol/errors.js';
-import { detectProject, listTasks, taskArgv } from '../../cli/project/detect.js';
+import { detectProject, listTasks, taskArgv } from '../_shared/project/detect.js';
 import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
 import { projectSizes, type Sizes } from './sizes.js';
 

@@ -2,7 +2,7 @@
 // (or URL) holding an array of OSV records (or {"vulns": [...]}); without it the OSV API is asked
 // (ROOST_OSV_API, default https://api.osv.dev): /v1/querybatch, then /v1/vulns/<id> for each hit.
 import { RoostError } from '../../protocol/errors.js';
-import { normaliseName, type LockedPackage } from './lockfiles.js';
+import { normaliseName, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { getJson, readJsonSource } from './sources.js';
 import { fixedAbove, inRange, type OsvEvent } from './versions.js';
 

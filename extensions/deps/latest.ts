@@ -3,7 +3,7 @@
 // the npm registry, crates.io and PyPI (bases overridable with ROOST_NPM_REGISTRY, ROOST_CRATES_API,
 // ROOST_PYPI_API).
 import { RoostError } from '../../protocol/errors.js';
-import { normaliseName, type Ecosystem, type LockedPackage } from './lockfiles.js';
+import { normaliseName, type Ecosystem, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { getJson, readJsonSource } from './sources.js';
 
 export type LatestLookup = (pkg: LockedPackage) => Promise<string | null>;

@@ -4,7 +4,7 @@ import { RoostError } from '../../protocol/errors.js';
 import { parseFlags, runPlugin, type PluginContext } from '../_shared/plugin-client.js';
 import { audit, type Finding } from './advisories.js';
 import { latestVersions } from './latest.js';
-import { READERS, readLockfiles, type LockedPackage } from './lockfiles.js';
+import { READERS, readLockfiles, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { compareVersions } from './versions.js';
 
 interface Outdated {

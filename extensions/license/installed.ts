@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { normaliseName } from '../deps/lockfiles.js';
+import { normaliseName } from '../_shared/lockfiles/lockfiles.js';
 
 export const licenseKey = (ecosystem: string, name: string, version: string) => `${ecosystem}/${normaliseName(ecosystem, name)}@${version}`;
 

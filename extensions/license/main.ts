@@ -3,7 +3,7 @@
 // against the policy. Exit 1 on a violation, so CI can gate on it.
 import { join, resolve } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { READERS, readLockfiles } from '../deps/lockfiles.js';
+import { READERS, readLockfiles } from '../_shared/lockfiles/lockfiles.js';
 import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
 import { installedLicenses, licenseKey } from './installed.js';
 import { acceptable, readPolicy, type Policy } from './policy.js';

@@ -1,7 +1,7 @@
 // A CycloneDX 1.5 JSON BOM (https://cyclonedx.org/docs/1.5/json/): the project as metadata.component,
 // each locked dependency a library component keyed by its purl, and the project's dependency list.
 import { randomUUID } from 'node:crypto';
-import type { LockedPackage } from '../deps/lockfiles.js';
+import type { LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { purl } from './purl.js';
 import type { SbomInput } from './input.js';
 

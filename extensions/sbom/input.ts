@@ -1,5 +1,5 @@
 // What both SBOM formats are built from.
-import type { LockedPackage } from '../deps/lockfiles.js';
+import type { LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 
 export interface SbomInput {
   /** The project's name (its folder's name, as the host reports it). */

@@ -3,7 +3,7 @@
 // (`roost sbom > bom.json`): the plugin has no filesystem capability, so it never writes into the project.
 import { basename } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { READERS, readLockfiles } from '../deps/lockfiles.js';
+import { READERS, readLockfiles } from '../_shared/lockfiles/lockfiles.js';
 import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
 import { cycloneDxDocument } from './cyclonedx.js';
 import { spdxDocument } from './spdx.js';

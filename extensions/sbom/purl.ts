@@ -1,6 +1,6 @@
 // Package URLs (https://github.com/package-url/purl-spec) of locked packages: the identifier both SBOM
 // formats use to tie a component to its registry.
-import { normaliseName, type LockedPackage } from '../deps/lockfiles.js';
+import { normaliseName, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 
 const TYPES = { npm: 'npm', 'crates.io': 'cargo', PyPI: 'pypi' } as const;
 

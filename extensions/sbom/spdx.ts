@@ -1,7 +1,7 @@
 // An SPDX 2.3 JSON document (https://spdx.github.io/spdx-spec/v2.3/): the project as the described
 // package, each locked dependency a package with its purl, and DEPENDS_ON relationships between them.
 import { randomUUID } from 'node:crypto';
-import type { LockedPackage } from '../deps/lockfiles.js';
+import type { LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { purl } from './purl.js';
 import type { SbomInput } from './input.js';
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { RoostError } from '../../protocol/errors.js';
+import { RoostError } from '../../../protocol/errors.js';
 import { readBunLock, readPnpmLock, readYarnLock } from './node-lockfiles.js';
 
 export type Ecosystem = 'crates.io' | 'npm' | 'PyPI';

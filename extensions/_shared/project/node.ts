@@ -2,7 +2,7 @@
 // names. In a workspace the lockfile lives in an ancestor, so the search walks up to the repository root.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { RoostError } from '../../protocol/errors.js';
+import { RoostError } from '../../../protocol/errors.js';
 import type { DetectedStack, TaskCommand } from './stacks.js';
 
 const LOCKFILES: Array<[file: string, tool: string]> = [
