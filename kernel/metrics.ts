@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processTree, readOr } from './host/proc.js';
 import type { ExtensionRegistry } from './host/registry.js';
 
 export interface MetricsSources {
@@ -56,22 +57,18 @@ export class KernelMetrics {
         for (const ext of sources.registry().list()) this.set({ extension: ext.manifest.name }, ext.restarts);
       },
     });
-    new Gauge({
-      name: 'roost_extension_cpu_seconds', help: 'CPU time of the running extension process and everything in its sandbox',
-      labelNames: ['extension'], registers,
+    const perRunningExtension = (name: string, help: string, measure: (pid: number) => number) => new Gauge({
+      name, help, labelNames: ['extension'], registers,
       collect() {
         this.reset();
-        for (const { name, pids } of running(sources)) this.set({ extension: name }, pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+        for (const ext of sources.registry().list()) {
+          const pid = ext.process?.pid;
+          if (pid !== undefined) this.set({ extension: ext.manifest.name }, processTree(pid).reduce((sum, each) => sum + measure(each), 0));
+        }
       },
     });
-    new Gauge({
-      name: 'roost_extension_resident_memory_bytes', help: 'Resident memory of the running extension process and everything in its sandbox',
-      labelNames: ['extension'], registers,
-      collect() {
-        this.reset();
-        for (const { name, pids } of running(sources)) this.set({ extension: name }, pids.reduce((sum, pid) => sum + residentBytes(pid), 0));
-      },
-    });
+    perRunningExtension('roost_extension_cpu_seconds', 'CPU time of the running extension process and everything in its sandbox', cpuSeconds);
+    perRunningExtension('roost_extension_resident_memory_bytes', 'Resident memory of the running extension process and everything in its sandbox', residentBytes);
     new Gauge({
       name: 'roost_database_size_bytes', help: 'Size of each database: a SQLite file with its write-ahead log, or the PostgreSQL database',
       labelNames: ['database'], registers,
@@ -98,51 +95,26 @@ export class KernelMetrics {
   }
 }
 
-function running(sources: MetricsSources): Array<{ name: string; pids: number[] }> {
-  return sources.registry().list()
-    .filter((ext) => ext.process?.pid !== undefined)
-    .map((ext) => ({ name: ext.manifest.name, pids: processTree(ext.process!.pid!) }));
-}
-
-/** The pid and its descendants (an extension's pid is its sandbox's outer process). */
-function processTree(pid: number): number[] {
-  const out = [pid];
-  for (const tid of safe(() => readdirSync(`/proc/${pid}/task`), [] as string[])) {
-    const children = safe(() => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8'), '').trim();
-    for (const child of children ? children.split(' ') : []) out.push(...processTree(Number(child)));
-  }
-  return out;
-}
-
 function cpuSeconds(pid: number): number {
-  const stat = safe(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), '');
+  const stat = readOr(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), '');
   if (!stat) return 0;
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 function residentBytes(pid: number): number {
-  const statm = safe(() => readFileSync(`/proc/${pid}/statm`, 'utf8'), '');
+  const statm = readOr(() => readFileSync(`/proc/${pid}/statm`, 'utf8'), '');
   return statm ? Number(statm.split(' ')[1]) * PAGE_BYTES : 0;
 }
 
 function fileSize(file: string): number {
-  return safe(() => statSync(file).size, 0);
-}
-
-/** /proc and the files come and go under us: what vanished counts as nothing. */
-function safe<T>(read: () => T, fallback: T): T {
-  try {
-    return read();
-  } catch {
-    return fallback;
-  }
+  return readOr(() => statSync(file).size, 0);
 }
 
 /** The SQLite files of a data dir (the kernel's and each extension's own), each with its WAL. */
 export function sqliteSizes(dataDir: string): Array<{ database: string; bytes: number }> {
   const extensions = join(dataDir, 'extensions');
-  const names = safe(() => readdirSync(extensions), [] as string[]);
+  const names = readOr(() => readdirSync(extensions), [] as string[]);
   return [join(dataDir, 'kernel.sqlite'), ...names.map((name) => join(extensions, name, `${name}.sqlite`))]
     .filter((file) => fileSize(file) > 0)
     .map((file) => ({ database: file, bytes: fileSize(file) + fileSize(`${file}-wal`) }));

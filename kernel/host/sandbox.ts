@@ -2,8 +2,9 @@
 // prlimit (resource limits) and bubblewrap (namespaces). Inside, the process sees a read-only runtime
 // and code, a private /tmp, its own data folder as the only writable place, no other process, no
 // network unless granted, no capabilities, and only the environment given here.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
+import { childrenOf } from './proc.js';
 
 export interface SandboxLimits {
   /** RLIMIT_DATA per process, in MiB (private writable memory; unlike RLIMIT_AS it leaves V8's reservations alone). */
@@ -147,15 +148,6 @@ function environment(env: Record<string, string | undefined>): string[] {
  */
 export function sandboxedPid(outerPid: number): number | undefined {
   let pid: number | undefined = outerPid;
-  for (let depth = 0; depth < 2 && pid !== undefined; depth++) pid = firstChild(pid);
+  for (let depth = 0; depth < 2 && pid !== undefined; depth++) pid = childrenOf(pid)[0];
   return pid;
-}
-
-function firstChild(pid: number): number | undefined {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    return children ? Number(children.split(' ')[0]) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -2,7 +2,10 @@
 // VmRSS counts every page a process maps, including the pages it shares with other processes (the
 // node binary's code, above all); PSS divides each shared page among the processes that map it, so a
 // sum of PSS over processes is the memory they take together, and a sum of VmRSS overstates it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { processTree } from '../../../kernel/host/proc.js';
+
+export { processTree };
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux this runs on
 
@@ -24,27 +27,6 @@ export function pssMiB(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/** The pid and every descendant (children of every thread, recursively). */
-export function processTree(pid: number): number[] {
-  const out = [pid];
-  let threads: string[];
-  try {
-    threads = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const tid of threads) {
-    let children: string[] = [];
-    try {
-      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    } catch {
-      continue; // the thread ended meanwhile
-    }
-    for (const child of children) out.push(...processTree(Number(child)));
-  }
-  return out;
 }
 
 /**
