@@ -1,0 +1,101 @@
+// Asking an agent something and waiting for its answer, through the sessions extension's routes only:
+// start a session (or add a user turn to one), then read its stored events until the turn that took the
+// message ends. Councils, agent-to-agent messages, A2A tasks, workflows, schedules and chat bridges all
+// need exactly this; reading the stored events (rather than a live subscription) means a caller that
+// restarted can pick up a session it started before.
+import { RoostError } from '../../protocol/errors.js';
+import type { CallAs, HostClient } from './host-client.js';
+
+export interface AskInput {
+  agentId: string;
+  prompt: string;
+  /** Continue this session instead of starting one. */
+  sessionId?: string;
+  /** Session fields for a new session: source (web, agent, chainchat), projectId, name, timeoutMinutes… */
+  session?: Record<string, unknown>;
+  /** How long to wait for the reply (default 10 minutes). */
+  timeoutMs?: number;
+  /** Stop waiting when this fires (the session itself goes on). */
+  signal?: AbortSignal;
+}
+
+export interface AgentReply {
+  sessionId: string;
+  /** The agent's answer: the text of the last turn that answered the prompt (earlier turns led to tool uses). */
+  text: string;
+  /** MicroUnits charged for those turns. */
+  cost: number;
+}
+
+interface SessionEvent {
+  seq: number;
+  type: string;
+  [field: string]: unknown;
+}
+
+/** Statuses in which a session will not answer until someone acts. */
+const STUCK = new Set(['paused', 'error', 'timeout', 'stopped']);
+
+export async function askAgent(host: HostClient, as: CallAs, input: AskInput): Promise<AgentReply> {
+  const { sessionId, after } = input.sessionId ? await continueSession(host, as, input.sessionId, input.prompt) : await startSession(host, as, input);
+  return waitForReply(host, as, sessionId, after, { timeoutMs: input.timeoutMs ?? 600_000, ...(input.signal ? { signal: input.signal } : {}) });
+}
+
+async function startSession(host: HostClient, as: CallAs, input: AskInput): Promise<{ sessionId: string; after: number }> {
+  const reply = await host.call<Record<string, unknown>>('POST', '/api/sessions', { ...input.session, agentId: input.agentId, initialPrompt: input.prompt }, as);
+  const session = orThrow(reply, `starting a session for agent ${input.agentId}`);
+  return { sessionId: String(session.id), after: 0 };
+}
+
+async function continueSession(host: HostClient, as: CallAs, sessionId: string, prompt: string): Promise<{ sessionId: string; after: number }> {
+  const reply = await host.call<Record<string, unknown>>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, { content: prompt }, as);
+  const body = orThrow(reply, `sending to session ${sessionId}`);
+  // Events before our user message belong to earlier turns.
+  return { sessionId, after: Number(body.seq) - 1 };
+}
+
+/**
+ * Reads the session's events after `after` until a turn that started after our message ends with
+ * `done`. A paused, failed, timed-out or stopped session is an error naming its status and reason.
+ */
+export async function waitForReply(host: HostClient, as: CallAs, sessionId: string, after: number, options: { timeoutMs: number; signal?: AbortSignal }): Promise<AgentReply> {
+  const deadline = Date.now() + options.timeoutMs;
+  let cursor = after;
+  let answering = false;
+  let text: string[] = [];
+  let cost = 0;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+    const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000`, undefined, as);
+    for (const event of orThrow(reply, `reading session ${sessionId}`).events) {
+      cursor = event.seq;
+      if (event.type === 'turn_start') answering = true;
+      if (!answering) continue;
+      if (event.type === 'assistant_message' && typeof event.text === 'string' && event.text !== '') text.push(event.text);
+      if (event.type === 'turn_end') {
+        cost += typeof event.cost === 'number' ? event.cost : 0;
+        if (event.done === true) return { sessionId, text: text.join('\n\n'), cost };
+      }
+      if (event.type === 'status' && STUCK.has(String(event.status))) {
+        const why = event.reason ? `: ${String(event.reason)}` : '';
+        throw new RoostError(typeof event.code === 'string' ? event.code : 'UPSTREAM_ERROR', `session ${sessionId} is ${String(event.status)}${why}`, { status: 502 });
+      }
+      if (event.type === 'turn_start') text = [];
+    }
+    if (options.signal?.aborted) throw new RoostError('CANCELLED', `stopped waiting for session ${sessionId}`);
+    if (Date.now() + delay > deadline) throw new RoostError('TIMEOUT', `session ${sessionId} did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+function orThrow<T>(reply: { status: number; body: T }, what: string): NonNullable<T> {
+  const body = reply.body as Record<string, unknown> | null;
+  if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') {
+    throw new RoostError('EXTENSION_UNAVAILABLE', `${what} needs the sessions extension, which is not loaded; load it and retry`);
+  }
+  if (reply.status >= 400 || !body) {
+    const code = typeof body?.code === 'string' ? body.code : 'UPSTREAM_ERROR';
+    const why = typeof body?.error === 'string' ? body.error : `status ${reply.status}`;
+    throw new RoostError(code, `${what} failed: ${why}`, { status: reply.status });
+  }
+  return reply.body as NonNullable<T>;
+}
