@@ -18,6 +18,16 @@ export interface RouteDecl {
   raw: boolean;
   /** Reachable only by other extensions through `call`, never over HTTP. */
   internal: boolean;
+  /** What the OpenAPI document says of it ([server.openapi] in plugin.toml), schemas already read. */
+  doc?: RouteDoc;
+}
+
+export interface RouteDoc {
+  summary?: string;
+  query?: Record<string, unknown>;
+  request?: Record<string, unknown>;
+  response?: Record<string, unknown>;
+  status?: number;
 }
 
 export interface ToolDecl {
@@ -101,6 +111,7 @@ interface RawManifest {
     broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
+    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number }>;
   };
 }
 
@@ -177,7 +188,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     tools.push({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.input ? await readToolSchema(join(dir, tool.input)) : { type: 'object', properties: {} },
+      inputSchema: tool.input ? await readSchema(join(dir, tool.input), 'tool input schema') : { type: 'object', properties: {} },
       privileged: tool.privileged ?? false,
     });
   }
@@ -186,7 +197,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     activation: server.activation ?? 'lazy',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
-    routes: (server.routes ?? []).map(normaliseRoute),
+    routes: await documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir),
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
     broadcast: server.broadcast ?? [],
@@ -203,10 +214,28 @@ function normaliseRoute(route: string | { method: HttpMethod; path: string; publ
   return { method, path, public: false, raw: false, internal: false };
 }
 
-async function readToolSchema(file: string): Promise<Record<string, unknown>> {
+/** Attaches each [server.openapi] entry to the route it names; an entry for no declared route is an error. */
+async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<RawManifest['server']>['openapi']>, dir: string): Promise<RouteDecl[]> {
+  for (const [key, doc] of Object.entries(docs)) {
+    const route = routes.find((r) => `${r.method} ${r.path}` === key);
+    if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
+    const schema = (file: string | undefined, what: string) => (file ? readSchema(join(dir, file), `${what} schema of ${key}`) : undefined);
+    const [query, request, response] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')]);
+    route.doc = {
+      ...(doc.summary ? { summary: doc.summary } : {}),
+      ...(query ? { query } : {}),
+      ...(request ? { request } : {}),
+      ...(response ? { response } : {}),
+      ...(doc.status ? { status: doc.status } : {}),
+    };
+  }
+  return routes;
+}
+
+async function readSchema(file: string, what: string): Promise<Record<string, unknown>> {
   try {
     return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
   } catch (err) {
-    throw new RoostError('VALIDATION_ERROR', `tool input schema ${file} cannot be read: ${(err as Error).message}`);
+    throw new RoostError('VALIDATION_ERROR', `${what} ${file} cannot be read: ${(err as Error).message}`);
   }
 }

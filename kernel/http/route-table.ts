@@ -68,6 +68,11 @@ export class RouteTable {
     return methods;
   }
 
+  /** Every route with its owner, internal ones included (for the OpenAPI document, which leaves those out). */
+  all(): Array<{ owner: string; decl: RouteDecl }> {
+    return [...this.byMethod.values()].flatMap((list) => list.map(({ owner, decl }) => ({ owner, decl })));
+  }
+
   routesOf(owner: string): string[] {
     const out: string[] = [];
     for (const list of this.byMethod.values()) for (const e of list) if (e.owner === owner) out.push(e.key);

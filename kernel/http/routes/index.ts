@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
+import { openApiDocument } from '../openapi.js';
 import { registerAgentCardRoute } from './agent-card.js';
 import { registerAuditRoutes } from './audit.js';
 import { registerPluginRoutes } from './plugins.js';
@@ -20,6 +21,9 @@ export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
   registerPluginRoutes(router, k);
   registerAuditRoutes(router, k);
   registerAgentCardRoute(router, k);
+  router.get('/api/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(k, router);
+  });
 }
 
 /** The methods the kernel's own routes serve at this path. */
