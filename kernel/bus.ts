@@ -2,6 +2,7 @@
 // (including none). Every event carries the tenant it belongs to, or null for system events.
 // With instances sharing a PostgreSQL database a link (bus-link.ts) forwards what is published here to
 // the others and hands their events to `receive`: each event is delivered once on every instance.
+import { createLog, type Log } from './log.js';
 
 export interface BusEvent {
   topic: string;
@@ -25,6 +26,8 @@ export class EventBus {
   private readonly exact = new Map<string, Set<Subscription>>();
   private readonly wildcard = new Set<Subscription>();
   private link: ((event: BusEvent) => void) | undefined;
+
+  constructor(private readonly log: Log = createLog('text')) {}
 
   /** Events published here are also handed to `forward` (for the other instances). */
   linkTo(forward: ((event: BusEvent) => void) | undefined): void {
@@ -62,16 +65,16 @@ export class EventBus {
 
   private deliverHere(event: BusEvent): void {
     const direct = this.exact.get(event.topic);
-    if (direct) for (const sub of direct) deliver(sub, event);
-    for (const sub of this.wildcard) if (sub.test(event.topic)) deliver(sub, event);
+    if (direct) for (const sub of direct) deliver(this.log, sub, event);
+    for (const sub of this.wildcard) if (sub.test(event.topic)) deliver(this.log, sub, event);
   }
 }
 
-function deliver(sub: Subscription, event: BusEvent): void {
+function deliver(log: Log, sub: Subscription, event: BusEvent): void {
   try {
     sub.handler(event);
   } catch (err) {
-    process.stderr.write(`bus: a subscriber of ${sub.pattern} failed: ${(err as Error).message}\n`);
+    log('error', `bus: a subscriber of ${sub.pattern} failed: ${(err as Error).message}`);
   }
 }
 

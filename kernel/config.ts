@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { DEFAULT_SANDBOX_LIMITS } from './host/sandbox.js';
+import type { LogFormat } from './log.js';
 
 export interface ServerConfig {
   port: number;
@@ -37,6 +38,8 @@ export interface ServerConfig {
   metricsKey: string | undefined;
   /** A line on stderr per answered request (ROOST_ACCESS_LOG=off silences it). */
   accessLog: boolean;
+  /** ROOST_LOG_FORMAT: `text` (default) or `json` (one JSON object per line, for log pipelines). */
+  logFormat: LogFormat;
   /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
   allowedRoots: string[];
   /**
@@ -91,6 +94,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     accessLog: env.ROOST_ACCESS_LOG !== 'off',
+    logFormat: logFormatFrom(env.ROOST_LOG_FORMAT),
     metricsKey: env.ROOST_METRICS_KEY || undefined,
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
@@ -112,6 +116,12 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
 /** Where a developer expects projects: the home folder, the folder the server started in, the system temp folder. */
 function defaultRoots(): string[] {
   return [...new Set([homedir(), process.cwd(), tmpdir()])];
+}
+
+function logFormatFrom(value: string | undefined): LogFormat {
+  if (value === undefined || value === '' || value === 'text') return 'text';
+  if (value === 'json') return 'json';
+  throw validationError(`ROOST_LOG_FORMAT must be "text" or "json", got "${value}"`);
 }
 
 function intFrom(value: string | undefined, name: string): number | undefined {

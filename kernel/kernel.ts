@@ -1,6 +1,7 @@
 // Everything the kernel is made of, wired once at start-up and handed to the fronts (HTTP, WebSocket, MCP).
 import type { Knex } from 'knex';
 import type { AuditLog } from './audit/log.js';
+import type { Log } from './log.js';
 import type { Authenticator } from './auth/identity.js';
 import type { KeyStore } from './auth/keys.js';
 import type { RateLimiter } from './auth/rate-limit.js';
@@ -34,7 +35,7 @@ export interface Kernel {
   leadership: Leadership;
   ws: WsHub;
   metrics: KernelMetrics;
-  log(level: string, message: string): void;
+  log: Log;
 }
 
 export const OPERATIONAL_MODES = ['normal', 'queued', 'paused'] as const;

@@ -19,6 +19,7 @@ import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
 import { BusLink } from './bus-link.js';
 import { loadConfig, type ServerConfig } from './config.js';
+import { createLog } from './log.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
@@ -73,9 +74,7 @@ const DATABASE_CLOSE_MS = 250;
 export async function startServer(overrides: Partial<ServerConfig> = {}, embed: EmbedOptions = {}): Promise<RunningServer> {
   const config = { ...loadConfig(), ...overrides };
   const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
-  const log = (level: string, message: string) => {
-    if (level !== 'debug') process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`);
-  };
+  const log = createLog(config.logFormat);
   const { db, schemaVersion } = await openKernelDatabase(config);
   // Everything opened from here on is closed in reverse order, by close() or when start-up fails.
   const closers: Array<() => unknown> = [async () => {
@@ -96,8 +95,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const routes = new RouteTable();
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
-      bus: new EventBus(),
-      audit: new AuditLog(db, config.dataDir),
+      bus: new EventBus(log),
+      audit: new AuditLog(db, config.dataDir, log),
       auth: new Authenticator(keys, config.localAuthRequired),
       rateLimiter: rateLimiterFor(config, db, log),
       settings: new Settings(db),

@@ -25,7 +25,7 @@ export const serve: CommandHandler = async ({ options }, ctx) => {
     onListening(server) {
       live = server;
       const { dataDir } = server.kernel.config;
-      process.stderr.write(`roost serve: listening on ${server.url} (data in ${dataDir})\n`);
+      server.kernel.log('info', `roost serve: listening on ${server.url} (data in ${dataDir})`);
       if (ctx.json) printResult({ data: { url: server.url, port: server.port, pid: process.pid, dataDir } }, true);
       else process.stdout.write(`${server.url}\n`);
     },
@@ -34,9 +34,9 @@ export const serve: CommandHandler = async ({ options }, ctx) => {
   const signal = await Promise.race([stopRequested, startup.then(() => stopRequested)]);
   const server = live ?? (await startup);
   const timeoutMs = server.kernel.config.shutdownTimeoutMs;
-  process.stderr.write(`roost serve: ${signal}: shutting down (at most ${timeoutMs} ms)\n`);
+  server.kernel.log('info', `roost serve: ${signal}: shutting down (at most ${timeoutMs} ms)`);
   setTimeout(() => {
-    process.stderr.write(`roost serve: not stopped within ${timeoutMs} ms; leaving now\n`);
+    server.kernel.log('error', `roost serve: not stopped within ${timeoutMs} ms; leaving now`);
     process.exit(1);
   }, timeoutMs + BACKSTOP_MARGIN_MS).unref();
   await server.close();

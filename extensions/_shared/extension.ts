@@ -102,12 +102,12 @@ export function runExtension(definition: ExtensionDefinition): void {
   peer.handle('request', serving(async (raw) => {
     const m = raw as unknown as RequestMessage & { route: string; raw?: boolean; attachment?: Buffer };
     const handler = definition.routes?.[m.route];
-    if (!handler) return withBody(errorReply(new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
+    if (!handler) return withBody(errorReply(host, new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
       const body = m.attachment === undefined ? m.body : decodeAttachment(m.attachment, m.raw ? 'text' : 'json');
       return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth }, await withContext()));
     } catch (err) {
-      return withBody(errorReply(err));
+      return withBody(errorReply(host, err));
     }
   }));
 
@@ -119,7 +119,7 @@ export function runExtension(definition: ExtensionDefinition): void {
       return await handler(m.arguments, m.caller, await withContext());
     } catch (err) {
       const error = toRoostError(err);
-      logUnexpected(err, error);
+      logUnexpected(host, err, error);
       return { content: [{ type: 'text', text: error.message }], isError: true };
     }
   }));
@@ -132,7 +132,7 @@ export function runExtension(definition: ExtensionDefinition): void {
       if (handler) await handler(m.message, client, await withContext());
     } catch (err) {
       const error = toRoostError(err);
-      logUnexpected(err, error);
+      logUnexpected(host, err, error);
       host.wsSend(m.clientId, { type: 'error', message: error.message, code: error.code });
     }
   }));
@@ -181,12 +181,12 @@ function withBody(reply: RouteReply): WithAttachment {
   return new WithAttachment({ status, ...(headers ? { headers } : {}), encoding: text ? 'text' : 'json' }, attachment);
 }
 
-function errorReply(err: unknown): RouteReply {
+function errorReply(host: HostClient, err: unknown): RouteReply {
   const error = toRoostError(err);
-  logUnexpected(err, error);
+  logUnexpected(host, err, error);
   return { status: error.status, body: error.toBody() };
 }
 
-function logUnexpected(err: unknown, error: RoostError): void {
-  if (error.code === 'INTERNAL') process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+function logUnexpected(host: HostClient, err: unknown, error: RoostError): void {
+  if (error.code === 'INTERNAL') host.log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
 }

@@ -74,8 +74,10 @@ export class HostClient {
     this.peer.notify({ type: 'output', text });
   }
 
+  /** Logged by the host with the id of the HTTP request being served, when there is one. */
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void {
-    this.peer.notify({ type: 'log', level, message });
+    const context = this.serving.getStore();
+    this.peer.notify({ type: 'log', level, message, ...(context ? { context } : {}) });
   }
 
   progress(update: { message?: string; current?: number; total?: number; done?: boolean }): void {

@@ -5,6 +5,7 @@ import { advisoryKey } from '../../protocol/storage.js';
 import { CHECKPOINT_MISMATCH, GENESIS, hashOf, type Row } from './chain.js';
 import { CheckpointFile } from './checkpoint.js';
 import { checkpointProblem, verifyChain, type ChainBreak, type ChainReport } from './verify.js';
+import { createLog, type Log } from '../log.js';
 
 export interface AuditInput {
   tenantId: string | null;
@@ -44,6 +45,7 @@ export class AuditLog {
   constructor(
     private readonly db: Knex,
     dataDir: string,
+    private readonly log: Log = createLog('text'),
   ) {
     this.opened = this.open(dataDir);
     // A failure here surfaces (and is logged) on every append; this only keeps the rejection handled.
@@ -61,7 +63,7 @@ export class AuditLog {
     });
     this.tail = inserted.catch(() => undefined);
     const acknowledged = inserted.then(({ checkpoints, head }) => checkpoints.save({ ...head, ts: new Date().toISOString() }));
-    acknowledged.catch((err: Error) => process.stderr.write(`audit: append failed: ${err.message}\n`));
+    acknowledged.catch((err: Error) => this.log('error', `audit: append failed: ${err.message}`));
     return acknowledged;
   }
 

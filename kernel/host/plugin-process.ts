@@ -14,6 +14,7 @@ import { projectSeenBy } from './project-view.js';
 import { sandboxedPid } from './sandbox.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
+import { servingRequest } from '../log.js';
 
 export interface PluginProcessOptions {
   manifest: Manifest;
@@ -44,9 +45,10 @@ export class PluginProcess {
   readonly child: PluginChild;
   /** Auth of each host request in flight, so a `call` made while serving it runs as the same caller. */
   private readonly inFlightAuth = new Map<string, AuthContext>();
-  /** The tenant of each request and notification recently sent, by its context id: an `audit` names its
-   * context and gets that tenant, never one it names itself. Bounded, oldest first out. */
-  private readonly servedTenants = new Map<string, string | null>();
+  /** The tenant (and HTTP request id) of each request and notification recently sent, by its context id:
+   * an `audit` names its context and gets that tenant, never one it names itself; a `log` gets the
+   * request id. Bounded, oldest first out. */
+  private readonly served = new Map<string, { tenantId: string | null; requestId: string | undefined }>();
   private notificationCounter = 0;
   private warnings = { second: 0, count: 0 };
   private requestCounter = 0;
@@ -115,9 +117,13 @@ export class PluginProcess {
     this.child.peer.notify(message);
   }
 
+  private servedContext(context: unknown) {
+    return typeof context === 'string' ? this.served.get(context) : undefined;
+  }
+
   private remember(context: string, tenantId: string | null): void {
-    this.servedTenants.set(context, tenantId);
-    if (this.servedTenants.size > MAX_SERVED_CONTEXTS) this.servedTenants.delete(this.servedTenants.keys().next().value!);
+    this.served.set(context, { tenantId, requestId: servingRequest.getStore() });
+    if (this.served.size > MAX_SERVED_CONTEXTS) this.served.delete(this.served.keys().next().value!);
   }
 
   /** Asks the plugin to stop what it does; SIGTERM 5 s later and SIGKILL 10 s later if it is still there. */
@@ -201,7 +207,7 @@ export class PluginProcess {
       case 'output':
         return s.output(m.text);
       case 'log':
-        return s.log(m.level ?? 'info', `[${this.name}] ${m.message}`);
+        return s.log(m.level ?? 'info', `[${this.name}] ${m.message}`, { extension: this.name, requestId: this.servedContext(m.context)?.requestId });
       case 'progress':
         return s.progress({ message: m.message, current: m.current, total: m.total, done: m.done });
       case 'emit':
@@ -212,7 +218,7 @@ export class PluginProcess {
         return need('secret')(m.name);
       case 'audit':
         // The tenant is the one of the request or notification being served; without one, none.
-        return need('audit')({ action: m.action, resource: m.resource, detail: m.detail, tenantId: (typeof m.context === 'string' && this.servedTenants.get(m.context)) || null });
+        return need('audit')({ action: m.action, resource: m.resource, detail: m.detail, tenantId: this.servedContext(m.context)?.tenantId ?? null });
       case 'ws_send':
         return need('wsSend')(m.clientId, m.message);
       case 'token':

@@ -28,7 +28,7 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
       throw new RoostError('VALIDATION_ERROR', `${request.kind} "${request.message}" has no default and the server has no terminal`);
     },
     output: (text) => k.log('info', `[${name}] ${text}`),
-    log: (level, message) => k.log(level, message),
+    log: (level, message, fields) => k.log(level, message, fields),
     progress: () => undefined,
     emit: (topic, payload, tenantId) => k.bus.publish({ topic, payload, tenantId, source: name }),
     call: (request) => k.dispatcher.call({ ...request, body: request.body ?? null }),

@@ -2,6 +2,7 @@
 // the plugin process checks capabilities before any of these is reached.
 import type { AuthContext, ExecResult } from '../../protocol/messages.js';
 import type { CallReply } from '../http/dispatch.js';
+import type { LogFields } from '../log.js';
 
 export interface ExecRequest {
   command: string;
@@ -52,7 +53,7 @@ export interface HostServices {
   metadata(keys: string[] | undefined): Promise<Record<string, unknown>>;
   ask(request: AskRequest): Promise<unknown>;
   output(text: string): void;
-  log(level: string, message: string): void;
+  log(level: string, message: string, fields?: LogFields): void;
   progress(update: ProgressUpdate): void;
   // Server extensions only; a CLI host leaves them out and such messages are refused.
   emit?(topic: string, payload: unknown, tenantId: string | null): void;

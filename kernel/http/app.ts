@@ -11,6 +11,7 @@ import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
+import { servingRequest } from '../log.js';
 import { accessLog } from './access-log.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
@@ -42,7 +43,7 @@ export function createApp(kernel: Kernel): HttpFront {
   const router = new Router<State>();
   registerKernelRoutes(router, kernel);
 
-  if (kernel.config.accessLog) app.use(accessLog((text) => process.stderr.write(text)));
+  if (kernel.config.accessLog) app.use(accessLog(kernel.config.logFormat, (text) => process.stderr.write(text)));
   app.use(measureRequests(kernel.metrics));
   app.use(requestId);
   app.use(errors(kernel));
@@ -87,8 +88,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Every response names its request: the caller's X-Request-Id when it is sane, else a new one. */
 const requestId: Koa.Middleware<State> = (ctx, next) => {
   const given = ctx.get('x-request-id');
-  ctx.set('X-Request-Id', REQUEST_ID.test(given) ? given : randomUUID());
-  return next();
+  const id = REQUEST_ID.test(given) ? given : randomUUID();
+  ctx.set('X-Request-Id', id);
+  // Whatever runs for this request, in the kernel or (through plugin-process) in an extension, logs its id.
+  return servingRequest.run(id, next);
 };
 
 function errors(kernel: Kernel): Koa.Middleware<State> {

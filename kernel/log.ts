@@ -1,0 +1,31 @@
+// The server's log: one line per record on stderr, as text for a person at a terminal or as JSON lines
+// for a log pipeline (ROOST_LOG_FORMAT=json). A record made while an HTTP request is being served —
+// in the kernel, or in an extension serving it — carries that request's id, the X-Request-Id its
+// response names, so every line of one request can be found together.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export type LogFormat = 'text' | 'json';
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+export type Log = (level: string, message: string, fields?: LogFields) => void;
+
+/** The request being served, set by the HTTP layer for everything that runs on its behalf. */
+export const servingRequest = new AsyncLocalStorage<string>();
+
+export function createLog(format: LogFormat, write: (text: string) => void = (text) => void process.stderr.write(text)): Log {
+  return (level, message, fields = {}) => {
+    if (level === 'debug') return;
+    write(formatRecord(format, new Date().toISOString(), level, message, withRequest(fields)));
+  };
+}
+
+export function formatRecord(format: LogFormat, time: string, level: string, message: string, fields: LogFields): string {
+  const present = Object.entries(fields).filter(([, value]) => value !== undefined);
+  if (format === 'json') return `${JSON.stringify({ time, level, msg: message, ...Object.fromEntries(present) })}\n`;
+  const suffix = present.map(([key, value]) => ` ${key}=${value}`).join('');
+  return `${time} ${level} ${message}${suffix}\n`;
+}
+
+function withRequest(fields: LogFields): LogFields {
+  const requestId = servingRequest.getStore();
+  return requestId && fields.requestId === undefined ? { ...fields, requestId } : fields;
+}

@@ -1,0 +1,65 @@
+// ROOST_LOG_FORMAT=json: every line the server writes is one JSON object, and the lines made while a
+// request is served (the access record, and an extension's log for it) carry the request's id, the one
+// its X-Request-Id response header names.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { loadFixture, waitForLog } from '../fixtures/extensions/helpers.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { loadConfig } from '../../kernel/config.js';
+
+describe('structured logs', () => {
+  let server: TestServer;
+  const records = () => server.log().split('\n').filter((line) => line.trim() !== '').map((line) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new Error(`a log line is not JSON: ${line}`);
+    }
+  });
+
+  before(async () => {
+    server = await startTestServer({ env: { ROOST_LOG_FORMAT: 'json' } });
+    assert.equal((await loadFixture(server, 'fx-probe')).status, 201);
+  });
+  after(() => server?.cleanup());
+
+  it('writes one JSON object per line, each with time, level and msg', async () => {
+    await server.api('GET', '/api/health');
+    await waitForLog(server, /"msg":"request".*"path":"\/api\/health"/);
+    const all = records();
+    assert.ok(all.length > 3);
+    for (const record of all) {
+      assert.equal(typeof record.time, 'string');
+      assert.ok(!Number.isNaN(Date.parse(String(record.time))));
+      assert.equal(typeof record.level, 'string');
+      assert.equal(typeof record.msg, 'string');
+    }
+  });
+
+  it("ties the access record and an extension's log line to the request id of the response", async () => {
+    const res = await server.api('POST', '/api/fx-probe/notify', { headers: { 'x-request-id': 'trace-abc-123' }, body: { served: true, message: { type: 'log', level: 'warn', message: 'probe noticed something' } } });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.headers.get('x-request-id'), 'trace-abc-123');
+    await waitForLog(server, /probe noticed something/);
+    await waitForLog(server, /"requestId":"trace-abc-123".*"status":202|"status":202.*"requestId":"trace-abc-123"/);
+    const mine = records().filter((r) => r.requestId === 'trace-abc-123');
+    const line = mine.find((r) => String(r.msg).includes('probe noticed something'));
+    assert.ok(line, JSON.stringify(mine));
+    assert.equal(line.level, 'warn');
+    assert.equal(line.extension, 'fx-probe');
+    const access = mine.find((r) => r.msg === 'request');
+    assert.deepEqual({ method: access?.method, path: access?.path, status: access?.status }, { method: 'POST', path: '/api/fx-probe/notify', status: 202 });
+  });
+
+  it('gives a request without a sane X-Request-Id a new one', async () => {
+    const res = await server.api('GET', '/api/health', { headers: { 'x-request-id': 'bad id with spaces' } });
+    const id = res.headers.get('x-request-id') ?? '';
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    await waitForLog(server, new RegExp(`"requestId":"${id}"`));
+  });
+
+  it('refuses an unknown ROOST_LOG_FORMAT with a clear error', () => {
+    assert.throws(() => loadConfig({}, { ROOST_LOG_FORMAT: 'xml' }), /ROOST_LOG_FORMAT must be "text" or "json", got "xml"/);
+    assert.equal(loadConfig({}, {}).logFormat, 'text');
+  });
+});
