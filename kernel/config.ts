@@ -14,6 +14,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** The instance owner's key from ROOST_API_KEY (stored hashed on start). */
   apiKey: string | undefined;
+  /** ROOST_SEALING_KEY: the master key extensions seal stored secrets with; unset, <dataDir>/sealing.key. */
+  sealingKey: string | undefined;
   /** `required`: loopback callers need a key too. */
   localAuthRequired: boolean;
   /** Folders whose sub-folders each hold an extension's plugin.toml. */
@@ -80,6 +82,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     dataDir,
     databaseUrl: env.ROOST_DATABASE_URL || undefined,
     apiKey: env.ROOST_API_KEY || undefined,
+    sealingKey: env.ROOST_SEALING_KEY || undefined,
     localAuthRequired: env.ROOST_LOCAL_AUTH === 'required',
     extensionDirs: flags.extensionDirs ?? [join(packageRoot, 'extensions'), ...listFrom(env.ROOST_EXTENSION_DIRS)],
     rateLimitPerMinute: intFrom(env.ROOST_RATE_LIMIT, 'ROOST_RATE_LIMIT') ?? 1200,

@@ -20,6 +20,7 @@ import { EventBus } from './bus.js';
 import { BusLink } from './bus-link.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createLog } from './log.js';
+import { extensionKey, loadSealingKey } from './auth/sealing-key.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
@@ -76,6 +77,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
   const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const log = createLog(config.logFormat);
   const { db, schemaVersion } = await openKernelDatabase(config);
+  const sealingKey = await loadSealingKey(config.sealingKey, config.dataDir);
+  if (isPostgres(config) && !config.sealingKey) log('warn', `ROOST_SEALING_KEY is unset: this instance seals with ${config.dataDir}/sealing.key, which other instances on the same database do not share; give every instance the same ROOST_SEALING_KEY`);
   // Everything opened from here on is closed in reverse order, by close() or when start-up fails.
   const closers: Array<() => unknown> = [async () => {
     // A clean file set for the next start and for copies: the WAL folded into the database.
@@ -130,7 +133,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       storageFor: (name) => storageFor(config, db, name, relays),
       servicesFor: (name) => {
         const ext = kernel.registry.get(name);
-        return serverServices(kernel, ws, name, ext.manifest.dir, SECRET_NAMES, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
+        return serverServices(kernel, ws, name, ext.manifest.dir, { names: SECRET_NAMES, extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
       },
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.
       initConfig: async () => ({

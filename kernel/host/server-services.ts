@@ -2,13 +2,20 @@
 // MCP tokens and the route table (for `call`). There is no terminal: questions take their default.
 import { hostname } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
+import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import type { Kernel } from '../kernel.js';
 import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
 import type { HostServices } from './services.js';
 
 /** `exec` runs commands as the extension's own sandbox and environment: never with the server's secrets. */
-export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secretNames: Set<string>, exec: ExecLaunch): HostServices {
+/** What `secret` answers: the environment variables named, and the extension's own sealing key. */
+export interface ExtensionSecrets {
+  names: Set<string>;
+  extensionKey: string;
+}
+
+export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secrets: ExtensionSecrets, exec: ExecLaunch): HostServices {
   const source = `extension:${name}`;
   return {
     exec: (request) => runExec(request, dir, exec),
@@ -33,7 +40,8 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     emit: (topic, payload, tenantId) => k.bus.publish({ topic, payload, tenantId, source: name }),
     call: (request) => k.dispatcher.call({ ...request, body: request.body ?? null }),
     async secret(secretName) {
-      if (!secretNames.has(secretName) && !secretName.startsWith('ROOST_SECRET_')) return null;
+      if (secretName === EXTENSION_KEY_SECRET) return secrets.extensionKey;
+      if (!secrets.names.has(secretName) && !secretName.startsWith('ROOST_SECRET_')) return null;
       return process.env[secretName] ?? null;
     },
     audit: (entry) => k.audit.append({ tenantId: entry.tenantId, actor: source, action: entry.action, resource: entry.resource, detail: entry.detail }),
