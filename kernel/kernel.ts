@@ -36,6 +36,8 @@ export interface Kernel {
   ws: WsHub;
   metrics: KernelMetrics;
   log: Log;
+  /** A graceful restart (close, then start again in the same process); refused when nothing would start it again. */
+  requestRestart(reason: string): void;
 }
 
 export const OPERATIONAL_MODES = ['normal', 'queued', 'paused'] as const;

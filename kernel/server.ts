@@ -59,6 +59,8 @@ export interface EmbedOptions {
   routes?: EmbeddedRoute[];
   /** Called once the port listens (the server is live), before the eager extensions have started. */
   onListening?(server: RunningServer): void;
+  /** Asked for a graceful restart (svc_restart_server): close this server and start a new one. */
+  onRestart?(reason: string): void;
 }
 
 /** Of the shutdown deadline, what the extensions' stop is sure to keep (the HTTP drain gets the rest). */
@@ -105,6 +107,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       settings: new Settings(db),
       mcpTokens: new McpTokens(db),
       leadership: new Leadership(isPostgres(config) ? config.databaseUrl : undefined, config.leaderRetryMs, log),
+      requestRestart(reason: string) {
+        if (!embed.onRestart) throw new RoostError('CONFLICT', 'this server was not started by `roost serve`, which is what starts it again: restart it the way it was started');
+        log('info', `restart requested: ${reason}`);
+        // After the answer to whoever asked has gone out.
+        setTimeout(() => embed.onRestart!(reason), 50).unref();
+      },
     } as Kernel;
     closers.push(() => kernel.audit.flush());
     closers.push(() => kernel.rateLimiter.close?.());
@@ -136,7 +144,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         return serverServices(kernel, ws, name, ext.manifest.dir, { names: SECRET_NAMES, extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
       },
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.
-      initConfig: async () => ({
+      initConfig: async (name) => ({
+        // An extension's own settings: the environment variables named ROOST_EXT_<NAME>_… (see docs/configuration.md).
+        settings: extensionSettings(name, process.env),
         serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
         allowedRoots: config.allowedRoots,
         tenantWorkspaces: tenantWorkspaces(config) ?? null,
@@ -225,6 +235,15 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     await shutdown();
     throw err;
   }
+}
+
+/**
+ * The environment variables an extension reads as its settings: ROOST_EXT_<ITS NAME>_* (name upper-cased,
+ * - as _), without the prefix. A prefix of their own, so no extension name can reach the kernel's variables.
+ */
+export function extensionSettings(name: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  const prefix = `ROOST_EXT_${name.toUpperCase().replace(/-/g, '_')}_`;
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(prefix) && entry[1] !== undefined).map(([key, value]) => [key.slice(prefix.length), value]));
 }
 
 /** A port someone else holds is the one start-up failure a person fixes at once: say so, and how. */

@@ -147,9 +147,11 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,
+  system_metrics: 'system',
+  restart: 'system',
 };
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'system',
 ] as const;

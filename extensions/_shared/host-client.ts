@@ -46,12 +46,22 @@ export class HostClient {
     return this.peer.request({ type: 'token', ...request });
   }
 
-  /** Ask to be started with the server while holding work that must go on (server extensions only). */
   /** Whether this instance leads the singleton `name` now (ask on every tick: leadership can move). */
   async leader(name: string): Promise<boolean> {
     return (await this.peer.request({ type: 'leader', name })) as boolean;
   }
 
+  /** The kernel's metrics as prom-client's JSON (capability `system`). */
+  systemMetrics<T = unknown>(): Promise<T> {
+    return this.peer.request({ type: 'system_metrics' });
+  }
+
+  /** A graceful restart of the whole server (capability `system`). */
+  async restart(reason: string): Promise<void> {
+    await this.peer.request({ type: 'restart', reason });
+  }
+
+  /** Ask to be started with the server while holding work that must go on (server extensions only). */
   async wakeOnStart(wake: boolean): Promise<void> {
     await this.peer.request({ type: 'wake_on_start', wake });
   }

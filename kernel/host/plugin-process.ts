@@ -227,6 +227,10 @@ export class PluginProcess {
         return need('wakeOnStart')(m.wake).then(() => true);
       case 'leader':
         return need('leader')(m.name);
+      case 'system_metrics':
+        return need('systemMetrics')();
+      case 'restart':
+        return need('restart')(m.reason).then(() => true);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });

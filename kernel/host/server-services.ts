@@ -49,5 +49,10 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     token: (request) => k.mcpTokens.mint(request, source),
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
+    systemMetrics: () => k.metrics.registry.getMetricsAsJSON(),
+    restart: async (reason) => {
+      k.audit.append({ tenantId: null, actor: source, action: 'server.restart', resource: 'server', detail: { reason } });
+      k.requestRestart(`${name}: ${reason}`);
+    },
   };
 }

@@ -66,4 +66,8 @@ export interface HostServices {
   wakeOnStart?(wake: boolean): Promise<void>;
   /** Whether this instance leads the extension's singleton `name` (see kernel/leader.ts). */
   leader?(name: string): Promise<boolean>;
+  /** The kernel's metrics as prom-client reads them (capability `system`). */
+  systemMetrics?(): Promise<unknown>;
+  /** A graceful restart of the whole server, shortly after answering (capability `system`). */
+  restart?(reason: string): Promise<void>;
 }

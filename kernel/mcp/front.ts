@@ -44,6 +44,11 @@ export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerR
       });
       return void res.end(JSON.stringify(error.toBody()));
     }
+    // Stateless: the server never sends on its own, so it offers no SSE stream (the MCP spec's answer is
+    // 405). A GET held open would also keep every graceful shutdown waiting for its drain deadline.
+    if (req.method === 'GET') {
+      return void res.writeHead(405, { 'content-type': 'application/json', allow: 'POST, DELETE' }).end(JSON.stringify({ error: 'this MCP server sends no stream of its own: POST requests to /mcp', code: 'METHOD_NOT_ALLOWED' }));
+    }
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readJsonBody(req, k.config.bodyLimitBytes).catch((err: unknown) => err);

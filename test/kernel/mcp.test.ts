@@ -113,6 +113,13 @@ describe('MCP /mcp', () => {
     assert.equal((await server.api('GET', `/api/projects/${target.id}`, { key: OWNER_KEY })).status, 200);
   });
 
+  it('offers no SSE stream: a GET is 405, so no connection holds a shutdown open', async () => {
+    const res = await fetch(`${server.url}/mcp`, { headers: { authorization: `Bearer ${OWNER_KEY}`, accept: 'text/event-stream' } });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'POST, DELETE');
+    assert.equal((await res.json()).code, 'METHOD_NOT_ALLOWED');
+  });
+
   it('rejects unknown and expired tokens with 403, and a missing key with 401', async () => {
     const status = async (headers: Record<string, string>) => {
       const res = await fetch(`${server.url}/mcp`, {

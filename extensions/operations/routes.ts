@@ -1,0 +1,98 @@
+// The performance API: the latest sample, trends, regressions, a report, the metric names, and a manual
+// collection. Server-wide figures, so only the instance owner reads them (as GET /metrics).
+import { validationError } from '../../protocol/errors.js';
+import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { ok } from '../_shared/http.js';
+import { requireInstanceOwner } from '../_shared/roles.js';
+import type { Collector } from './collector.js';
+import { duration, instant, labelFilter, metricName, number } from './queries.js';
+import { findRegressions, type RegressionOptions } from './regressions.js';
+import { METRICS, type Sample } from './sampler.js';
+import { SeriesStore } from './store.js';
+
+const MAX_TREND_POINTS = 20_000;
+
+const unitOf = (s: Sample) => ({ ...s, unit: METRICS[s.metric]?.unit ?? '' });
+
+export function routes(collector: () => Collector): Record<string, RouteHandler> {
+  const owner = (req: RouteRequest) => requireInstanceOwner(req.auth, 'read the server\'s performance figures');
+
+  async function regressions(req: RouteRequest, store: SeriesStore) {
+    const now = Date.now();
+    const windowMs = duration(req.query, 'window', 15 * 60_000);
+    const baselineMs = duration(req.query, 'baseline', 24 * 3_600_000);
+    const recent = req.query.recent === undefined ? undefined : number(req.query, 'recent', 1, 1, 1_000);
+    const options: RegressionOptions = {
+      ...(recent === undefined ? { recentFrom: now - windowMs } : { recentCount: recent }),
+      k: number(req.query, 'k', 3, 0, 100),
+      minChange: number(req.query, 'minChange', 0.2, 0, 100),
+      minBaseline: number(req.query, 'minBaseline', 5, 1, 10_000),
+    };
+    const from = now - windowMs - baselineMs;
+    const series = await store.series({ from, to: now, ...(labelFilter(req.query) ? { labels: labelFilter(req.query)! } : {}) });
+    return {
+      window: recent === undefined ? { from: new Date(now - windowMs).toISOString(), to: new Date(now).toISOString() } : { lastSamples: recent },
+      baseline: { from: new Date(from).toISOString(), to: new Date(now - (recent === undefined ? windowMs : 0)).toISOString() },
+      options: { k: options.k, minChange: options.minChange, minBaseline: options.minBaseline },
+      regressions: findRegressions(series, options),
+    };
+  }
+
+  return {
+    async 'GET /api/performance/snapshot'(req, ctx) {
+      owner(req);
+      const metric = metricName(req.query, false);
+      const { at, samples } = await new SeriesStore(ctx.db).latest();
+      return ok({ collectedAt: at === null ? null : new Date(at).toISOString(), samples: samples.filter((s) => !metric || s.metric === metric).map(unitOf) });
+    },
+
+    async 'GET /api/performance/trends'(req, ctx) {
+      owner(req);
+      const metric = metricName(req.query, true)!;
+      const to = instant(req.query, 'to', Date.now());
+      const from = instant(req.query, 'from', to - 24 * 3_600_000);
+      if (from >= to) throw validationError('query.from must be before query.to');
+      const series = await new SeriesStore(ctx.db).series({ metric, from, to, ...(labelFilter(req.query) ? { labels: labelFilter(req.query)! } : {}) });
+      const points = series.reduce((sum, s) => sum + s.points.length, 0);
+      if (points > MAX_TREND_POINTS) throw validationError(`that asks for ${points} points (at most ${MAX_TREND_POINTS}): narrow from/to or filter by route, owner, extension, database`);
+      return ok({ metric, unit: METRICS[metric]!.unit, from: new Date(from).toISOString(), to: new Date(to).toISOString(), series });
+    },
+
+    async 'GET /api/performance/regressions'(req, ctx) {
+      owner(req);
+      return ok(await regressions(req, new SeriesStore(ctx.db)));
+    },
+
+    async 'GET /api/performance/report'(req, ctx) {
+      owner(req);
+      const store = new SeriesStore(ctx.db);
+      const { at, samples } = await store.latest();
+      const top = (metric: string, n: number) => samples.filter((s) => s.metric === metric && s.labels.route !== '*').sort((a, b) => b.value - a.value).slice(0, n).map(unitOf);
+      const of = (metric: string) => samples.filter((s) => s.metric === metric).map(unitOf);
+      return ok({
+        collectedAt: at === null ? null : new Date(at).toISOString(),
+        kernel: { cpuPercent: of('kernel.cpu_percent')[0]?.value ?? null, memoryBytes: of('kernel.memory_bytes')[0]?.value ?? null, eventLoopDelayP99Ms: of('kernel.event_loop_delay_p99_ms')[0]?.value ?? null },
+        slowestRoutes: top('http.latency_p95_ms', 10),
+        busiestRoutes: top('http.request_rate', 10),
+        failingRoutes: top('http.error_rate', 10).filter((s) => s.value > 0),
+        owners: samples.filter((s) => s.labels.route === '*').map(unitOf),
+        extensions: [...of('extension.cpu_percent'), ...of('extension.memory_bytes'), ...of('extension.restarts')],
+        databases: of('database.size_bytes'),
+        wsClients: of('ws.clients')[0]?.value ?? null,
+        regressions: (await regressions(req, store)).regressions,
+      });
+    },
+
+    async 'GET /api/performance/metrics'(req, ctx) {
+      owner(req);
+      const recorded = new Set(await new SeriesStore(ctx.db).metricNames());
+      return ok({ metrics: Object.entries(METRICS).map(([name, meta]) => ({ name, ...meta, recorded: recorded.has(name) })) });
+    },
+
+    async 'POST /api/performance/collect'(req) {
+      owner(req);
+      const { at, samples } = await collector().collect();
+      return ok({ collectedAt: new Date(at).toISOString(), samples: samples.length });
+    },
+  };
+}
