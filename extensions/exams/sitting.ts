@@ -1,0 +1,76 @@
+// Sitting one exam: for each task a workspace folder with its files, a project over it, a real session
+// of the agent that answers the task's prompts (through the sessions routes), then the grading, and the
+// folder, project and session cleaned away. Tasks run one after the other, as the tenant.
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { askAgent } from '../_shared/agent-reply.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import type { CallAs } from '../_shared/host-client.js';
+import { INSTANCE_TENANT } from '../_shared/roles.js';
+import type { Task, ToolCall } from './catalogue.js';
+import type { TaskResult } from './store.js';
+
+/** How long one prompt of a task may take to be answered. */
+const ANSWER_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Where exam workspaces go: the tenant's own folder when tenants have one, else an allowed root (the
+ * temporary folder when it is one): somewhere the projects extension accepts a working directory.
+ */
+export function workspaceRoot(ctx: ExtensionContext, tenantId: string): string {
+  const config = ctx.init.config ?? {};
+  const workspaces = config.tenantWorkspaces as string | null | undefined;
+  if (workspaces && tenantId !== INSTANCE_TENANT) return join(workspaces, tenantId);
+  const roots = (config.allowedRoots as string[] | undefined) ?? [];
+  const root = roots.find((r) => /(^|\/)te?mp$/.test(r)) ?? roots[0];
+  if (!root) throw new Error('no allowed root to make an exam workspace in (ROOST_ALLOWED_ROOTS)');
+  return root;
+}
+
+export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: string; permissionMode: string }, task: Task, available: { memory: boolean }): Promise<TaskResult> {
+  const started = Date.now();
+  const base = { taskId: task.id, category: task.category, answers: [] as string[], toolCalls: [] as ToolCall[], sessionId: null as string | null };
+  const skip = task.skipIf?.(agent, available);
+  if (skip) return { ...base, status: 'skipped', checks: [], reason: skip, durationMs: 0 };
+  const as: CallAs = { tenantId };
+  const dir = join(workspaceRoot(ctx, tenantId), `roost-exam-${randomUUID().slice(0, 8)}`);
+  let projectId: string | undefined;
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const [name, content] of Object.entries(task.files)) await writeFile(join(dir, name), content);
+    const project = await ctx.host.call<{ id: string; error?: string }>('POST', '/api/projects', { name: `exam ${task.id} ${dir.slice(-8)}`, workingDir: dir }, as);
+    if (project.status !== 201) throw new Error(`the exam's project could not be made: ${project.body?.error ?? project.status}`);
+    projectId = project.body.id;
+    for (const prompt of task.prompts) {
+      const reply = await askAgent(ctx.host, as, {
+        agentId: agent.id, prompt, timeoutMs: ANSWER_TIMEOUT_MS,
+        ...(base.sessionId ? { sessionId: base.sessionId } : { session: { projectId, name: `exam: ${task.id}`, source: 'web' } }),
+      });
+      base.sessionId = reply.sessionId;
+      base.answers.push(reply.text);
+    }
+    base.toolCalls = await toolCallsOf(ctx, as, base.sessionId!);
+    const checks = await task.grade({ ...base, readFile: (name) => readFile(join(dir, name), 'utf8').catch(() => null) });
+    return { ...base, status: checks.every((c) => c.passed) ? 'passed' : 'failed', checks, reason: null, durationMs: Date.now() - started };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ...base, status: 'failed', checks: [{ name: 'the session answered', passed: false, detail: why }], reason: why, durationMs: Date.now() - started };
+  } finally {
+    if (base.sessionId) await ctx.host.call('DELETE', `/api/sessions/${base.sessionId}`, undefined, as).catch(() => undefined);
+    if (projectId) await ctx.host.call('DELETE', `/api/projects/${projectId}`, undefined, as).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The tool calls the session made, from its stored events. */
+async function toolCallsOf(ctx: ExtensionContext, as: CallAs, sessionId: string): Promise<ToolCall[]> {
+  const calls: ToolCall[] = [];
+  for (let after = 0; ;) {
+    const reply = await ctx.host.call<{ events: Array<{ seq: number; type: string; name?: string; input?: Record<string, unknown> }> }>('GET', `/api/sessions/${sessionId}/events?after=${after}&limit=1000`, undefined, as);
+    const events = reply.body?.events ?? [];
+    for (const e of events) if (e.type === 'tool_use') calls.push({ name: String(e.name), input: e.input ?? {} });
+    if (events.length < 1000) return calls;
+    after = events.at(-1)!.seq;
+  }
+}
