@@ -18,6 +18,7 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'POST /api/operational-mode': { summary: 'Set the operational mode (instance owner)', request: 'api/operational-mode.json' },
   'GET /api/settings': { summary: "The caller's tenant, role, settings and the server's limits" },
   'POST /api/ws/ticket': { summary: 'A one-time WebSocket ticket, so a browser never puts its key in a URL', status: 201 },
+  'POST /api/selftest/run': { summary: "The server's checks against itself: stores, audit chain, every extension, a round trip through REST, WebSocket and MCP (instance owner; one at a time)", request: 'api/selftest-run.json', response: 'api/selftest-report.json' },
   'POST /api/backup': { summary: 'Back up every database (instance owner)', status: 201 },
   'POST /api/settings/api-key/rotate': { summary: 'Rotate the calling key (owner); the old key works for a grace period', status: 201 },
   'GET /api/settings/api-key/status': { summary: 'Rotation and expiry status of the calling key' },

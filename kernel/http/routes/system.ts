@@ -7,6 +7,7 @@ import { DEFAULT_TENANT } from '../../auth/keys.js';
 import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
 import { readiness } from '../../readiness.js';
+import { runSelftest, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
 
 export const OPERATIONAL_MODE_KEY = 'operational_mode';
@@ -80,6 +81,14 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/ws/ticket', async (ctx) => {
     ctx.status = 201;
     ctx.body = await k.ws.issueTicket(ctx.state.identity);
+  });
+
+  router.post('/api/selftest/run', async (ctx) => {
+    requireInstanceOwner(ctx.state.identity);
+    const { scope = 'all' } = validate<{ scope?: SelftestScope }>('api/selftest-run.json', ctx.request.body ?? {});
+    const report = await runSelftest(k, scope, (ctx.req.socket.localPort ?? k.config.port));
+    k.audit.append({ tenantId: ctx.state.identity.tenantId, actor: ctx.state.identity.actor, action: 'selftest.run', resource: 'server', detail: { scope, passed: report.passed, counts: report.counts } });
+    ctx.body = report;
   });
 
   router.post('/api/backup', async (ctx) => {

@@ -1,0 +1,24 @@
+// A self-test's checks: each named, timed, passed or not, with what it saw.
+export type Scope = 'unit' | 'e2e';
+
+export interface CheckResult {
+  name: string;
+  scope: Scope;
+  status: 'passed' | 'failed' | 'skipped';
+  durationMs: number;
+  detail: string;
+}
+
+/** Runs one check: whatever it throws is its failure, in its own words. */
+export async function timed(name: string, scope: Scope, check: () => Promise<string | { skipped: string }>): Promise<CheckResult> {
+  const started = performance.now();
+  const durationMs = () => Math.round((performance.now() - started) * 10) / 10;
+  try {
+    const outcome = await check();
+    return typeof outcome === 'string'
+      ? { name, scope, status: 'passed', durationMs: durationMs(), detail: outcome }
+      : { name, scope, status: 'skipped', durationMs: durationMs(), detail: outcome.skipped };
+  } catch (err) {
+    return { name, scope, status: 'failed', durationMs: durationMs(), detail: err instanceof Error ? err.message : String(err) };
+  }
+}
