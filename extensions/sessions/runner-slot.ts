@@ -7,6 +7,7 @@ import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
+import { withMemories } from './memories.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
 import type { SessionRuntime } from './runtime.js';
@@ -70,11 +71,12 @@ export class RunnerSlot {
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
     const agent = await agentSpec(host, as, row.agent_id);
-    const [provider, project, token, summary] = await Promise.all([
+    const [provider, project, token, summary, systemPrompt] = await Promise.all([
       resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
       row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
+      withMemories(host, as, agent.id, agent.systemPrompt, rt.firstPrompt),
     ]);
     const workingDir = project?.workingDir ?? row.working_dir;
     const runner = rt.deps.pool.take();
@@ -84,7 +86,7 @@ export class RunnerSlot {
         {
           sessionId: row.id,
           provider,
-          systemPrompt: agent.systemPrompt,
+          systemPrompt,
           summary,
           workingDir,
           createWorkingDir: project === null,

@@ -1,0 +1,8 @@
+// The memory extension: an agent's encrypted memories and observations, the tenant's shared library,
+// and the memory context of a new session's system prompt.
+import { runExtension } from '../_shared/extension.js';
+import { migrations } from './migrations.js';
+import { routes } from './routes.js';
+import { tools } from './tools.js';
+
+runExtension({ migrations, routes, tools });
