@@ -2,7 +2,7 @@
 // best first, then the most recalled and most recent, within a character budget.
 import type { ExtensionContext } from '../_shared/extension.js';
 import { memoryShelf, type AgentRef } from './memories.js';
-import { readSettings } from './settings.js';
+import { contextMemoriesOf } from './settings.js';
 
 export const MAX_CONTEXT_MEMORIES = 20;
 /** A memory longer than this is cut in the prompt (the agent can recall all of it by key). */
@@ -17,7 +17,7 @@ export interface MemoryContext {
 }
 
 export async function memoryContext(ctx: ExtensionContext, agent: AgentRef, ask: { query?: string; limit?: number }): Promise<MemoryContext> {
-  const limit = ask.limit ?? (await readSettings(ctx, agent.tenantId)).contextMemories;
+  const limit = ask.limit ?? (await contextMemoriesOf(ctx, agent.tenantId, agent.agentId));
   if (limit === 0) return { memories: [], text: '' };
   const shelf = await memoryShelf(ctx);
   const owner = { tenantId: agent.tenantId, ownerId: agent.agentId };

@@ -71,9 +71,12 @@ export const migrations: Migration[] = [
         t.index(['tenant_id', 'agent_id', 'content_hash']);
       });
       await db.schema.createTable('memory_settings', (t) => {
-        t.string('tenant_id').primary();
+        t.string('tenant_id').notNullable();
+        // "" for the tenant's own settings; an agent's id for that agent's overrides.
+        t.string('agent_id').notNullable();
         t.text('settings').notNullable();
         t.string('updated_at').notNullable();
+        t.primary(['tenant_id', 'agent_id']);
       });
     },
   },

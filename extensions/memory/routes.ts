@@ -9,7 +9,7 @@ import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { mustFindAgent } from './agents.js';
 import { MAX_CONTEXT_MEMORIES, memoryContext } from './context.js';
 import { deleteMemory, memoryShelf, recallMemory, saveMemory, toMemory, type AgentRef } from './memories.js';
-import { readSettings, writeSettings, type MemorySettings } from './settings.js';
+import { contextMemoriesOf, readAgentSettings, readSettings, writeAgentSettings, writeSettings, type AgentMemorySettings, type MemorySettings } from './settings.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const MAX_QUERY = 2_000;
@@ -24,6 +24,11 @@ function searchOf(req: RouteRequest, name: string): string | undefined {
   const value = queryString(req.query, name);
   if (value !== undefined && value.length > MAX_QUERY) throw validationError(`query.${name} must be at most ${MAX_QUERY} characters`);
   return value || undefined;
+}
+
+async function agentSettingsView(ctx: ExtensionContext, agent: AgentRef) {
+  const own = await readAgentSettings(ctx, agent.tenantId, agent.agentId);
+  return { agentId: agent.agentId, ...own, effectiveContextMemories: await contextMemoriesOf(ctx, agent.tenantId, agent.agentId) };
 }
 
 export const routes: Record<string, RouteHandler> = {
@@ -63,6 +68,19 @@ export const routes: Record<string, RouteHandler> = {
     const settings = await writeSettings(ctx, req.auth.tenantId, change);
     ctx.host.audit('memory.settings_updated', `tenant:${req.auth.tenantId}`, change);
     return ok(settings);
+  },
+
+  async 'GET /api/agents/:id/memory-settings'(req, ctx) {
+    const agent = await agentOfPath(req, ctx);
+    return ok(await agentSettingsView(ctx, agent));
+  },
+
+  async 'PUT /api/agents/:id/memory-settings'(req, ctx) {
+    const settings = validate<AgentMemorySettings>(schema(ctx, 'agent-settings-put.json'), req.body);
+    const agent = await agentOfPath(req, ctx);
+    await writeAgentSettings(ctx, agent.tenantId, agent.agentId, settings);
+    ctx.host.audit('memory.agent_settings_updated', `agent:${agent.agentId}`, settings);
+    return ok(await agentSettingsView(ctx, agent));
   },
 
   async 'GET /api/internal/memory/agents/:id/context'(req, ctx) {
