@@ -23,7 +23,6 @@ export interface Memory {
 
 /** What a recall without a key or query answers: the latest memories. */
 const RECALL_LATEST = 20;
-export const RECALL_MAX = 50;
 
 export async function memoryShelf(ctx: ExtensionContext): Promise<Shelf> {
   return new Shelf(ctx, await sealerOf(ctx), 'memories');

@@ -46,7 +46,7 @@ export interface ObservationInput {
 }
 
 const INITIAL_SCORE = 1;
-const COLUMNS = 'id, body_enc, score, access_count, status, memory_key, graduated_at, created_at, updated_at';
+const COLUMNS = ['id', 'body_enc', 'score', 'access_count', 'status', 'memory_key', 'graduated_at', 'created_at', 'updated_at'];
 
 export class Observations {
   private constructor(
@@ -90,7 +90,7 @@ export class Observations {
   async list(status: ObservationStatus | 'all', limit: number, offset: number): Promise<{ observations: Observation[]; hasMore: boolean }> {
     const filter = status === 'all' ? '' : ' AND status = ?';
     const params = [this.agent.tenantId, this.agent.agentId, ...(status === 'all' ? [] : [status]), limit + 1, offset];
-    const rows = await this.ctx.sql.all<Row>(`SELECT ${COLUMNS} FROM observations WHERE tenant_id = ? AND agent_id = ?${filter} ORDER BY score DESC, updated_at DESC, id LIMIT ? OFFSET ?`, params);
+    const rows = await this.ctx.sql.all<Row>(`SELECT ${COLUMNS.join(', ')} FROM observations WHERE tenant_id = ? AND agent_id = ?${filter} ORDER BY score DESC, updated_at DESC, id LIMIT ? OFFSET ?`, params);
     return { observations: rows.slice(0, limit).map((r) => this.toObservation(r)), hasMore: rows.length > limit };
   }
 
@@ -138,7 +138,7 @@ export class Observations {
   }
 
   private async mustGet(id: string): Promise<Observation> {
-    const row = await this.ctx.db('observations').where({ ...this.mine, id }).first(...COLUMNS.split(', '));
+    const row = await this.ctx.db('observations').where({ ...this.mine, id }).first(...COLUMNS);
     if (!row) throw notFound(`observation ${id}`);
     return this.toObservation(row as Row);
   }

@@ -50,9 +50,11 @@ export interface Find {
 }
 
 export const LIBRARY_OWNER = 'library';
-const BASE_COLUMNS = 'd.id, d.name_enc, d.content_enc, d.extra_enc, d.access_count, d.last_accessed_at, d.created_at, d.updated_at';
+const BASE_COLUMNS = ['id', 'name_enc', 'content_enc', 'extra_enc', 'access_count', 'last_accessed_at', 'created_at', 'updated_at'];
 
 export class Shelf {
+  private readonly columnNames: string[];
+  /** The same, as SQL on the alias `d`. */
   private readonly columns: string;
 
   constructor(
@@ -60,7 +62,8 @@ export class Shelf {
     private readonly sealer: Sealer,
     private readonly table: 'memories' | 'library_entries',
   ) {
-    this.columns = table === 'memories' ? `${BASE_COLUMNS}, d.txid` : BASE_COLUMNS;
+    this.columnNames = table === 'memories' ? [...BASE_COLUMNS, 'txid'] : BASE_COLUMNS;
+    this.columns = this.columnNames.map((c) => `d.${c}`).join(', ');
   }
 
   /** Writes `name` (a new record, or a new content for the existing one); `created` tells which. */
@@ -138,7 +141,7 @@ export class Shelf {
   }
 
   private async byId(owner: Owner, id: string): Promise<ShelfRecord | undefined> {
-    const row = await this.ctx.db(this.table).where({ id }).first(...this.columns.split(', ').map((c) => c.slice(2)));
+    const row = await this.ctx.db(this.table).where({ id }).first(...this.columnNames);
     return row && this.toRecord(owner, row as Row);
   }
 

@@ -24,7 +24,7 @@ export const tools: Record<string, ToolHandler> = {
   },
 
   async svc_recall_memory(args, caller, ctx) {
-    return reply(await recallMemory(ctx, agentOf(caller, 'svc_recall_memory'), { key: str(args.key), query: str(args.query), limit: int(args.limit, 20) }));
+    return reply(await recallMemory(ctx, agentOf(caller, 'svc_recall_memory'), { key: str(args.key), query: str(args.query), limit: args.limit as number | undefined }));
   },
 
   async svc_delete_memory(args, caller, ctx) {

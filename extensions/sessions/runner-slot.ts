@@ -1,4 +1,4 @@
-// The runner of one session: starting a fresh one (the agent as it is now, the project's working
+// The runner of one session: starting a fresh one (the agent as it is now with its memories, the project's working
 // directory and env_vars, the provider's secrets, an MCP token scoped to this agent and session, the
 // summary of the conversation so far), killing it, resetting the context, and noticing crashes.
 import type { ChildExit } from '../../protocol/child.js';
