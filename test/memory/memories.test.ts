@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { agentToken, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
+import { agentToken, callAs, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import type { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 import { saveMemory, startMemoryServer } from './support.js';
 
 describe('memory: save, recall and delete through MCP, the MCP HTTP API and REST', () => {
@@ -144,6 +145,23 @@ describe('memory: save, recall and delete through MCP, the MCP HTTP API and REST
     assert.equal((await callTool(client, 'svc_recall_memory', { key: 'lunch' })).value.memory.content, 'The team eats lunch at noon on Fridays.');
     const internal = await server.api('GET', `/api/internal/memory/agents/${agentA.id}/context`, { key: a.owner });
     assert.equal(internal.status, 404, 'the internal route is for extensions only');
+  });
+
+  it('erases a deleted agent\'s memories and observations, and keeps its library notes', async () => {
+    const doomed = await createAgent(server, a.operator, { name: 'doomed' });
+    await saveMemory(server, a.operator, doomed.id, 'last-words', 'Remember the ravens.');
+    const doomedClient = await mcpClient(server, await agentToken(server, a.operator, doomed.id));
+    try {
+      await callTool(doomedClient, 'svc_library_write', { name: 'ravens', content: 'A note for everyone.' });
+    } finally {
+      await doomedClient.close();
+    }
+    const contextOf = async () => (await callAs(server, a.operator, 'GET', `/api/internal/memory/agents/${doomed.id}/context?limit=5`, undefined)).body.memories;
+    assert.equal((await contextOf()).length, 1);
+    assert.equal((await server.api('DELETE', `/api/agents/${doomed.id}`, { key: a.operator })).status, 204);
+    await waitFor('the deleted agent\'s memories to be erased', async () => ((await contextOf()).length === 0 ? true : undefined));
+    const read = await callTool(client, 'svc_library_read', { name: 'ravens' });
+    assert.equal(read.value.content, 'A note for everyone.');
   });
 
   it('refuses bad input with clear errors and loses nothing', async () => {
