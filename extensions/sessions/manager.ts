@@ -125,6 +125,7 @@ export class SessionManager {
     await this.store.insert(row);
     const rt = await SessionRuntime.load(this.deps, row);
     this.runtimes.set(id, rt);
+    rt.firstPrompt = input.initialPrompt;
     await rt.created();
     await rt.start('start');
     if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt);

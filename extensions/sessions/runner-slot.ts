@@ -1,4 +1,4 @@
-// The runner of one session: starting a fresh one (the agent as it is now, the project's working
+// The runner of one session: starting a fresh one (the agent as it is now with its memories, the project's working
 // directory and env_vars, the provider's secrets, an MCP token scoped to this agent and session, the
 // summary of the conversation so far), killing it, resetting the context, and noticing crashes.
 import type { ChildExit } from '../../protocol/child.js';
@@ -7,6 +7,7 @@ import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
+import { withMemories } from './memories.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
 import type { SessionRuntime } from './runtime.js';
@@ -70,11 +71,12 @@ export class RunnerSlot {
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
     const agent = await agentSpec(host, as, row.agent_id);
-    const [provider, project, token, summary] = await Promise.all([
+    const [provider, project, token, summary, systemPrompt] = await Promise.all([
       resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
       row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
+      withMemories(host, as, agent.id, agent.systemPrompt, rt.firstPrompt),
     ]);
     const workingDir = project?.workingDir ?? row.working_dir;
     const runner = rt.deps.pool.take();
@@ -84,7 +86,7 @@ export class RunnerSlot {
         {
           sessionId: row.id,
           provider,
-          systemPrompt: agent.systemPrompt,
+          systemPrompt,
           summary,
           workingDir,
           createWorkingDir: project === null,

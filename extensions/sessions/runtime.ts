@@ -37,6 +37,8 @@ export class SessionRuntime {
   private resumeTimer: NodeJS.Timeout | undefined;
   private transitions: Promise<unknown> = Promise.resolve();
   readonly log: SessionLog;
+  /** The prompt the session was started with, while this process runs it: what its memories are chosen by. */
+  firstPrompt: string | undefined;
 
   private constructor(readonly deps: RuntimeDeps, public row: SessionRow, log: SessionLog) {
     this.log = log;

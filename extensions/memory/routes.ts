@@ -1,0 +1,94 @@
+// REST routes: the seed's MCP HTTP API (agentId in the body, tenant from the caller's key), an agent's
+// memories for people, the tenant's memory settings, and the internal route sessions read a new
+// session's memory context from.
+import { join } from 'node:path';
+import { validationError } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import { mustFindAgent } from './agents.js';
+import { MAX_CONTEXT_MEMORIES, memoryContext } from './context.js';
+import { deleteMemory, memoryShelf, recallMemory, saveMemory, toMemory, type AgentRef } from './memories.js';
+import { contextMemoriesOf, readAgentSettings, readSettings, writeAgentSettings, writeSettings, type AgentMemorySettings, type MemorySettings } from './settings.js';
+
+const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
+const MAX_QUERY = 2_000;
+
+/** The agent of the path, checked to be one of the caller's tenant (404 otherwise). */
+async function agentOfPath(req: RouteRequest, ctx: ExtensionContext): Promise<AgentRef> {
+  await mustFindAgent(ctx, { requestId: req.id }, req.params.id!);
+  return { tenantId: req.auth.tenantId, agentId: req.params.id! };
+}
+
+function searchOf(req: RouteRequest, name: string): string | undefined {
+  const value = queryString(req.query, name);
+  if (value !== undefined && value.length > MAX_QUERY) throw validationError(`query.${name} must be at most ${MAX_QUERY} characters`);
+  return value || undefined;
+}
+
+async function agentSettingsView(ctx: ExtensionContext, agent: AgentRef) {
+  const own = await readAgentSettings(ctx, agent.tenantId, agent.agentId);
+  return { agentId: agent.agentId, ...own, effectiveContextMemories: await contextMemoriesOf(ctx, agent.tenantId, agent.agentId) };
+}
+
+export const routes: Record<string, RouteHandler> = {
+  async 'POST /api/mcp/save-memory'(req, ctx) {
+    const body = validate<{ agentId: string; key: string; content: string }>(schema(ctx, 'mcp-save-memory.json'), req.body);
+    await mustFindAgent(ctx, { requestId: req.id }, body.agentId);
+    const saved = await saveMemory(ctx, { tenantId: req.auth.tenantId, agentId: body.agentId }, body.key, body.content);
+    return saved.created ? created(saved) : ok(saved);
+  },
+
+  async 'POST /api/mcp/recall-memory'(req, ctx) {
+    const body = validate<{ agentId: string; key?: string; query?: string; limit?: number }>(schema(ctx, 'mcp-recall-memory.json'), req.body);
+    await mustFindAgent(ctx, { requestId: req.id }, body.agentId);
+    return ok(await recallMemory(ctx, { tenantId: req.auth.tenantId, agentId: body.agentId }, body));
+  },
+
+  async 'GET /api/agents/:id/memories'(req, ctx) {
+    const agent = await agentOfPath(req, ctx);
+    const { limit, offset } = page(req.query);
+    const { records, hasMore } = await (await memoryShelf(ctx)).find({ tenantId: agent.tenantId, ownerId: agent.agentId }, { query: searchOf(req, 'search'), limit, offset });
+    return ok({ agentId: agent.agentId, memories: records.map(toMemory), hasMore });
+  },
+
+  async 'DELETE /api/agents/:id/memories/:key'(req, ctx) {
+    const agent = await agentOfPath(req, ctx);
+    await deleteMemory(ctx, agent, req.params.key!);
+    ctx.host.audit('memory.deleted', `agent:${agent.agentId}`, { by: req.auth.actor });
+    return noContent();
+  },
+
+  async 'GET /api/settings/memory'(req, ctx) {
+    return ok(await readSettings(ctx, req.auth.tenantId));
+  },
+
+  async 'PUT /api/settings/memory'(req, ctx) {
+    const change = validate<Partial<MemorySettings>>(schema(ctx, 'settings-put.json'), req.body);
+    const settings = await writeSettings(ctx, req.auth.tenantId, change);
+    ctx.host.audit('memory.settings_updated', `tenant:${req.auth.tenantId}`, change);
+    return ok(settings);
+  },
+
+  async 'GET /api/agents/:id/memory-settings'(req, ctx) {
+    const agent = await agentOfPath(req, ctx);
+    return ok(await agentSettingsView(ctx, agent));
+  },
+
+  async 'PUT /api/agents/:id/memory-settings'(req, ctx) {
+    const settings = validate<AgentMemorySettings>(schema(ctx, 'agent-settings-put.json'), req.body);
+    const agent = await agentOfPath(req, ctx);
+    await writeAgentSettings(ctx, agent.tenantId, agent.agentId, settings);
+    ctx.host.audit('memory.agent_settings_updated', `agent:${agent.agentId}`, settings);
+    return ok(await agentSettingsView(ctx, agent));
+  },
+
+  async 'GET /api/internal/memory/agents/:id/context'(req, ctx) {
+    const raw = queryString(req.query, 'limit');
+    const limit = raw === undefined || raw === '' ? undefined : Number(raw);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0 || limit > MAX_CONTEXT_MEMORIES)) {
+      throw validationError(`query.limit must be an integer from 0 to ${MAX_CONTEXT_MEMORIES}`);
+    }
+    return ok(await memoryContext(ctx, { tenantId: req.auth.tenantId, agentId: req.params.id! }, { query: searchOf(req, 'query'), limit }));
+  },
+};

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { agentToken, callTool, createAgent, mcpClient } from '../agents/support.js';
+import { sqliteFilesOnly, type TestServer } from '../helpers/server.js';
+import { MEMORY_KEY, saveMemory, startMemoryServer } from './support.js';
+
+const SECRET_WORDS = ['Zanzibar', 'periwinkle', 'Quetzalcoatl', 'marmalade', 'Ouagadougou'];
+
+describe('memory at rest: sealed in the database, and the key that opens it', () => {
+  let server: TestServer;
+  let dataDir: string;
+  let agent: any;
+  before(async () => {
+    server = await startMemoryServer();
+    dataDir = server.dataDir;
+    agent = await createAgent(server, undefined, { name: 'keeper' });
+    await saveMemory(server, undefined, agent.id, 'travel-plan-Zanzibar', 'Fly to Zanzibar in a periwinkle plane.');
+    const client = await mcpClient(server, await agentToken(server, undefined, agent.id));
+    try {
+      assert.equal((await callTool(client, 'svc_library_write', { name: 'Quetzalcoatl notes', content: 'marmalade recipe', tags: ['Ouagadougou'] })).isError, false);
+      assert.equal((await callTool(client, 'svc_record_observation', { content: 'The owner dreams of marmalade', source: 'Ouagadougou chat', tags: ['periwinkle'] })).isError, false);
+    } finally {
+      await client.close();
+    }
+  });
+  after(async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true }); // restarted servers were given the dir, so cleanup() keeps it
+  });
+
+  it('keeps no plaintext, no key and no name in the memory database files', { skip: sqliteFilesOnly }, async () => {
+    await server.stop(); // the WAL is folded into the database file on a clean stop
+    const folder = join(dataDir, 'extensions', 'memory');
+    const files = (await readdir(folder)).filter((f) => f.startsWith('memory.sqlite'));
+    assert.ok(files.includes('memory.sqlite'), `the memory database is in ${folder}: ${files.join(', ')}`);
+    for (const file of files) {
+      const bytes = await readFile(join(folder, file));
+      const text = bytes.toString('latin1').toLowerCase();
+      for (const word of [...SECRET_WORDS, MEMORY_KEY, 'travel-plan']) assert.ok(!text.includes(word.toLowerCase()), `${file} does not contain "${word}"`);
+    }
+    server = await startMemoryServer({ dataDir });
+  });
+
+  it('reads everything back with the same key after a restart', async () => {
+    await server.stop();
+    server = await startMemoryServer({ dataDir });
+    const res = await server.api('POST', '/api/mcp/recall-memory', { body: { agentId: agent.id, query: 'zanzibar' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.memories.map((m: any) => [m.key, m.content]), [['travel-plan-Zanzibar', 'Fly to Zanzibar in a periwinkle plane.']]);
+  });
+
+  it('refuses, saying what to do, with another key or none, and loses nothing', async () => {
+    await server.stop();
+    server = await startMemoryServer({ dataDir, env: { ROOST_SECRET_MEMORY_KEY: 'another-key-of-enough-length-0123456789' } });
+    const wrong = await server.api('POST', '/api/mcp/recall-memory', { body: { agentId: agent.id, key: 'travel-plan-Zanzibar' } });
+    assert.equal(wrong.status, 503, wrong.text);
+    assert.match(wrong.body.error, /ROOST_SECRET_MEMORY_KEY is not the key these memories were sealed with/);
+    const save = await server.api('POST', '/api/mcp/save-memory', { body: { agentId: agent.id, key: 'travel-plan-Zanzibar', content: 'overwritten' } });
+    assert.equal(save.status, 503);
+
+    await server.stop();
+    server = await startMemoryServer({ dataDir, env: { ROOST_SECRET_MEMORY_KEY: '' } });
+    const none = await server.api('POST', '/api/mcp/save-memory', { body: { agentId: agent.id, key: 'k', content: 'c' } });
+    assert.equal(none.status, 503);
+    assert.match(none.body.error, /set ROOST_SECRET_MEMORY_KEY/);
+
+    await server.stop();
+    server = await startMemoryServer({ dataDir, env: { ROOST_SECRET_MEMORY_KEY: 'too-short' } });
+    const short = await server.api('POST', '/api/mcp/recall-memory', { body: { agentId: agent.id, key: 'travel-plan-Zanzibar' } });
+    assert.equal(short.status, 503);
+    assert.match(short.body.error, /at least 32 characters/);
+
+    await server.stop();
+    server = await startMemoryServer({ dataDir });
+    const back = await server.api('POST', '/api/mcp/recall-memory', { body: { agentId: agent.id, key: 'travel-plan-Zanzibar' } });
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.memory.content, 'Fly to Zanzibar in a periwinkle plane.');
+  });
+});
