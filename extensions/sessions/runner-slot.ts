@@ -1,11 +1,13 @@
 // The runner of one session: starting a fresh one (the agent as it is now, the project's working
 // directory and env_vars, the provider's secrets, an MCP token scoped to this agent and session, the
-// summary of the conversation so far), killing it, resetting the context, and noticing crashes.
+// external MCP servers' tools it may use, the summary of the conversation so far), killing it,
+// resetting the context, and noticing crashes.
 import type { ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
+import { ExternalToolSet } from './external-tools.js';
 import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
@@ -70,11 +72,12 @@ export class RunnerSlot {
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
     const agent = await agentSpec(host, as, row.agent_id);
-    const [provider, project, token, summary] = await Promise.all([
+    const [provider, project, token, summary, external] = await Promise.all([
       resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
       row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
+      ExternalToolSet.load(host, as, agent.id),
     ]);
     const workingDir = project?.workingDir ?? row.working_dir;
     const runner = rt.deps.pool.take();
@@ -91,6 +94,7 @@ export class RunnerSlot {
           protectedFiles: rt.deps.config.protectedFiles,
           env: project?.env ?? {},
           mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token },
+          externalTools: external.specs,
           maxTokens: MAX_TOKENS,
         },
         {
@@ -99,6 +103,7 @@ export class RunnerSlot {
             rt.record(type, data);
           },
           onApproval: (ask) => rt.deps.broker.decide(this.approvalContext(), ask.tool),
+          onExternalTool: (call) => external.call(host, as, call),
           onExit: (exit, expected) => this.onExit(runner, exit, expected),
           log: (level, message) => host.log(level as 'info', message),
         },
@@ -120,7 +125,7 @@ export class RunnerSlot {
     this.runner = runner;
     this.agent = agent;
     this.contextTurns = 0;
-    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null });
+    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null, externalToolsError: external.error });
     return runner;
   }
 
