@@ -40,7 +40,4 @@ describe('research tools without their configuration', () => {
       await asAgent.close();
     }
   });
-    assert.equal(res.isError, true);
-    assert.match(res.text, /call it from an agent's session|ROOST_SEARCH_API_KEY/);
-  });
 });
