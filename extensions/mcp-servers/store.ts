@@ -37,18 +37,7 @@ export interface ConnectableConfig extends ServerConfig {
 }
 
 /** A whole config as written by a client (create, or an update merged onto the stored one). */
-export interface ServerInput {
-  name: string;
-  description: string;
-  transport: Transport;
-  command: string | null;
-  args: string[];
-  cwd: string | null;
-  url: string | null;
-  agentIds: AgentScope;
-  enabled: boolean;
-  secrets: Secrets;
-}
+export type ServerInput = Pick<ServerConfig, 'name' | 'description' | 'transport' | 'command' | 'args' | 'cwd' | 'url' | 'agentIds' | 'enabled'> & { secrets: Secrets };
 
 interface Row {
   id: string;
