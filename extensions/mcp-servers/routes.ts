@@ -99,9 +99,8 @@ export const routes: Record<string, RouteHandler> = {
     const configs = await store.forAgent(req.auth.tenantId, req.params.agentId!);
     const tools: Array<Record<string, unknown>> = [];
     const errors: Array<{ server: string; error: string }> = [];
-    await Promise.all(configs.map(async (listed) => {
+    await Promise.all(configs.map(async (config) => {
       try {
-        const config = (await store.connectable(req.auth.tenantId, listed.id))!;
         const offered = await pool.cachedTools(config);
         const names = namespaced(config.name, offered.map((t) => t.name));
         const byTool = new Map(offered.map((t) => [t.name, t]));
@@ -110,7 +109,7 @@ export const routes: Record<string, RouteHandler> = {
           tools.push({ name, description: `${spec.description ?? tool} (external MCP server "${config.name}")`, inputSchema: spec.inputSchema, serverId: config.id, tool });
         }
       } catch (err) {
-        errors.push({ server: listed.name, error: err instanceof Error ? err.message : String(err) });
+        errors.push({ server: config.name, error: err instanceof Error ? err.message : String(err) });
       }
     }));
     tools.sort((a, b) => String(a.name).localeCompare(String(b.name)));

@@ -72,13 +72,13 @@ export class ServerStore {
 
   async connectable(tenantId: string, id: string): Promise<ConnectableConfig | undefined> {
     const row = await this.db<Row>('mcp_servers').where({ tenant_id: tenantId, id }).first();
-    return row && { ...toConfig(row), secrets: JSON.parse(this.box.open(row.secrets, binding(row.tenant_id, row.id))) as Secrets };
+    return row && this.opened(row);
   }
 
-  /** Enabled configs this agent may use. */
-  async forAgent(tenantId: string, agentId: string): Promise<ServerConfig[]> {
+  /** Enabled configs this agent may use, ready to connect. */
+  async forAgent(tenantId: string, agentId: string): Promise<ConnectableConfig[]> {
     const rows = await this.db<Row>('mcp_servers').where({ tenant_id: tenantId, enabled: true }).orderBy('name');
-    return rows.map(toConfig).filter((c) => mayUse(c, agentId));
+    return rows.filter((row) => mayUse(toConfig(row), agentId)).map((row) => this.opened(row));
   }
 
   async create(tenantId: string, input: ServerInput): Promise<ServerConfig> {
@@ -97,6 +97,10 @@ export class ServerStore {
 
   async remove(tenantId: string, id: string): Promise<boolean> {
     return (await this.db('mcp_servers').where({ tenant_id: tenantId, id }).delete()) > 0;
+  }
+
+  private opened(row: Row): ConnectableConfig {
+    return { ...toConfig(row), secrets: JSON.parse(this.box.open(row.secrets, binding(row.tenant_id, row.id))) as Secrets };
   }
 
   private columns(tenantId: string, id: string, input: ServerInput): Omit<Row, 'id' | 'tenant_id' | 'created_at' | 'updated_at'> {
