@@ -50,7 +50,11 @@ export interface RunningServer {
 }
 
 /** Environment variables an extension may read through the `secrets` capability. */
-const SECRET_NAMES = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OLLAMA_HOST', 'GITHUB_TOKEN', 'ROOST_GITHUB_API']);
+const SECRET_NAMES = new Set([
+  'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OLLAMA_HOST', 'GITHUB_TOKEN', 'ROOST_GITHUB_API',
+  // the research extension: its search API and the Chromium it drives
+  'ROOST_SEARCH_API_URL', 'ROOST_SEARCH_API_KEY', 'ROOST_CHROMIUM_PATH',
+]);
 /** The only environment an extension process inherits; everything else arrives in init or via `secret`. */
 const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV', 'SYSTEMROOT'];
 

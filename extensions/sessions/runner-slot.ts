@@ -1,11 +1,13 @@
-// The runner of one session: starting a fresh one (the agent as it is now with its memories, the project's working
-// directory and env_vars, the provider's secrets, an MCP token scoped to this agent and session, the
-// summary of the conversation so far), killing it, resetting the context, and noticing crashes.
+// The runner of one session: starting a fresh one (the agent as it is now with its memories, the
+// project's working directory and env_vars, the provider's secrets, an MCP token scoped to this agent and
+// session, the external MCP servers' tools it may use, the summary of the conversation so far), killing
+// it, resetting the context, and noticing crashes.
 import type { ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
+import { ExternalToolSet } from './external-tools.js';
 import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
 import { withMemories } from './memories.js';
 import type { RunnerProcess } from './runner-process.js';
@@ -71,12 +73,13 @@ export class RunnerSlot {
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
     const agent = await agentSpec(host, as, row.agent_id);
-    const [provider, project, token, summary, systemPrompt] = await Promise.all([
+    const [provider, project, token, summary, systemPrompt, external] = await Promise.all([
       resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
       row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
       withMemories(host, as, agent.id, agent.systemPrompt, rt.firstPrompt),
+      ExternalToolSet.load(host, as, agent.id),
     ]);
     const workingDir = project?.workingDir ?? row.working_dir;
     const runner = rt.deps.pool.take();
@@ -93,6 +96,7 @@ export class RunnerSlot {
           protectedFiles: rt.deps.config.protectedFiles,
           env: project?.env ?? {},
           mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token },
+          externalTools: external.specs,
           maxTokens: MAX_TOKENS,
         },
         {
@@ -101,6 +105,7 @@ export class RunnerSlot {
             rt.record(type, data);
           },
           onApproval: (ask) => rt.deps.broker.decide(this.approvalContext(), ask.tool),
+          onExternalTool: (call) => external.call(host, as, call),
           onExit: (exit, expected) => this.onExit(runner, exit, expected),
           log: (level, message) => host.log(level as 'info', message),
         },
@@ -122,7 +127,7 @@ export class RunnerSlot {
     this.runner = runner;
     this.agent = agent;
     this.contextTurns = 0;
-    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null });
+    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null, externalToolsError: external.error });
     return runner;
   }
 

@@ -7,6 +7,7 @@ import type { InitMessage } from '../../../protocol/messages.js';
 import { Peer } from '../../../protocol/peer.js';
 import { createDriver } from '../../_shared/providers/index.js';
 import { AgentLoop, type HostLink } from './agent.js';
+import { ExternalTools } from './external.js';
 import { McpTools } from './mcp.js';
 import type { ApprovalAnswer, ReadyInfo, RunnerConfig, TurnReply } from './protocol.js';
 import { Shell } from './shell.js';
@@ -43,7 +44,8 @@ peer.handle('init', async (message) => {
         return null;
       });
     }
-    const toolbox = new Toolbox(ws, shell, mcp);
+    const external = config.externalTools?.length ? new ExternalTools(config.externalTools, peer) : null;
+    const toolbox = new Toolbox(ws, shell, mcp, external);
     loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
     const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };
     peer.notify({ type: 'ready', ...ready });

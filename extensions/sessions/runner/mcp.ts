@@ -25,12 +25,16 @@ export class McpTools {
 
   async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ text: string; isError: boolean }> {
     const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS, signal });
-    const content = Array.isArray(result.content) ? result.content : [];
-    const text = content.map((c: { type: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : JSON.stringify(c))).join('\n');
-    return { text, isError: result.isError === true };
+    return { text: contentText(result.content), isError: result.isError === true };
   }
 
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
   }
+}
+
+/** What the model reads of an MCP tool result: its text parts, and any other part as JSON. */
+export function contentText(content: unknown): string {
+  const parts = Array.isArray(content) ? (content as Array<{ type: string; text?: string }>) : [];
+  return parts.map((c) => (c.type === 'text' ? (c.text ?? '') : JSON.stringify(c))).join('\n');
 }

@@ -1,8 +1,9 @@
 // What the sessions extension and its agent runner child say to each other over cli-v1 (NDJSON on the
 // runner's stdin/stdout, correlated by protocol/peer.ts). The host sends `init` (config below), then
 // `turn` requests; the runner answers each turn, sends `emit` notifications (stream events, in order),
-// asks `confirm` before a tool use, and `log`s. `cancel` or the end of stdin makes it leave at once.
-import type { ProviderConfig, StreamEvent, Usage } from '../../_shared/providers/index.js';
+// asks `confirm` before a tool use, asks `external_tool` to run a tool of an external MCP server, and
+// `log`s. `cancel` or the end of stdin makes it leave at once.
+import type { ProviderConfig, StreamEvent, ToolSpec, Usage } from '../../_shared/providers/index.js';
 
 export interface RunnerConfig {
   sessionId: string;
@@ -19,6 +20,8 @@ export interface RunnerConfig {
   env: Record<string, string>;
   /** The server's MCP endpoint and a bearer token scoped to this agent and session. */
   mcp: { url: string; token: string } | null;
+  /** Tools of the external MCP servers this agent may use (mcp__<server>__<tool>); run through the host. */
+  externalTools: ToolSpec[];
   maxTokens: number;
 }
 
@@ -49,6 +52,18 @@ export interface ApprovalAsk {
   message: string;
   default: false;
   tool: { id: string; name: string; input: Record<string, unknown>; kind: ToolKind };
+}
+
+/** Asked of the host to run an external MCP server's tool (after its approval). */
+export interface ExternalToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The result of an external tool, as an MCP tool result. */
+export interface ExternalToolResult {
+  content: unknown[];
+  isError: boolean;
 }
 
 export interface ApprovalAnswer {

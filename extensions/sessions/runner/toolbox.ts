@@ -1,9 +1,11 @@
-// Every tool the agent may call: the local file and shell tools (validated here) and the server's MCP
-// tools (validated by the server). A tool failure is a result the model sees, never a crash.
+// Every tool the agent may call: the local file and shell tools (validated here), the server's MCP
+// tools (validated by the server) and the external MCP servers' tools (validated by those servers).
+// A tool failure is a result the model sees, never a crash.
 import type { ValidateFunction } from 'ajv';
 import { RoostError } from '../../../protocol/errors.js';
 import { describeErrors, schemaValidator } from '../../../protocol/validate.js';
 import type { ToolSpec } from '../../_shared/providers/index.js';
+import type { ExternalTools } from './external.js';
 import { FS_TOOL_SPECS, runFsTool } from './fs-tools.js';
 import type { McpTools } from './mcp.js';
 import { SHELL_TOOL_SPEC, type Shell } from './shell.js';
@@ -20,13 +22,20 @@ const MAX_RESULT_CHARS = 100_000;
 export class Toolbox {
   private readonly local = new Map<string, { spec: ToolSpec; validate: ValidateFunction }>();
 
-  constructor(private readonly ws: Workspace, private readonly shell: Shell, private readonly mcp: McpTools | null) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly shell: Shell,
+    private readonly mcp: McpTools | null,
+    private readonly external: ExternalTools | null = null,
+  ) {
     for (const spec of [...FS_TOOL_SPECS, SHELL_TOOL_SPEC]) this.local.set(spec.name, { spec, validate: schemaValidator(spec.inputSchema) });
   }
 
   get specs(): ToolSpec[] {
     const own = [...this.local.values()].map((t) => t.spec);
-    return [...own, ...(this.mcp?.specs.filter((s) => !this.local.has(s.name)) ?? [])];
+    const server = this.mcp?.specs.filter((s) => !this.local.has(s.name)) ?? [];
+    const external = this.external?.specs.filter((s) => !this.local.has(s.name) && !this.mcp?.has(s.name)) ?? [];
+    return [...own, ...server, ...external];
   }
 
   async run(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
@@ -63,6 +72,7 @@ export class Toolbox {
       return { text: await runFsTool(this.ws, name, input), isError: false };
     }
     if (this.mcp?.has(name)) return this.mcp.call(name, input, signal);
+    if (this.external?.has(name)) return this.external.call(name, input);
     return { text: `there is no tool named "${name}"`, isError: true };
   }
 }

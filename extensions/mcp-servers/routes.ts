@@ -1,0 +1,131 @@
+// The MCP server configs REST API (/api/mcp-servers) and the internal routes the sessions extension uses
+// to offer a session its agent's external tools and to run them.
+import { notFound, RoostError, validationError } from '../../protocol/errors.js';
+import type { AuthContext } from '../../protocol/messages.js';
+import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
+import type { HostClient } from '../_shared/host-client.js';
+import { created, noContent, ok } from '../_shared/http.js';
+import { requireInstanceOwner } from '../_shared/roles.js';
+import { publicView, resolveInput, validateCreate, validateUpdate, type ServerBody } from './input.js';
+import { namespaced } from './names.js';
+import { current } from './state.js';
+import { mayUse, type ConnectableConfig, type ServerConfig, type ServerInput } from './store.js';
+
+async function mustGet(req: RouteRequest): Promise<ConnectableConfig> {
+  const config = await current().store.connectable(req.auth.tenantId, req.params.id!);
+  if (!config) throw notFound(`MCP server ${req.params.id}`);
+  return config;
+}
+
+/** A stdio config runs a command on the server's machine: only the instance owner may write one. */
+function mayWrite(auth: AuthContext, ...transports: Array<ServerConfig['transport'] | undefined>): void {
+  if (transports.includes('stdio')) requireInstanceOwner(auth, 'create, change or delete a stdio MCP server (it runs a command on the server)');
+}
+
+/** Every named agent must be one of the caller's tenant. */
+async function checkAgents(req: RouteRequest, host: HostClient, input: ServerInput): Promise<void> {
+  if (input.agentIds === 'all') return;
+  for (const agentId of input.agentIds) {
+    const reply = await host.call('GET', `/api/agents/${encodeURIComponent(agentId)}`, null, { requestId: req.id });
+    if (reply.status === 404 && (reply.body as { code?: string } | null)?.code === 'ROUTE_NOT_FOUND') {
+      throw new RoostError('EXTENSION_UNAVAILABLE', 'checking agentIds needs the agents extension, which is not loaded');
+    }
+    if (reply.status !== 200) throw validationError(`body.agentIds: agent ${agentId} not found`);
+  }
+}
+
+function audit(host: HostClient, action: string, config: ServerConfig): void {
+  host.audit(`mcp_server.${action}`, `mcp-server:${config.id}`, { name: config.name, transport: config.transport });
+}
+
+export const routes: Record<string, RouteHandler> = {
+  async 'GET /api/mcp-servers'(req) {
+    const servers = await current().store.list(req.auth.tenantId);
+    return ok({ servers: servers.map(publicView), total: servers.length });
+  },
+
+  async 'POST /api/mcp-servers'(req, ctx) {
+    const body = validateCreate(req.body);
+    mayWrite(req.auth, body.transport);
+    const input = resolveInput(body);
+    await checkAgents(req, ctx.host, input);
+    const config = await current().store.create(req.auth.tenantId, input);
+    audit(ctx.host, 'created', config);
+    return created(publicView(config));
+  },
+
+  async 'GET /api/mcp-servers/:id'(req) {
+    return ok(publicView(await mustGet(req)));
+  },
+
+  async 'PUT /api/mcp-servers/:id'(req, ctx) {
+    const body: ServerBody = validateUpdate(req.body);
+    const stored = await mustGet(req);
+    mayWrite(req.auth, stored.transport, body.transport);
+    const input = resolveInput(body, { config: stored, secrets: stored.secrets });
+    if (body.agentIds !== undefined) await checkAgents(req, ctx.host, input);
+    const config = await current().store.update(req.auth.tenantId, stored.id, input);
+    if (!config) throw notFound(`MCP server ${stored.id}`);
+    await current().pool.drop(config.id);
+    audit(ctx.host, 'updated', config);
+    return ok(publicView(config));
+  },
+
+  async 'DELETE /api/mcp-servers/:id'(req, ctx) {
+    const stored = await mustGet(req);
+    mayWrite(req.auth, stored.transport);
+    await current().store.remove(req.auth.tenantId, stored.id);
+    await current().pool.drop(stored.id);
+    audit(ctx.host, 'deleted', stored);
+    return noContent();
+  },
+
+  async 'POST /api/mcp-servers/:id/test'(req) {
+    const config = await mustGet(req);
+    const started = Date.now();
+    try {
+      const tools = await current().pool.listTools(config);
+      const names = namespaced(config.name, tools.map((t) => t.name));
+      const byTool = new Map([...names].map(([name, tool]) => [tool, name]));
+      return ok({ ok: true, durationMs: Date.now() - started, tools: tools.map((t) => ({ name: t.name, namespacedAs: byTool.get(t.name), description: t.description ?? '' })) });
+    } catch (err) {
+      if (!(err instanceof RoostError)) throw err;
+      return ok({ ok: false, durationMs: Date.now() - started, error: err.message });
+    }
+  },
+
+  async 'GET /api/internal/mcp-servers/agents/:agentId/tools'(req) {
+    const { store, pool } = current();
+    const configs = await store.forAgent(req.auth.tenantId, req.params.agentId!);
+    const tools: Array<Record<string, unknown>> = [];
+    const errors: Array<{ server: string; error: string }> = [];
+    await Promise.all(configs.map(async (config) => {
+      try {
+        const offered = await pool.cachedTools(config);
+        const names = namespaced(config.name, offered.map((t) => t.name));
+        const byTool = new Map(offered.map((t) => [t.name, t]));
+        for (const [name, tool] of names) {
+          const spec = byTool.get(tool)!;
+          tools.push({ name, description: `${spec.description ?? tool} (external MCP server "${config.name}")`, inputSchema: spec.inputSchema, serverId: config.id, tool });
+        }
+      } catch (err) {
+        errors.push({ server: config.name, error: err instanceof Error ? err.message : String(err) });
+      }
+    }));
+    tools.sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    return ok({ tools, errors });
+  },
+
+  async 'POST /api/internal/mcp-servers/:id/call'(req) {
+    const body = req.body as { agentId?: unknown; tool?: unknown; arguments?: unknown } | null;
+    if (typeof body?.agentId !== 'string' || typeof body.tool !== 'string') throw validationError('body.agentId and body.tool must be strings');
+    const args = body.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw validationError('body.arguments must be an object');
+    const config = await mustGet(req);
+    // Checked again at every call: the config may have changed since the session was offered the tool.
+    if (!config.enabled) throw new RoostError('FORBIDDEN', `MCP server "${config.name}" is disabled`);
+    if (!mayUse(config, body.agentId)) throw new RoostError('FORBIDDEN', `agent ${body.agentId} may not use MCP server "${config.name}"`);
+    const result = await current().pool.call(config, body.tool, args as Record<string, unknown>);
+    return ok({ content: result.content ?? [], isError: result.isError === true });
+  },
+};

@@ -1,0 +1,32 @@
+// What the routes share for the life of the extension process: the store (with its key) and the pool.
+import type { ExtensionContext } from '../_shared/extension.js';
+import { ConnectionPool } from './pool.js';
+import { SecretBox } from './secret-box.js';
+import { ServerStore } from './store.js';
+
+/** How long to wait for a server to start and list its tools, and for a tool call (calls may do real work). */
+export const CONNECT_TIMEOUT_MS = 20_000;
+export const CALL_TIMEOUT_MS = 5 * 60_000;
+/** A connection nobody used for this long is closed (a stdio server's process ends with it). */
+export const IDLE_MS = 5 * 60_000;
+
+export interface State {
+  store: ServerStore;
+  pool: ConnectionPool;
+}
+
+let state: State | undefined;
+
+export async function openState(ctx: ExtensionContext): Promise<void> {
+  const box = await SecretBox.open(ctx.host);
+  state = { store: new ServerStore(ctx.db, box), pool: new ConnectionPool({ connectMs: CONNECT_TIMEOUT_MS, callMs: CALL_TIMEOUT_MS, idleMs: IDLE_MS }) };
+}
+
+export function current(): State {
+  if (!state) throw new Error('the mcp-servers state is not open');
+  return state;
+}
+
+export async function closeState(): Promise<void> {
+  await state?.pool.closeAll();
+}

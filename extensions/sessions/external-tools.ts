@@ -1,0 +1,46 @@
+// The tools of external MCP servers, asked of the mcp-servers extension through the kernel: which ones
+// the agent may use when its runner starts, and running one when the runner asks. Without that
+// extension a session simply has none; a server that cannot be reached is reported, not fatal.
+import type { CallAs, HostClient } from '../_shared/host-client.js';
+import type { ToolSpec } from '../_shared/providers/index.js';
+import type { ExternalToolCall, ExternalToolResult } from './runner/protocol.js';
+
+interface Offered extends ToolSpec {
+  serverId: string;
+  tool: string;
+}
+
+export class ExternalToolSet {
+  private constructor(
+    private readonly agentId: string,
+    private readonly offered: Map<string, Offered>,
+    /** Why some servers' tools are missing, when they are. */
+    readonly error: string | null,
+  ) {}
+
+  static async load(host: HostClient, as: CallAs, agentId: string): Promise<ExternalToolSet> {
+    const reply = await host.call<{ tools?: Offered[]; errors?: Array<{ server: string; error: string }>; code?: string; error?: string }>(
+      'GET', `/api/internal/mcp-servers/agents/${encodeURIComponent(agentId)}/tools`, null, as,
+    );
+    if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') return new ExternalToolSet(agentId, new Map(), null);
+    if (reply.status !== 200) return new ExternalToolSet(agentId, new Map(), `external MCP servers are unavailable: ${reply.body?.error ?? `status ${reply.status}`}`);
+    const errors = (reply.body.errors ?? []).map((e) => e.error);
+    return new ExternalToolSet(agentId, new Map((reply.body.tools ?? []).map((t) => [t.name, t])), errors.length > 0 ? errors.join('; ') : null);
+  }
+
+  get specs(): ToolSpec[] {
+    return [...this.offered.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  }
+
+  async call(host: HostClient, as: CallAs, call: ExternalToolCall): Promise<ExternalToolResult> {
+    const offered = this.offered.get(call.name);
+    if (!offered) return failure(`there is no external tool named "${call.name}"`);
+    const reply = await host.call<ExternalToolResult & { error?: string }>(
+      'POST', `/api/internal/mcp-servers/${encodeURIComponent(offered.serverId)}/call`, { agentId: this.agentId, tool: offered.tool, arguments: call.arguments }, as,
+    );
+    if (reply.status !== 200) return failure(`${call.name} failed: ${reply.body?.error ?? `status ${reply.status}`}`);
+    return { content: Array.isArray(reply.body.content) ? reply.body.content : [], isError: reply.body.isError === true };
+  }
+}
+
+const failure = (text: string): ExternalToolResult => ({ content: [{ type: 'text', text }], isError: true });
