@@ -17,7 +17,7 @@ export const migrations: Migration[] = [
         // "all", or a JSON array of agent ids.
         t.text('agent_ids').notNullable();
         t.boolean('enabled').notNullable().defaultTo(true);
-        // The names of the env variables and headers (not secret), and their values sealed (secret-box.ts).
+        // The names of the env variables and headers (not secret), and their values sealed (extensions/_shared/sealed.ts).
         t.text('secret_names').notNullable().defaultTo('{"env":[],"headers":[]}');
         t.text('secrets').notNullable();
         t.string('created_at').notNullable();

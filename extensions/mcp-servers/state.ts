@@ -1,7 +1,7 @@
 // What the routes share for the life of the extension process: the store (with its key) and the pool.
 import type { ExtensionContext } from '../_shared/extension.js';
 import { ConnectionPool } from './pool.js';
-import { SecretBox } from './secret-box.js';
+import { Sealer } from '../_shared/sealed.js';
 import { ServerStore } from './store.js';
 
 /** How long to wait for a server to start and list its tools, and for a tool call (calls may do real work). */
@@ -18,7 +18,7 @@ export interface State {
 let state: State | undefined;
 
 export async function openState(ctx: ExtensionContext): Promise<void> {
-  const box = await SecretBox.open(ctx.host);
+  const box = await Sealer.forExtension(ctx.host);
   state = { store: new ServerStore(ctx.db, box), pool: new ConnectionPool({ connectMs: CONNECT_TIMEOUT_MS, callMs: CALL_TIMEOUT_MS, idleMs: IDLE_MS }) };
 }
 

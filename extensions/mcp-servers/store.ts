@@ -1,9 +1,9 @@
 // MCP server configs, always read and written within one tenant. The env and header values are sealed
-// with the SecretBox before they reach the database, and only the connection code ever opens them.
+// with the extension's Sealer before they reach the database, and only the connection code ever opens them.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import type { SecretBox } from './secret-box.js';
+import type { Sealer } from '../_shared/sealed.js';
 
 export type Transport = 'stdio' | 'http';
 export type AgentScope = 'all' | string[];
@@ -58,7 +58,7 @@ interface Row {
 }
 
 export class ServerStore {
-  constructor(private readonly db: Knex, private readonly box: SecretBox) {}
+  constructor(private readonly db: Knex, private readonly box: Sealer) {}
 
   async list(tenantId: string): Promise<ServerConfig[]> {
     const rows = await this.db<Row>('mcp_servers').where({ tenant_id: tenantId }).orderBy([{ column: 'name' }, { column: 'id' }]);

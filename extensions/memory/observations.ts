@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { sealerOf } from './keyring.js';
 import { saveMemory, type AgentRef } from './memories.js';
-import type { Sealer } from './sealing.js';
+import type { MemorySealer } from './sealing.js';
 import { readSettings } from './settings.js';
 import { wordsOf } from './words.js';
 
@@ -51,7 +51,7 @@ const COLUMNS = ['id', 'body_enc', 'score', 'access_count', 'status', 'memory_ke
 export class Observations {
   private constructor(
     private readonly ctx: ExtensionContext,
-    private readonly sealer: Sealer,
+    private readonly sealer: MemorySealer,
     private readonly agent: AgentRef,
   ) {}
 

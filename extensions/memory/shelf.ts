@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { SqlValue } from '../_shared/sql.js';
 import { searchStatement } from './full-text.js';
-import type { Sealer } from './sealing.js';
+import type { MemorySealer } from './sealing.js';
 import { indexText, queryTokens, tagToken } from './words.js';
 
 export interface ShelfRecord {
@@ -59,7 +59,7 @@ export class Shelf {
 
   constructor(
     private readonly ctx: ExtensionContext,
-    private readonly sealer: Sealer,
+    private readonly sealer: MemorySealer,
     private readonly table: 'memories' | 'library_entries',
   ) {
     this.columnNames = table === 'memories' ? [...BASE_COLUMNS, 'txid'] : BASE_COLUMNS;

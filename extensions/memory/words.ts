@@ -1,7 +1,7 @@
 // The words a text is found by. Words are normalised (Unicode NFKC, lower case, letters and digits
-// only, common English words dropped) and each becomes a keyed token (Sealer.token), so the index
+// only, common English words dropped) and each becomes a keyed token (MemorySealer.token), so the index
 // finds exact words without holding them: no prefixes, no stemming, no fuzzy matches.
-import type { Sealer } from './sealing.js';
+import type { MemorySealer } from './sealing.js';
 
 const STOP_WORDS = new Set(
   ('a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of on or our so ' +
@@ -25,15 +25,15 @@ export function wordsOf(text: string): string[] {
 }
 
 /** The blind index of a document: its words' tokens, then its tags' tokens, space-separated. */
-export function indexText(sealer: Sealer, scope: string, text: string, tags: string[] = []): string {
+export function indexText(sealer: MemorySealer, scope: string, text: string, tags: string[] = []): string {
   return [...wordsOf(text).map((w) => sealer.token(w, scope)), ...tags.map((t) => tagToken(sealer, scope, t))].join(' ');
 }
 
-export function tagToken(sealer: Sealer, scope: string, tag: string): string {
+export function tagToken(sealer: MemorySealer, scope: string, tag: string): string {
   return sealer.token(`\0tag\0${tag.normalize('NFKC').toLowerCase()}`, scope);
 }
 
 /** The distinct tokens of a query's words (empty when it has no searchable word). */
-export function queryTokens(sealer: Sealer, scope: string, query: string): string[] {
+export function queryTokens(sealer: MemorySealer, scope: string, query: string): string[] {
   return [...new Set(wordsOf(query))].slice(0, MAX_QUERY_WORDS).map((w) => sealer.token(w, scope));
 }

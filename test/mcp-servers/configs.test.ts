@@ -83,7 +83,7 @@ describe('MCP server configs', () => {
     const env = await call(agent.id, 'env', { name: 'GREETING' });
     assert.deepEqual(env.body, { content: [{ type: 'text', text: 'hello-from-env' }], isError: false });
     // The extension's own environment (its key, the server's variables) is not the child's.
-    assert.equal((await call(agent.id, 'env', { name: 'ROOST_SECRET_MCP_SERVERS_KEY' })).body.content[0].text, '(unset)');
+    assert.equal((await call(agent.id, 'env', { name: 'ROOST_EXTENSION_KEY' })).body.content[0].text, '(unset)');
     const first = (await call(agent.id, 'echo', { text: 'a' })).body.content[0].text;
     assert.equal((await call(agent.id, 'echo', { text: 'b' })).body.content[0].text.split('pid')[1], first.split('pid')[1], 'one pooled process');
     const crashed = await call(agent.id, 'crash');

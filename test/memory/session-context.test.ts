@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callAs, FIXTURES } from '../agents/support.js';
 import { startHarness, type Harness } from '../sessions/harness.js';
-import { MEMORY_KEY, saveMemory } from './support.js';
+import { saveMemory } from './support.js';
 
 describe('memory: an agent\'s memories in a new session\'s system prompt', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ anthropic: () => 'Noted.', env: { ROOST_SECRET_MEMORY_KEY: MEMORY_KEY, ROOST_EXTENSION_DIRS: FIXTURES } });
+    h = await startHarness({ anthropic: () => 'Noted.', env: { ROOST_EXTENSION_DIRS: FIXTURES } });
   });
   after(() => h.close());
 

@@ -1,13 +1,11 @@
-// The memory suites' server: the real server with the memory key set and the fx-caller fixture (to
-// mint agents' MCP tokens), plus helpers over the MCP SDK client.
+// The memory suites' server: the real server with the fx-caller fixture (to mint agents' MCP tokens),
+// plus helpers over the MCP SDK client.
 import assert from 'node:assert/strict';
 import { FIXTURES } from '../agents/support.js';
 import { startTestServer, type StartOptions, type TestServer } from '../helpers/server.js';
 
-export const MEMORY_KEY = 'test-memory-key-0123456789abcdefghijklmnopqrstuvwxyz';
-
 export const startMemoryServer = (options: StartOptions = {}): Promise<TestServer> =>
-  startTestServer({ ...options, env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_MEMORY_KEY: MEMORY_KEY, ...options.env } });
+  startTestServer({ ...options, env: { ROOST_EXTENSION_DIRS: FIXTURES, ...options.env } });
 
 /** Saves a memory through the MCP HTTP API as the caller of `key`. */
 export async function saveMemory(server: TestServer, key: string | undefined, agentId: string, memoryKey: string, content: string): Promise<any> {
