@@ -31,7 +31,7 @@ export interface SlackMessage {
 
 const DEFAULT_API = 'https://slack.com/api/';
 /** Slack allows about one message per second per channel. */
-const PACE_MS = Number(process.env.ROOST_SLACK_PACE_MS ?? 1000);
+const PACE_MS = 1000;
 
 export class SlackBridge {
   readonly store: BridgeStore;

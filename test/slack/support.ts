@@ -24,7 +24,7 @@ export async function startSlackHarness(): Promise<SlackHarness> {
   const slack = await startFakeSlack();
   slack.addToken(BOT_TOKEN, TEAM);
   const h = await startHarness({
-    env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_SLACK_API_URL: slack.apiUrl, ROOST_SECRET_BRIDGE_KEY: 'bridge-key-for-tests', ROOST_SLACK_PACE_MS: '0' },
+    env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_SLACK_API_URL: slack.apiUrl, ROOST_SECRET_BRIDGE_KEY: 'bridge-key-for-tests' },
   });
   const close = h.close;
   return Object.assign(h, {
