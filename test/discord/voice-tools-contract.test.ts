@@ -137,6 +137,8 @@ describe('discord: spoken replies and the voice cache, chat tools over MCP, the 
     assert.deepEqual(buttons.map((b: any) => b.label), ['merge', 'wait']);
     const pressed = await h.interact(press(messageId, buttons[1].custom_id));
     assert.equal(pressed.status, 200);
+    // The answer went to the notifications extension; the outcome is the interaction's reply.
+    assert.ok(pressed.body.data.content);
     if (!notificationsLoaded) assert.match(pressed.body.data.content, /notifications extension is not loaded/);
 
     const closed = await deliver({ kind: 'question_closed', channel: { type: 'discord', channelId: CHANNEL }, text: 'answered on slack', reference: asked.body.externalId });
