@@ -1,6 +1,6 @@
 // What the Slack bridge holds while it runs: its tables, the sealed configurations, the Web API client
 // (base URL from ROOST_SECRET_SLACK_API_URL, so tests point it at a local fake), the outbound pacer.
-import { LogLevel, WebClient, retryPolicies, type ChatPostMessageArguments, type ChatUpdateArguments } from '@slack/web-api';
+import { LogLevel, WebClient, type ChatPostMessageArguments, type ChatUpdateArguments } from '@slack/web-api';
 import { RoostError } from '../../protocol/errors.js';
 import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
 import { ChannelPacer } from '../_shared/bridge/pacer.js';
@@ -30,6 +30,8 @@ export interface SlackMessage {
 }
 
 const DEFAULT_API = 'https://slack.com/api/';
+/** A failed call is retried briefly only: the caller (a chat turn, a notification delivery) retries on its own terms. */
+const RETRIES = { retries: 2, factor: 2, minTimeout: 250, maxTimeout: 2000 };
 /** Slack allows about one message per second per channel. */
 const PACE_MS = 1000;
 
@@ -47,7 +49,7 @@ export class SlackBridge {
 
   async client(token: string): Promise<WebClient> {
     this.apiUrl ??= this.ctx.host.secret('ROOST_SECRET_SLACK_API_URL').then((url) => url || DEFAULT_API);
-    return new WebClient(token, { slackApiUrl: await this.apiUrl, logLevel: LogLevel.ERROR, retryConfig: retryPolicies.rapidRetryPolicy, timeout: 15_000 });
+    return new WebClient(token, { slackApiUrl: await this.apiUrl, logLevel: LogLevel.ERROR, retryConfig: RETRIES, timeout: 15_000 });
   }
 
   /** Posts (paced per channel) and answers the message's externalId: "channel:ts". */
