@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { checkAgents, requireOwner } from '../_shared/bridge/configs.js';
+import { mergeAgentMapping, requireOwner } from '../_shared/bridge/configs.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import type { DiscordBridge, DiscordConfig, DiscordSettings } from './bridge.js';
@@ -42,11 +42,9 @@ export function configRoutes(bridge: () => DiscordBridge): Record<string, RouteH
       const settings: DiscordSettings = {
         applicationId,
         publicKey: publicKey.toLowerCase(),
-        defaultAgentId: input.defaultAgentId === undefined ? (current?.settings.defaultAgentId ?? null) : input.defaultAgentId,
-        channels: input.channels ?? current?.settings.channels ?? {},
+        ...(await mergeAgentMapping(ctx.host, req, input, current?.settings)),
         voice: { ...DEFAULT_VOICE, ...current?.settings.voice, ...input.voice },
       };
-      await checkAgents(ctx.host, { requestId: req.id }, [...(settings.defaultAgentId ? [settings.defaultAgentId] : []), ...Object.values(settings.channels)]);
       const botToken = input.botToken ?? current?.secrets.botToken;
       await bridge().configs.save(req.auth.tenantId, applicationId, settings, botToken ? { botToken } : {});
       ctx.host.audit('bridge.discord.configured', 'bridge:discord', { applicationId, botToken: input.botToken ? 'replaced' : botToken ? 'kept' : 'none' });

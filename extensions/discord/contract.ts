@@ -1,8 +1,7 @@
 // The internal routes of the bridge contract (extensions/_shared/bridge/contract.ts, docs/bridges.md).
-import { notFound, validationError } from '../../protocol/errors.js';
+import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { deliverSchema, sendSchema, targetChannel, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
-import { publicConversation } from '../_shared/bridge/store.js';
+import { channelToken, conversationRoutes, deliverSchema, targetChannel, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
 import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import type { DiscordBridge } from './bridge.js';
@@ -10,9 +9,7 @@ import type { DiscordBridge } from './bridge.js';
 const DELIVER = deliverSchema('discord');
 
 async function tokenFor(bridge: DiscordBridge, req: RouteRequest, channel?: Record<string, unknown>): Promise<string> {
-  const own = channel?.botToken;
-  if (typeof own === 'string' && own !== '') return own;
-  return bridge.botToken(await bridge.configs.get(req.auth.tenantId));
+  return channelToken(channel) ?? bridge.botToken(await bridge.configs.get(req.auth.tenantId));
 }
 
 export function contractRoutes(bridge: () => DiscordBridge): Record<string, RouteHandler> {
@@ -39,17 +36,9 @@ export function contractRoutes(bridge: () => DiscordBridge): Record<string, Rout
       return ok({ externalId });
     },
 
-    async 'GET /api/internal/bridges/discord/conversations'(req) {
-      return ok({ conversations: (await bridge().store.conversations(req.auth.tenantId)).map(publicConversation) });
-    },
-
-    async 'POST /api/internal/bridges/discord/conversations/:conversationId/send'(req) {
-      const { text } = validate<{ text: string }>(sendSchema, req.body);
-      const conversation = await bridge().store.conversation(req.auth.tenantId, req.params.conversationId!);
-      if (!conversation) throw notFound(`discord conversation ${req.params.conversationId}`);
+    ...conversationRoutes('discord', () => bridge().store, async (req, conversation, text) => {
       const message = await bridge().channelMessage(await tokenFor(bridge(), req), conversation.channelId, { content: text.slice(0, 2000) });
-      await bridge().store.touch(req.auth.tenantId, conversation.conversationId);
-      return ok({ externalId: `${conversation.channelId}:${message.id}` });
-    },
+      return `${conversation.channelId}:${message.id}`;
+    }),
   };
 }

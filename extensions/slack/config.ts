@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { checkAgents, requireOwner } from '../_shared/bridge/configs.js';
+import { mergeAgentMapping, requireOwner } from '../_shared/bridge/configs.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import type { SlackBridge, SlackConfig } from './bridge.js';
@@ -39,10 +39,8 @@ export function configRoutes(bridge: () => SlackBridge): Record<string, RouteHan
       const settings = {
         teamId: current?.settings.teamId ?? '',
         botUserId: current?.settings.botUserId ?? '',
-        defaultAgentId: input.defaultAgentId === undefined ? (current?.settings.defaultAgentId ?? null) : input.defaultAgentId,
-        channels: input.channels ?? current?.settings.channels ?? {},
+        ...(await mergeAgentMapping(ctx.host, req, input, current?.settings)),
       };
-      await checkAgents(ctx.host, { requestId: req.id }, [...(settings.defaultAgentId ? [settings.defaultAgentId] : []), ...Object.values(settings.channels)]);
       if (input.botToken || !current) Object.assign(settings, await bridge().identify(botToken));
       await bridge().configs.save(req.auth.tenantId, settings.teamId, settings, { botToken, signingSecret });
       ctx.host.audit('bridge.slack.configured', `bridge:slack`, { teamId: settings.teamId, botToken: input.botToken ? 'replaced' : 'kept', signingSecret: input.signingSecret ? 'replaced' : 'kept' });

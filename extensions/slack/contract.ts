@@ -1,8 +1,7 @@
 // The internal routes of the bridge contract (extensions/_shared/bridge/contract.ts, docs/bridges.md).
-import { RoostError, notFound, validationError } from '../../protocol/errors.js';
+import { RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { deliverSchema, sendSchema, targetChannel, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
-import { publicConversation } from '../_shared/bridge/store.js';
+import { channelToken, conversationRoutes, deliverSchema, targetChannel, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
 import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import type { SlackBridge } from './bridge.js';
@@ -11,9 +10,7 @@ import { ANSWER_ACTION } from './talk.js';
 const DELIVER = deliverSchema('slack');
 
 async function tokenFor(bridge: SlackBridge, req: RouteRequest, channel?: Record<string, unknown>): Promise<string> {
-  const own = channel?.botToken;
-  if (typeof own === 'string' && own !== '') return own;
-  const token = (await bridge.configs.get(req.auth.tenantId))?.secrets.botToken;
+  const token = channelToken(channel) ?? (await bridge.configs.get(req.auth.tenantId))?.secrets.botToken;
   if (!token) throw new RoostError('VALIDATION_ERROR', 'Slack is not configured for this tenant (PUT /api/bridges/slack) and the channel names no botToken');
   return token;
 }
@@ -44,18 +41,9 @@ export function contractRoutes(bridge: () => SlackBridge): Record<string, RouteH
       return ok({ externalId });
     },
 
-    async 'GET /api/internal/bridges/slack/conversations'(req) {
-      return ok({ conversations: (await bridge().store.conversations(req.auth.tenantId)).map(publicConversation) });
-    },
-
-    async 'POST /api/internal/bridges/slack/conversations/:conversationId/send'(req) {
-      const { text } = validate<{ text: string }>(sendSchema, req.body);
-      const conversation = await bridge().store.conversation(req.auth.tenantId, req.params.conversationId!);
-      if (!conversation) throw notFound(`slack conversation ${req.params.conversationId}`);
-      const externalId = await bridge().post(await tokenFor(bridge(), req), { channel: conversation.channelId, ...(conversation.threadId ? { thread_ts: conversation.threadId } : {}), text });
-      await bridge().store.touch(req.auth.tenantId, conversation.conversationId);
-      return ok({ externalId });
-    },
+    ...conversationRoutes('slack', () => bridge().store, async (req, conversation, text) =>
+      bridge().post(await tokenFor(bridge(), req), { channel: conversation.channelId, ...(conversation.threadId ? { thread_ts: conversation.threadId } : {}), text }),
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 // A bridge's configuration per tenant: plain settings plus credentials sealed at rest (sealed.ts).
 import { RoostError, validationError } from '../../../protocol/errors.js';
 import type { RouteRequest } from '../extension.js';
-import type { CallAs, HostClient } from '../host-client.js';
+import type { HostClient } from '../host-client.js';
 import { bridgeKey, seal, unseal } from './sealed.js';
 import type { BridgeStore, ConfigRow } from './store.js';
 
@@ -58,11 +58,25 @@ export function requireOwner(req: RouteRequest, bridge: string): void {
   if (req.auth.role !== 'owner') throw new RoostError('FORBIDDEN', `the ${bridge} bridge's configuration needs the owner role; the caller is ${req.auth.role}`);
 }
 
-/** Every agent the configuration names must be one of the caller's tenant (another tenant's is unknown). */
-export async function checkAgents(host: HostClient, as: CallAs, agentIds: Iterable<string>): Promise<void> {
-  for (const id of new Set(agentIds)) {
-    const reply = await host.call('GET', `/api/agents/${encodeURIComponent(id)}`, undefined, as);
+export interface AgentMapping {
+  defaultAgentId: string | null;
+  /** Chat channel id → agent id. */
+  channels: Record<string, string>;
+}
+
+/**
+ * The agent mapping after a PUT: what the body gives, else what was stored. Every agent it names must be
+ * one of the caller's tenant (another tenant's is as unknown as a missing one).
+ */
+export async function mergeAgentMapping(host: HostClient, req: RouteRequest, input: Partial<AgentMapping>, current: AgentMapping | undefined): Promise<AgentMapping> {
+  const mapping = {
+    defaultAgentId: input.defaultAgentId === undefined ? (current?.defaultAgentId ?? null) : input.defaultAgentId,
+    channels: input.channels ?? current?.channels ?? {},
+  };
+  for (const id of new Set([...(mapping.defaultAgentId ? [mapping.defaultAgentId] : []), ...Object.values(mapping.channels)])) {
+    const reply = await host.call('GET', `/api/agents/${encodeURIComponent(id)}`, undefined, { requestId: req.id });
     if (reply.status === 404) throw validationError(`agent ${id} not found`);
     if (reply.status !== 200) throw new RoostError('UPSTREAM_ERROR', `checking agent ${id} failed with status ${reply.status}`);
   }
+  return mapping;
 }

@@ -3,6 +3,12 @@
 //   POST /api/internal/bridges/<b>/deliver                           → {externalId}
 //   GET  /api/internal/bridges/<b>/conversations                     → {conversations}
 //   POST /api/internal/bridges/<b>/conversations/:conversationId/send → {externalId}
+import { notFound } from '../../../protocol/errors.js';
+import { validate } from '../../../protocol/validate.js';
+import type { RouteHandler, RouteRequest } from '../extension.js';
+import { ok } from '../http.js';
+import { publicConversation, type BridgeStore, type Conversation } from './store.js';
+
 export interface DeliverBody {
   kind: 'notification' | 'question' | 'question_closed';
   channel: { type: string; [field: string]: unknown };
@@ -51,4 +57,28 @@ export const withPriority = (body: DeliverBody): string => `${MARK[body.priority
 export function targetChannel(channel: DeliverBody['channel']): string | undefined {
   const id = channel.channelId ?? channel.channel ?? channel.chatId;
   return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** A token the delivered channel carries itself (`channel.botToken`), else undefined. */
+export function channelToken(channel?: Record<string, unknown>): string | undefined {
+  const own = channel?.botToken;
+  return typeof own === 'string' && own !== '' ? own : undefined;
+}
+
+/** The contract's two conversation routes; `send` posts the text in the conversation and answers its externalId. */
+export function conversationRoutes(bridge: string, store: () => BridgeStore, send: (req: RouteRequest, conversation: Conversation, text: string) => Promise<string>): Record<string, RouteHandler> {
+  return {
+    async [`GET /api/internal/bridges/${bridge}/conversations`](req) {
+      return ok({ conversations: (await store().conversations(req.auth.tenantId)).map(publicConversation) });
+    },
+
+    async [`POST /api/internal/bridges/${bridge}/conversations/:conversationId/send`](req) {
+      const { text } = validate<{ text: string }>(sendSchema, req.body);
+      const conversation = await store().conversation(req.auth.tenantId, req.params.conversationId!);
+      if (!conversation) throw notFound(`${bridge} conversation ${req.params.conversationId}`);
+      const externalId = await send(req, conversation, text);
+      await store().touch(req.auth.tenantId, conversation.conversationId);
+      return ok({ externalId });
+    },
+  };
 }
