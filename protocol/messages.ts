@@ -68,6 +68,8 @@ export interface RequestMessage {
   query: Record<string, string | string[]>;
   body: unknown;
   auth: AuthContext;
+  /** The HTTP request's headers, lower-cased, for raw routes only (signature checks); never credentials. */
+  headers?: Record<string, string>;
 }
 
 /** A reply body that is already JSON text: sent as it is, never parsed or serialised again. */

@@ -204,6 +204,7 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
       // No body at all reaches the extension as null (a raw route gets the empty string).
       body: route.decl.raw ? '' : null,
       ...(attachment ? { attachment } : {}),
+      ...(route.decl.raw ? { headers: signatureHeaders(ctx.headers) } : {}),
       auth: ctx.state.identity,
     });
     ctx.status = reply.status;
@@ -216,4 +217,14 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
     } else ctx.type = 'application/json; charset=utf-8';
     ctx.body = reply.attachment;
   };
+}
+
+/** What a raw route sees of the request's headers: all but credentials (a signature check needs its own). */
+function signatureHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'authorization' || name === 'cookie' || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }

@@ -14,6 +14,8 @@ export interface DispatchInput {
   /** The body's raw bytes, forwarded as they came (never parsed here); `body` is ignored then. */
   attachment?: Buffer;
   auth: AuthContext;
+  /** Request headers passed on to raw routes (see RequestMessage.headers). */
+  headers?: Record<string, string>;
 }
 
 /** What an extension's route answered; a reply carried as an attachment is passed on undecoded. */
@@ -63,7 +65,7 @@ export class Dispatcher {
       params: route.params,
       query: input.query,
       body: input.attachment ? null : (input.body ?? null),
-      ...(route.decl.raw ? { raw: true } : {}),
+      ...(route.decl.raw ? { raw: true, ...(input.headers ? { headers: input.headers } : {}) } : {}),
       auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
     };
     const embedded = route.owner === EMBEDDED_OWNER ? this.embedded.get(route.key) : undefined;

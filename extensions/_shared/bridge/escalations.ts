@@ -1,0 +1,49 @@
+// Approvals in chat: while a bridged turn runs, the session's pending escalation-queue entries (tool uses
+// waiting for an owner) are shown once each in the conversation, with buttons that resolve them.
+import type { CallAs, HostClient } from '../host-client.js';
+
+export interface Escalation {
+  id: string;
+  sessionId: string;
+  toolName: string;
+  input: unknown;
+  reason: string;
+}
+
+const POLL_MS = 300;
+
+/** Polls until `signal` fires; `show` failures are reported through `onError` and retried next poll. */
+export function watchEscalations(host: HostClient, as: CallAs, sessionId: () => string | undefined, show: (entry: Escalation) => Promise<void>, signal: AbortSignal, onError: (err: unknown) => void): Promise<void> {
+  const shown = new Set<string>();
+  return (async () => {
+    while (!signal.aborted) {
+      const id = sessionId();
+      if (id) {
+        try {
+          const reply = await host.call<{ entries: Escalation[] }>('GET', `/api/escalation-queue?sessionId=${encodeURIComponent(id)}`, undefined, as);
+          for (const entry of reply.status === 200 ? reply.body.entries : []) {
+            if (shown.has(entry.id)) continue;
+            await show(entry);
+            shown.add(entry.id);
+          }
+        } catch (err) {
+          onError(err);
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  })();
+}
+
+export const describeEscalation = (e: Escalation): string => `Approval needed: the agent wants to use ${e.toolName} with ${JSON.stringify(e.input).slice(0, 500)}`;
+
+/** Resolves an entry as the tenant; answers the sentence to show in chat. */
+export async function resolveEscalation(host: HostClient, tenantId: string, id: string, behavior: 'allow' | 'deny', who: string): Promise<string> {
+  const reply = await host.call<{ error?: string }>('POST', `/api/escalation-queue/${encodeURIComponent(id)}/resolve`, { behavior }, { tenantId });
+  if (reply.status === 200) return `${behavior === 'allow' ? 'Allowed' : 'Denied'} by ${who}.`;
+  if (reply.status === 409) return `Already resolved: ${reply.body?.error ?? 'conflict'}.`;
+  return `Could not resolve the approval: ${reply.body?.error ?? `status ${reply.status}`}.`;
+}

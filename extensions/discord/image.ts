@@ -1,0 +1,49 @@
+// An image an agent sends: base64 (or a data: URL) or an http(s) URL fetched here, at most 8 MiB, and
+// it must really be a PNG, JPEG, GIF or WebP (told by its first bytes, not by what it claims). URLs that
+// resolve to loopback, private or link-local addresses are refused (unless allowPrivate:
+// ROOST_SECRET_BRIDGE_ALLOW_PRIVATE_URLS=1, for tests and closed networks), so an agent cannot make the bridge fetch internal pages.
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { RoostError, validationError } from '../../protocol/errors.js';
+import type { FileUpload } from './rest.js';
+
+const MAX_BYTES = 8 * 1024 * 1024;
+const PRIVATE = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10]] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+
+const KINDS: Array<{ type: string; ext: string; test: (b: Buffer) => boolean }> = [
+  { type: 'image/png', ext: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { type: 'image/jpeg', ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { type: 'image/gif', ext: 'gif', test: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
+  { type: 'image/webp', ext: 'webp', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+];
+
+export async function loadImage(image: string, allowPrivate: boolean): Promise<FileUpload> {
+  const data = /^https?:\/\//i.test(image) ? await fetchImage(image, allowPrivate) : decode(image);
+  if (data.length === 0) throw validationError('the image is empty');
+  if (data.length > MAX_BYTES) throw new RoostError('PAYLOAD_TOO_LARGE', `the image is larger than ${MAX_BYTES} bytes`);
+  const kind = KINDS.find((k) => k.test(data));
+  if (!kind) throw validationError('the image is not a PNG, JPEG, GIF or WebP');
+  return { name: `image.${kind.ext}`, contentType: kind.type, data };
+}
+
+function decode(image: string): Buffer {
+  const base64 = image.replace(/^data:image\/[a-z+.-]+;base64,/i, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) throw validationError('image must be base64 data or an http(s) URL');
+  return Buffer.from(base64, 'base64');
+}
+
+async function fetchImage(url: string, allowPrivate: boolean): Promise<Buffer> {
+  const { hostname } = new URL(url);
+  if (!allowPrivate) {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
+    if (addresses.length === 0) throw validationError(`the image host ${hostname} does not resolve`);
+    if (addresses.some((a) => PRIVATE.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))) throw validationError(`the image URL points at a private address (${hostname})`);
+  }
+  const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(20_000) });
+  if (!res.ok) throw new RoostError('UPSTREAM_ERROR', `fetching the image answered ${res.status}`);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_BYTES) throw new RoostError('PAYLOAD_TOO_LARGE', `the image is larger than ${MAX_BYTES} bytes`);
+  return Buffer.from(await res.arrayBuffer());
+}

@@ -1,0 +1,73 @@
+// POST /discord/interactions: Discord's HTTP interactions. Verified first (Ed25519 over timestamp+body
+// with the application's public key, via discord-interactions; timestamps older than five minutes are
+// refused), each interaction handled once (a replayed one is refused), then PING, slash commands and
+// button presses.
+import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
+import { RoostError, validationError } from '../../protocol/errors.js';
+import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { ok } from '../_shared/http.js';
+import type { DiscordBridge, DiscordConfig } from './bridge.js';
+import { command } from './commands.js';
+import { component } from './components.js';
+
+const WINDOW_SECONDS = 300;
+
+export interface Interaction {
+  id: string;
+  application_id: string;
+  type: number;
+  token: string;
+  channel_id?: string;
+  channel?: { id: string; name?: string };
+  data?: { name?: string; custom_id?: string; options?: Array<{ name: string; value: unknown }> };
+  member?: { user?: { id: string; username?: string } };
+  user?: { id: string; username?: string };
+  message?: { id: string };
+}
+
+export const who = (i: Interaction): string => i.member?.user?.username ?? i.user?.username ?? i.member?.user?.id ?? i.user?.id ?? 'someone';
+export const channelOf = (i: Interaction): string | undefined => i.channel_id ?? i.channel?.id;
+
+export function interactionRoutes(bridge: () => DiscordBridge): Record<string, RouteHandler> {
+  return {
+    async 'POST /discord/interactions'(req) {
+      const body = typeof req.body === 'string' ? req.body : '';
+      if (body === '') throw validationError('the request has no body');
+      const interaction = parse(body);
+      const config = await verified(bridge(), req, body, interaction);
+      if (interaction.type === InteractionType.PING) return ok({ type: InteractionResponseType.PONG });
+      if (!(await bridge().store.firstSight(`interaction:${interaction.id}`))) throw new RoostError('CONFLICT', `interaction ${interaction.id} was already handled (a replay?)`);
+      if (interaction.type === InteractionType.APPLICATION_COMMAND) return ok(await command(bridge(), config, interaction));
+      if (interaction.type === InteractionType.MESSAGE_COMPONENT) return ok(await component(bridge(), config, interaction));
+      return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'This kind of interaction is not handled here.', flags: 64 } });
+    },
+  };
+}
+
+function parse(body: string): Interaction {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw validationError('the interaction is not JSON');
+  }
+  const i = value as Partial<Interaction> | null;
+  if (!i || typeof i !== 'object' || typeof i.id !== 'string' || typeof i.application_id !== 'string' || typeof i.type !== 'number' || typeof i.token !== 'string') {
+    throw validationError('the interaction needs id, application_id, type and token');
+  }
+  return i as Interaction;
+}
+
+async function verified(bridge: DiscordBridge, req: RouteRequest, body: string, interaction: Interaction): Promise<DiscordConfig> {
+  const config = await bridge.configs.byRouteKey(interaction.application_id);
+  if (!config) throw new RoostError('NOT_FOUND', `no tenant has connected Discord application ${interaction.application_id}`);
+  const signature = req.headers['x-signature-ed25519'] ?? '';
+  const timestamp = req.headers['x-signature-timestamp'] ?? '';
+  if (!/^[0-9a-f]{128}$/i.test(signature) || !/^\d{1,12}$/.test(timestamp) || !(await verifyKey(body, signature, timestamp, config.settings.publicKey))) {
+    throw new RoostError('INVALID_SIGNATURE', 'the Discord signature does not match', { status: 401 });
+  }
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > WINDOW_SECONDS) {
+    throw new RoostError('INVALID_SIGNATURE', 'the interaction timestamp is outside the five-minute window (a replay?)', { status: 401 });
+  }
+  return config;
+}

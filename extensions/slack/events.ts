@@ -1,0 +1,54 @@
+// POST /workchat/events: Slack's Events API. Answers at once (Slack waits three seconds at most) and
+// handles the event afterwards; a delivery seen before (same event_id: Slack's retries, replays) is
+// acknowledged and dropped.
+import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import type { RouteHandler } from '../_shared/extension.js';
+import { ok } from '../_shared/http.js';
+import type { SlackBridge, SlackConfig } from './bridge.js';
+import { parseJson, rawBody, signedBy } from './inbound.js';
+import { talk } from './talk.js';
+
+export interface SlackMessageEvent {
+  type: string;
+  channel: string;
+  channel_type?: string;
+  user?: string;
+  bot_id?: string;
+  subtype?: string;
+  text?: string;
+  ts: string;
+  thread_ts?: string;
+}
+
+export function eventRoutes(bridge: () => SlackBridge): Record<string, RouteHandler> {
+  return {
+    async 'POST /workchat/events'(req, ctx) {
+      const body = rawBody(req);
+      const payload = parseJson(body, 'the event');
+      const config = await signedBy(bridge(), req, body, typeof payload.team_id === 'string' ? payload.team_id : undefined);
+      if (payload.type === 'url_verification') return ok({ challenge: String(payload.challenge ?? '') });
+      if (payload.type !== 'event_callback' || typeof payload.event !== 'object' || payload.event === null) return ok({ ok: true, ignored: 'not an event callback' });
+      const eventId = typeof payload.event_id === 'string' ? payload.event_id : `${payload.event.channel}:${payload.event.ts}`;
+      if (!(await bridge().store.firstSight(`event:${config.tenantId}:${eventId}`))) return ok({ ok: true, duplicate: true });
+      void handle(bridge(), config, payload.event as SlackMessageEvent).catch((err) => ctx.host.log('error', `slack: event ${eventId} failed: ${(err as Error).message}`));
+      return ok({ ok: true });
+    },
+  };
+}
+
+async function handle(bridge: SlackBridge, config: SlackConfig, event: SlackMessageEvent): Promise<void> {
+  if (event.bot_id || event.subtype || !event.user || event.user === config.settings.botUserId || typeof event.channel !== 'string') return;
+  const text = (event.text ?? '').replace(/<@[A-Z0-9]+>/g, '').trim();
+  // A reply in the thread of an owner question answers it.
+  const question = event.thread_ts ? await bridge.store.prompt(`${event.channel}:${event.thread_ts}`) : undefined;
+  if (question?.kind === 'question' && question.tenantId === config.tenantId) {
+    const answer = question.options.find((o) => o.toLowerCase() === text.toLowerCase()) ?? text;
+    const outcome = await answerOwnerQuestion(bridge.ctx.host, config.tenantId, question.subjectId, answer, 'slack', event.user);
+    if (outcome.accepted) await bridge.store.closePrompt(question.externalId);
+    await bridge.post(config.secrets.botToken!, { channel: event.channel, thread_ts: event.thread_ts!, text: outcome.text });
+    return;
+  }
+  const addressed = event.type === 'app_mention' || (event.type === 'message' && event.channel_type === 'im');
+  if (!addressed || text === '') return;
+  await talk(bridge, config, { channel: event.channel, threadTs: event.thread_ts ?? event.ts, text, user: event.user });
+}
