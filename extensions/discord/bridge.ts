@@ -9,6 +9,7 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import { DEFAULT_API, DiscordRest, type DiscordMessage, type FileUpload } from './rest.js';
 import { Speech } from './speech.js';
 import { VoiceCache } from './voice-cache.js';
+import { numberSetting, stringSetting } from '../_shared/settings.js';
 
 export interface DiscordSettings {
   applicationId: string;
@@ -40,23 +41,22 @@ export class DiscordBridge {
   private constructor(
     readonly ctx: ExtensionContext,
     voiceCacheMaxBytes: number,
-    /** ROOST_SECRET_BRIDGE_ALLOW_PRIVATE_URLS=1: images may be fetched from private addresses (tests, closed networks). */
+    /** ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS=1: images may be fetched from private addresses (tests, closed networks). */
     readonly allowPrivateUrls: boolean,
   ) {
     this.store = new BridgeStore(ctx.db, 'discord');
     this.configs = new SealedConfigs(ctx.host, this.store);
-    this.speech = new Speech(ctx.host, new VoiceCache(ctx.db, voiceCacheMaxBytes));
+    this.speech = new Speech({ url: stringSetting(ctx, 'TTS_URL'), key: stringSetting(ctx, 'TTS_API_KEY') }, new VoiceCache(ctx.db, voiceCacheMaxBytes));
   }
 
-  /** Extensions get no environment: the instance's settings come through the secret channel. */
+  /** The instance's settings: ROOST_EXT_DISCORD_* (extensions/_shared/settings.ts). */
   static async create(ctx: ExtensionContext): Promise<DiscordBridge> {
-    const cap = Number(await ctx.host.secret('ROOST_SECRET_VOICE_CACHE_MAX_BYTES'));
-    const allowPrivate = (await ctx.host.secret('ROOST_SECRET_BRIDGE_ALLOW_PRIVATE_URLS')) === '1';
-    return new DiscordBridge(ctx, Number.isInteger(cap) && cap > 0 ? cap : VOICE_CACHE_MAX_BYTES, allowPrivate);
+    const cap = numberSetting(ctx, 'VOICE_CACHE_MAX_BYTES', VOICE_CACHE_MAX_BYTES, 1, 2 ** 40);
+    return new DiscordBridge(ctx, cap, stringSetting(ctx, 'ALLOW_PRIVATE_URLS') === '1');
   }
 
   rest(): Promise<DiscordRest> {
-    this.client ??= this.ctx.host.secret('ROOST_SECRET_DISCORD_API_URL').then((url) => new DiscordRest((url || DEFAULT_API).replace(/\/+$/, '')));
+    this.client ??= Promise.resolve(new DiscordRest((stringSetting(this.ctx, 'API_URL') ?? DEFAULT_API).replace(/\/+$/, '')));
     return this.client;
   }
 

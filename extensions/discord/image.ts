@@ -1,7 +1,7 @@
 // An image an agent sends: base64 (or a data: URL) or an http(s) URL fetched here, at most 8 MiB, and
 // it must really be a PNG, JPEG, GIF or WebP (told by its first bytes, not by what it claims). URLs that
 // resolve to loopback, private or link-local addresses are refused (unless allowPrivate:
-// ROOST_SECRET_BRIDGE_ALLOW_PRIVATE_URLS=1, for tests and closed networks), so an agent cannot make the bridge fetch internal pages.
+// ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS=1, for tests and closed networks), so an agent cannot make the bridge fetch internal pages.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { RoostError, validationError } from '../../protocol/errors.js';

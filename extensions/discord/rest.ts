@@ -1,4 +1,4 @@
-// Discord's REST API over fetch, base URL configurable (ROOST_SECRET_DISCORD_API_URL; tests point it at
+// Discord's REST API over fetch, base URL configurable (ROOST_EXT_DISCORD_API_URL; tests point it at
 // a local fake). A 429 is honoured: the request waits retry_after (body) or Retry-After (header) and is
 // sent again, a few times at most; any other failure is an upstream error naming Discord's message.
 import { RoostError } from '../../protocol/errors.js';

@@ -1,8 +1,7 @@
 // Replies turned into speech through an OpenAI-compatible text-to-speech API
-// (POST {ROOST_SECRET_TTS_URL}/v1/audio/speech {model, input, voice}), through the voice cache: the same
+// (POST {ROOST_EXT_DISCORD_TTS_URL}/v1/audio/speech {model, input, voice}), through the voice cache: the same
 // (model, voice, text) is asked for once, and concurrent asks for it share one request.
 import { RoostError } from '../../protocol/errors.js';
-import type { HostClient } from '../_shared/host-client.js';
 import { voiceKey, type CachedAudio, type VoiceCache } from './voice-cache.js';
 
 /** The speech API takes at most this many characters. */
@@ -12,7 +11,7 @@ export class Speech {
   private readonly inFlight = new Map<string, Promise<CachedAudio>>();
 
   constructor(
-    private readonly host: HostClient,
+    private readonly api: { url: string | undefined; key: string | undefined },
     readonly cache: VoiceCache,
   ) {}
 
@@ -35,9 +34,8 @@ export class Speech {
   }
 
   private async synthesise(input: string, voice: string, model: string): Promise<CachedAudio> {
-    const base = await this.host.secret('ROOST_SECRET_TTS_URL');
-    if (!base) throw new RoostError('VALIDATION_ERROR', 'voice replies need a text-to-speech API: set ROOST_SECRET_TTS_URL (and ROOST_SECRET_TTS_API_KEY)');
-    const key = await this.host.secret('ROOST_SECRET_TTS_API_KEY');
+    const { url: base, key } = this.api;
+    if (!base) throw new RoostError('VALIDATION_ERROR', 'voice replies need a text-to-speech API: set ROOST_EXT_DISCORD_TTS_URL (and ROOST_EXT_DISCORD_TTS_API_KEY)');
     const res = await fetch(`${base.replace(/\/+$/, '')}/v1/audio/speech`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },

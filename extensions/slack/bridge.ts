@@ -1,5 +1,5 @@
 // What the Slack bridge holds while it runs: its tables, the sealed configurations, the Web API client
-// (base URL from ROOST_SECRET_SLACK_API_URL, so tests point it at a local fake), the outbound pacer.
+// (base URL from ROOST_EXT_SLACK_API_URL, so tests point it at a local fake), the outbound pacer.
 import { LogLevel, WebClient, type ChatPostMessageArguments, type ChatUpdateArguments } from '@slack/web-api';
 import { RoostError } from '../../protocol/errors.js';
 import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
@@ -7,6 +7,7 @@ import { ChannelPacer } from '../_shared/bridge/pacer.js';
 import { KeyedSerial } from '../_shared/bridge/serial.js';
 import { BridgeStore } from '../_shared/bridge/store.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { stringSetting } from '../_shared/settings.js';
 
 export interface SlackSettings {
   teamId: string;
@@ -40,7 +41,6 @@ export class SlackBridge {
   readonly configs: SealedConfigs<SlackSettings, SlackSecrets>;
   readonly pacer = new ChannelPacer(PACE_MS);
   readonly serial = new KeyedSerial();
-  private apiUrl: Promise<string> | undefined;
 
   constructor(readonly ctx: ExtensionContext) {
     this.store = new BridgeStore(ctx.db, 'slack');
@@ -48,8 +48,7 @@ export class SlackBridge {
   }
 
   async client(token: string): Promise<WebClient> {
-    this.apiUrl ??= this.ctx.host.secret('ROOST_SECRET_SLACK_API_URL').then((url) => url || DEFAULT_API);
-    return new WebClient(token, { slackApiUrl: await this.apiUrl, logLevel: LogLevel.ERROR, retryConfig: RETRIES, timeout: 15_000 });
+    return new WebClient(token, { slackApiUrl: stringSetting(this.ctx, 'API_URL') ?? DEFAULT_API, logLevel: LogLevel.ERROR, retryConfig: RETRIES, timeout: 15_000 });
   }
 
   /** Posts (paced per channel) and answers the message's externalId: "channel:ts". */

@@ -22,7 +22,7 @@ describe('bridges: svc_bridge_sessions and svc_bridge_request over both bridges,
     slack.addToken(SLACK.token, SLACK.team);
     discord = await startFakeDiscord(DISCORD.token);
     h = await startHarness({
-      env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_SLACK_API_URL: slack.apiUrl, ROOST_SECRET_DISCORD_API_URL: discord.apiUrl, ROOST_SECRET_BRIDGE_KEY: 'bridges-test-key' },
+      env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_SLACK_API_URL: slack.apiUrl, ROOST_EXT_DISCORD_API_URL: discord.apiUrl },
     });
     other = await registerTenant(h.server, 'other-org');
     const agent = await h.agent();

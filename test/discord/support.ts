@@ -30,11 +30,10 @@ export async function startDiscordHarness(env: Record<string, string> = {}): Pro
   const h = await startHarness({
     env: {
       ROOST_EXTENSION_DIRS: FIXTURES,
-      ROOST_SECRET_DISCORD_API_URL: discord.apiUrl,
-      ROOST_SECRET_TTS_URL: speech.url,
-      ROOST_SECRET_TTS_API_KEY: TTS_KEY,
-      ROOST_SECRET_BRIDGE_KEY: 'bridge-key-for-tests',
-      ROOST_SECRET_BRIDGE_ALLOW_PRIVATE_URLS: '1',
+      ROOST_EXT_DISCORD_API_URL: discord.apiUrl,
+      ROOST_EXT_DISCORD_TTS_URL: speech.url,
+      ROOST_EXT_DISCORD_TTS_API_KEY: TTS_KEY,
+      ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS: '1',
       ...env,
     },
   });

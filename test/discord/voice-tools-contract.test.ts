@@ -19,7 +19,7 @@ describe('discord: spoken replies and the voice cache, chat tools over MCP, the 
   let other: Tenant;
   let images: FakeServer;
   before(async () => {
-    h = await startDiscordHarness({ ROOST_SECRET_VOICE_CACHE_MAX_BYTES: String(CAP) });
+    h = await startDiscordHarness({ ROOST_EXT_DISCORD_VOICE_CACHE_MAX_BYTES: String(CAP) });
     other = await registerTenant(h.server, 'other-org');
     const agent = await h.agent();
     const put = await h.configure({ applicationId: APP_ID, publicKey: h.signer.publicKey, botToken: BOT_TOKEN, defaultAgentId: agent.id, voice: { channels: [VOICE_CHANNEL], voice: 'nova', model: 'tts-1' } });

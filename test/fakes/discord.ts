@@ -19,7 +19,7 @@ export interface DiscordCall {
 
 export interface FakeDiscord {
   url: string;
-  /** ROOST_SECRET_DISCORD_API_URL. */
+  /** ROOST_EXT_DISCORD_API_URL. */
   apiUrl: string;
   calls: DiscordCall[];
   /** The next `count` requests answer 429 with this retry_after (seconds). */

@@ -24,7 +24,7 @@ export async function startSlackHarness(): Promise<SlackHarness> {
   const slack = await startFakeSlack();
   slack.addToken(BOT_TOKEN, TEAM);
   const h = await startHarness({
-    env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_SLACK_API_URL: slack.apiUrl, ROOST_SECRET_BRIDGE_KEY: 'bridge-key-for-tests' },
+    env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_SLACK_API_URL: slack.apiUrl },
   });
   const close = h.close;
   return Object.assign(h, {

@@ -1,8 +1,9 @@
-// A bridge's configuration per tenant: plain settings plus credentials sealed at rest (sealed.ts).
+// A bridge's configuration per tenant: plain settings plus credentials sealed at rest with the
+// extension's own key (extensions/_shared/sealed.ts), bound to the tenant.
 import { RoostError, validationError } from '../../../protocol/errors.js';
 import type { RouteRequest } from '../extension.js';
 import type { HostClient } from '../host-client.js';
-import { bridgeKey, seal, unseal } from './sealed.js';
+import { Sealer } from '../sealed.js';
 import type { BridgeStore, ConfigRow } from './store.js';
 
 export interface BridgeConfig<S, K> {
@@ -14,7 +15,7 @@ export interface BridgeConfig<S, K> {
 }
 
 export class SealedConfigs<S, K extends Record<string, string>> {
-  private key: Promise<Buffer> | undefined;
+  private sealer: Promise<Sealer> | undefined;
 
   constructor(
     private readonly host: HostClient,
@@ -35,7 +36,7 @@ export class SealedConfigs<S, K extends Record<string, string>> {
 
   /** Refused (409) when another tenant already configured the same workspace or application. */
   async save(tenantId: string, routeKey: string | null, settings: S, secrets: Partial<K>): Promise<void> {
-    const sealed = seal(await this.sealKey(), JSON.stringify(secrets));
+    const sealed = (await this.sealerOf()).seal(JSON.stringify(secrets), `${this.store.bridge}\0${tenantId}`);
     if (!(await this.store.saveConfig({ tenantId, routeKey, settings: settings as Record<string, unknown>, secrets: sealed }))) {
       throw new RoostError('CONFLICT', `another tenant has already connected ${this.store.bridge} ${routeKey}`);
     }
@@ -43,13 +44,13 @@ export class SealedConfigs<S, K extends Record<string, string>> {
 
   private async open(row: ConfigRow | undefined): Promise<BridgeConfig<S, K> | undefined> {
     if (!row) return undefined;
-    const secrets = JSON.parse(unseal(await this.sealKey(), row.secrets)) as Partial<K>;
+    const secrets = JSON.parse((await this.sealerOf()).open(row.secrets, `${this.store.bridge}\0${row.tenantId}`)) as Partial<K>;
     return { tenantId: row.tenantId, routeKey: row.routeKey, settings: row.settings as S, secrets, updatedAt: row.updatedAt };
   }
 
-  private sealKey(): Promise<Buffer> {
-    this.key ??= bridgeKey(this.host, this.store.bridge);
-    return this.key;
+  private sealerOf(): Promise<Sealer> {
+    this.sealer ??= Sealer.forExtension(this.host);
+    return this.sealer;
   }
 }
 
