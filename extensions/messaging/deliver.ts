@@ -7,7 +7,8 @@ import { RoostError, conflict, validationError } from '../../protocol/errors.js'
 import { deliverPrompt } from '../_shared/agent-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { recordMessage, resolveAgent, type AgentRef, type StoredMessage } from './agents-client.js';
+import { resolveAgent, type AgentRef } from '../_shared/agent-lookup.js';
+import { recordMessage, type StoredMessage } from './agents-client.js';
 import { SendLedger, limitError } from './limits.js';
 import { SettingsStore, type MessagingSettings } from './settings.js';
 import { ThreadStore, type Thread } from './threads.js';
