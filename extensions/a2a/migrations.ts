@@ -19,7 +19,7 @@ export const migrations: Migration[] = [
         t.string('updated_at').notNullable();
         t.primary(['tenant_id', 'id']);
       });
-      // Other servers this tenant talks to; api_key_sealed is AES-256-GCM (seal.ts).
+      // Other servers this tenant talks to; api_key_sealed is sealed (extensions/_shared/sealed.ts).
       await db.schema.createTable('a2a_remotes', (t) => {
         t.string('id').primary();
         t.string('tenant_id').notNullable();

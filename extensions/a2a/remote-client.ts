@@ -6,7 +6,7 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import { checkCard, type AgentCard } from './card.js';
 import { parseHttpUrl, requestJson, type OutboundReply } from './outbound.js';
 import { RemoteStore, type Remote } from './remotes.js';
-import { Sealer } from './seal.js';
+import { Sealer } from '../_shared/sealed.js';
 import { FINAL_STATES, type TaskState } from './tasks.js';
 
 const CARD_MAX_BYTES = 256 * 1024;
@@ -22,7 +22,7 @@ export interface Connection {
 }
 
 export async function connect(ctx: ExtensionContext, tenantId: string, remote: Remote): Promise<Connection> {
-  const key = remote.hasApiKey ? await new RemoteStore(ctx.db).apiKey(tenantId, remote.id, await Sealer.from(ctx.host)) : null;
+  const key = remote.hasApiKey ? await new RemoteStore(ctx.db).apiKey(tenantId, remote.id, await Sealer.forExtension(ctx.host)) : null;
   return { remote, base: remote.url, headers: key ? { authorization: `Bearer ${key}` } : {} };
 }
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import type { Sealer } from './seal.js';
+import type { Sealer } from '../_shared/sealed.js';
 
 export interface Remote {
   id: string;
@@ -52,23 +52,23 @@ export class RemoteStore {
     return row?.api_key_sealed ? sealer.open(row.api_key_sealed, aad(tenantId, id)) : null;
   }
 
-  async create(tenantId: string, input: { name: string; url: string; apiKey?: string }, sealer: Sealer | null): Promise<Remote> {
+  async create(tenantId: string, input: { name: string; url: string; apiKey?: string }, sealer: Sealer): Promise<Remote> {
     await this.mustBeFree(tenantId, input.name);
     const now = new Date().toISOString();
     const id = randomUUID();
-    const row: Row = { id, tenant_id: tenantId, name: input.name, url: input.url, api_key_sealed: input.apiKey ? sealer!.seal(input.apiKey, aad(tenantId, id)) : null, created_at: now, updated_at: now };
+    const row: Row = { id, tenant_id: tenantId, name: input.name, url: input.url, api_key_sealed: input.apiKey ? sealer.seal(input.apiKey, aad(tenantId, id)) : null, created_at: now, updated_at: now };
     await this.db('a2a_remotes').insert(row);
     return toRemote(row);
   }
 
-  async update(tenantId: string, id: string, change: { name?: string; url?: string; apiKey?: string | null }, sealer: Sealer | null): Promise<Remote | undefined> {
+  async update(tenantId: string, id: string, change: { name?: string; url?: string; apiKey?: string | null }, sealer: Sealer): Promise<Remote | undefined> {
     const current = await this.get(tenantId, id);
     if (!current) return undefined;
     if (change.name !== undefined && change.name !== current.name) await this.mustBeFree(tenantId, change.name);
     const patch: Partial<Row> = { updated_at: new Date().toISOString() };
     if (change.name !== undefined) patch.name = change.name;
     if (change.url !== undefined) patch.url = change.url;
-    if (change.apiKey !== undefined) patch.api_key_sealed = change.apiKey === null ? null : sealer!.seal(change.apiKey, aad(tenantId, id));
+    if (change.apiKey !== undefined) patch.api_key_sealed = change.apiKey === null ? null : sealer.seal(change.apiKey, aad(tenantId, id));
     await this.db('a2a_remotes').where({ tenant_id: tenantId, id }).update(patch);
     return this.get(tenantId, id);
   }

@@ -3,16 +3,14 @@
 // discovery otherwise refuses). The API key is write-only.
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok } from '../_shared/http.js';
 import { requireRole } from '../_shared/roles.js';
 import { schema } from './context.js';
 import { forgetDirectory } from './directory.js';
 import { parseHttpUrl } from './outbound.js';
 import { RemoteStore, baseOf } from './remotes.js';
-import { Sealer } from './seal.js';
-
-const sealerFor = (ctx: ExtensionContext, apiKey: string | null | undefined) => (typeof apiKey === 'string' ? Sealer.from(ctx.host) : Promise.resolve(null));
+import { Sealer } from '../_shared/sealed.js';
 
 export const remoteRoutes: Record<string, RouteHandler> = {
   async 'GET /api/a2a/remotes'(req, ctx) {
@@ -23,7 +21,7 @@ export const remoteRoutes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'owner', 'registering a remote server');
     const body = validate<{ name: string; url: string; apiKey?: string }>(schema(ctx, 'remote-create.json'), req.body);
     const url = baseOf(parseHttpUrl(body.url));
-    const remote = await new RemoteStore(ctx.db).create(req.auth.tenantId, { ...body, url }, await sealerFor(ctx, body.apiKey));
+    const remote = await new RemoteStore(ctx.db).create(req.auth.tenantId, { ...body, url }, await Sealer.forExtension(ctx.host));
     ctx.host.audit('a2a.remote.create', `a2a-remote:${remote.id}`, { name: remote.name, url: remote.url });
     return created(remote);
   },
@@ -38,7 +36,7 @@ export const remoteRoutes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'owner', 'changing a remote server');
     const body = validate<{ name?: string; url?: string; apiKey?: string | null }>(schema(ctx, 'remote-update.json'), req.body);
     const change = { ...body, ...(body.url !== undefined ? { url: baseOf(parseHttpUrl(body.url)) } : {}) };
-    const remote = await new RemoteStore(ctx.db).update(req.auth.tenantId, req.params.id!, change, await sealerFor(ctx, body.apiKey));
+    const remote = await new RemoteStore(ctx.db).update(req.auth.tenantId, req.params.id!, change, await Sealer.forExtension(ctx.host));
     if (!remote) throw notFound(`remote ${req.params.id}`);
     forgetDirectory(req.auth.tenantId, remote.id);
     ctx.host.audit('a2a.remote.update', `a2a-remote:${remote.id}`, { name: remote.name, url: remote.url, apiKeyChanged: body.apiKey !== undefined });

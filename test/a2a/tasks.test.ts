@@ -21,8 +21,7 @@ describe('a2a: tasks for this server\'s agents', () => {
     }, 60_000);
 
   before(async () => {
-    // No sealing key on this server: remotes can be registered, but not with an API key.
-    h = await startMessagingServer({ slowMs: 60_000, env: { ROOST_SECRET_A2A_KEY: '' } });
+    h = await startMessagingServer({ slowMs: 60_000 });
     t = await registerTenant(h.server, 'a2a-tasks-org');
     other = await registerTenant(h.server, 'a2a-tasks-other');
     solo = await registerTenant(h.server, 'a2a-tasks-solo');
@@ -106,15 +105,5 @@ describe('a2a: tasks for this server\'s agents', () => {
     assert.equal((await task(t.viewer, 'no-such-task')).status, 404);
     const anonymous = await fetch(`${h.server.url}/a2a/tasks/send`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer roost_wrong' }, body: JSON.stringify(send('x')) });
     assert.ok([401, 403].includes(anonymous.status));
-  });
-
-  it('refuses to store a remote\'s API key when no sealing key is set, and says what to set', async () => {
-    const refused = await h.server.api('POST', '/api/a2a/remotes', { key: t.owner, body: { name: 'far', url: 'https://far.example', apiKey: 'secret-key' } });
-    assert.equal(refused.status, 503);
-    assert.match(refused.body.error, /set ROOST_SECRET_A2A_KEY/);
-    assert.equal((await h.server.api('GET', '/api/a2a/remotes', { key: t.viewer })).body.remotes.length, 0, 'nothing stored');
-    const keyless = await h.server.api('POST', '/api/a2a/remotes', { key: t.owner, body: { name: 'far', url: 'https://far.example' } });
-    assert.equal(keyless.status, 201, keyless.text);
-    assert.equal(keyless.body.hasApiKey, false);
   });
 });

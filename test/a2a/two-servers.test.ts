@@ -28,7 +28,7 @@ describe('a2a: two servers', () => {
   before(async () => {
     a = await startMessagingServer();
     // B shares A's fake model provider; it is another server, with its own data, keys and tenants.
-    b = await startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: a.anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_A2A_KEY: 'another-key' } });
+    b = await startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: a.anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES } });
     ta = await registerTenant(a.server, 'a2a-home');
     otherA = await registerTenant(a.server, 'a2a-home-other');
     tb = await registerTenant(b, 'a2a-away');

@@ -7,8 +7,6 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FIXTURES } from '../agents/support.js';
 
 export const MODEL = 'claude-sonnet-5-5';
-/** The key with which A2A remotes are sealed in these tests. */
-export const A2A_KEY = 'test-a2a-secret-for-sealing-remote-keys';
 
 export interface MessagingServer {
   server: TestServer;
@@ -42,7 +40,7 @@ export function echo(options: { delayMs?: number; slowMs?: number } = {}) {
 export async function startMessagingServer(options: { delayMs?: number; slowMs?: number; env?: Record<string, string> } = {}): Promise<MessagingServer> {
   const anthropic = await startFakeAnthropic({ apiKey: 'test', script: echo(options) });
   const server = await startTestServer({
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SECRET_A2A_KEY: A2A_KEY, ...options.env },
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES, ...options.env },
   });
   return {
     server,
