@@ -37,17 +37,30 @@ interface SessionEvent {
 const STUCK = new Set(['paused', 'error', 'timeout', 'stopped']);
 
 export async function askAgent(host: HostClient, as: CallAs, input: AskInput): Promise<AgentReply> {
-  const { sessionId, after } = input.sessionId ? await continueSession(host, as, input.sessionId, input.prompt) : await startSession(host, as, input);
+  const { sessionId, after } = await deliverPrompt(host, as, input);
   return waitForReply(host, as, sessionId, after, { timeoutMs: input.timeoutMs ?? 600_000, ...(input.signal ? { signal: input.signal } : {}) });
 }
 
-async function startSession(host: HostClient, as: CallAs, input: AskInput): Promise<{ sessionId: string; after: number }> {
-  const reply = await host.call<Record<string, unknown>>('POST', '/api/sessions', { ...input.session, agentId: input.agentId, initialPrompt: input.prompt }, as);
-  const session = orThrow(reply, `starting a session for agent ${input.agentId}`);
-  return { sessionId: String(session.id), after: 0 };
+export interface Delivery {
+  sessionId: string;
+  /** The last event before the prompt: pass to waitForReply. */
+  after: number;
+  /** The new session as the sessions extension answered it (absent when a session was continued). */
+  session?: Record<string, unknown>;
 }
 
-async function continueSession(host: HostClient, as: CallAs, sessionId: string, prompt: string): Promise<{ sessionId: string; after: number }> {
+/** The first half of askAgent, for callers that wait later or not at all: start or continue the session. */
+export async function deliverPrompt(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'sessionId' | 'session'>): Promise<Delivery> {
+  return input.sessionId ? continueSession(host, as, input.sessionId, input.prompt) : startSession(host, as, input);
+}
+
+async function startSession(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'session'>): Promise<Delivery> {
+  const reply = await host.call<Record<string, unknown>>('POST', '/api/sessions', { ...input.session, agentId: input.agentId, initialPrompt: input.prompt }, as);
+  const session = orThrow(reply, `starting a session for agent ${input.agentId}`);
+  return { sessionId: String(session.id), after: 0, session };
+}
+
+async function continueSession(host: HostClient, as: CallAs, sessionId: string, prompt: string): Promise<Delivery> {
   const reply = await host.call<Record<string, unknown>>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, { content: prompt }, as);
   const body = orThrow(reply, `sending to session ${sessionId}`);
   // Events before our user message belong to earlier turns.

@@ -1,5 +1,6 @@
-// Agent-to-agent messages. `txid` stays null here: it is filled only when a message is also sent
-// on-chain (the chainchat layer), which this extension does not do.
+// Agent-to-agent messages: the one store of them. The messaging extension delivers messages and
+// records each (and each reply) here through POST /api/internal/agent-messages. `txid` stays null: it
+// is filled only when a message is also sent on-chain (the chainchat layer), which nothing does yet.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
@@ -11,8 +12,10 @@ export interface AgentMessage {
   from: string | null;
   to: string;
   content: string;
-  /** The session started for the recipient. */
+  /** The recipient's session that took the message (or, for a reply, that answered it). */
   sessionId: string | null;
+  /** The conversation the message belongs to (the messaging extension's thread id). */
+  thread: string | null;
   txid: string | null;
   createdAt: string;
 }
@@ -24,8 +27,17 @@ interface Row {
   to_agent_id: string;
   content: string;
   session_id: string | null;
+  thread_id: string | null;
   txid: string | null;
   created_at: string;
+}
+
+export interface NewMessage {
+  from: string | null;
+  to: string;
+  content: string;
+  sessionId: string | null;
+  thread: string | null;
 }
 
 export class MessageStore {
@@ -34,7 +46,7 @@ export class MessageStore {
     private readonly sql: SqlReader,
   ) {}
 
-  async record(tenantId: string, message: { from: string | null; to: string; content: string; sessionId: string | null }): Promise<AgentMessage> {
+  async record(tenantId: string, message: NewMessage): Promise<AgentMessage> {
     const row: Row = {
       id: randomUUID(),
       tenant_id: tenantId,
@@ -42,6 +54,7 @@ export class MessageStore {
       to_agent_id: message.to,
       content: message.content,
       session_id: message.sessionId,
+      thread_id: message.thread,
       txid: null,
       created_at: new Date().toISOString(),
     };
@@ -58,5 +71,5 @@ export class MessageStore {
 }
 
 function toMessage(row: Row): AgentMessage {
-  return { id: row.id, from: row.from_agent_id, to: row.to_agent_id, content: row.content, sessionId: row.session_id, txid: row.txid, createdAt: row.created_at };
+  return { id: row.id, from: row.from_agent_id, to: row.to_agent_id, content: row.content, sessionId: row.session_id, thread: row.thread_id, txid: row.txid, createdAt: row.created_at };
 }

@@ -68,4 +68,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // The messaging extension sends messages in threads; a message remembers its thread.
+    name: '003_agent_message_threads',
+    async up(db) {
+      await db.schema.alterTable('agent_messages', (t) => {
+        t.string('thread_id');
+        t.index(['tenant_id', 'thread_id', 'created_at'], 'agent_messages_thread');
+      });
+    },
+  },
 ];

@@ -1,12 +1,15 @@
-// Talking to and about agents: the A2A card, agent-to-agent messages, invocation, and the composed
-// runtime view the sessions extension reads (internal: reachable only through `call`).
+// Talking to and about agents: the A2A card, the store of agent-to-agent messages (the messaging
+// extension delivers them and records them here), the MCP HTTP list, and the composed runtime view the
+// sessions extension reads (internal routes: reachable only through `call`).
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, ok, page } from '../_shared/http.js';
+import { notFound, validationError } from '../../protocol/errors.js';
 import { agentCard } from './card.js';
 import { mustGetAgent, schema, stores } from './context.js';
-import { invokeAgent } from './invoke.js';
+import type { NewMessage } from './messages.js';
 import { composeRuntime } from './runtime.js';
+import { listAgentsForTools } from './tools.js';
 
 const serverUrl = (config: Record<string, unknown> | undefined) => (typeof config?.serverUrl === 'string' ? config.serverUrl : 'http://127.0.0.1:3000');
 
@@ -22,10 +25,20 @@ export const interactionRoutes: Record<string, RouteHandler> = {
     return ok({ agentId: agent.id, ...(await stores(ctx).messages.history(req.auth.tenantId, agent.id, page(req.query))) });
   },
 
-  async 'POST /api/agents/:id/invoke'(req, ctx) {
-    const body = validate<{ content: string; fromAgentId?: string }>(schema(ctx, 'invoke.json'), req.body);
-    const result = await invokeAgent(ctx, req.auth.tenantId, { requestId: req.id }, { toAgentId: req.params.id!, fromAgentId: body.fromAgentId ?? null, content: body.content });
-    return created(result);
+  async 'GET /api/mcp/list-agents'(req, ctx) {
+    return ok(await listAgentsForTools(ctx, req.auth.tenantId));
+  },
+
+  /** Records a delivered message or reply and tells both agents' streams. Both agents must be the caller tenant's. */
+  async 'POST /api/internal/agent-messages'(req, ctx) {
+    const input = validate<NewMessage>(schema(ctx, 'internal-message.json'), req.body);
+    const tenantId = req.auth.tenantId;
+    const { agents, messages } = stores(ctx);
+    for (const id of [input.to, input.from]) if (id !== null && !(await agents.get(tenantId, id))) throw notFound(`agent ${id}`);
+    if (input.from === input.to) throw validationError('an agent cannot message itself');
+    const message = await messages.record(tenantId, input);
+    for (const agentId of [input.to, input.from]) if (agentId !== null) ctx.host.emit(`agent.${agentId}`, { type: 'agent_message', agentId, message }, tenantId);
+    return created(message);
   },
 
   async 'GET /api/internal/agents/:id/runtime'(req, ctx) {

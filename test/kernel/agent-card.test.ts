@@ -1,5 +1,6 @@
 // The server's A2A card at /.well-known/agent-card.json: public (discovery comes before any key), one
-// skill per loaded extension, and no endpoint advertised that does not answer.
+// skill per loaded extension, and no endpoint advertised that does not answer (the A2A task endpoint
+// only while the a2a extension serves it).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -24,12 +25,28 @@ describe('/.well-known/agent-card.json', () => {
     assert.ok(card.body.skills.some((s: { id: string }) => s.id === 'sessions'));
   });
 
-  it('advertises only what answers: no A2A url; its REST, MCP and WebSocket addresses are the server\'s', async () => {
+  it('advertises only what answers: the A2A task endpoint and the REST, MCP and WebSocket addresses are the server\'s', async () => {
     const card = (await server.api('GET', '/.well-known/agent-card.json')).body;
-    assert.equal(card.url, undefined);
-    assert.deepEqual(card.metadata, { rest: `${server.url}/api`, mcp: `${server.url}/mcp`, websocket: `${server.url.replace('http', 'ws')}/ws` });
+    assert.equal(card.url, `${server.url}/a2a`);
+    assert.equal(card.preferredTransport, 'HTTP+JSON');
+    assert.deepEqual(card.metadata, {
+      rest: `${server.url}/api`,
+      mcp: `${server.url}/mcp`,
+      websocket: `${server.url.replace('http', 'ws')}/ws`,
+      a2a: { send: `${server.url}/a2a/tasks/send`, task: `${server.url}/a2a/tasks/{id}` },
+    });
     assert.equal((await fetch(`${card.metadata.rest}/health`)).status, 200);
     const mcp = await fetch(card.metadata.mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     assert.equal(mcp.status, 401, 'the MCP endpoint answers (and asks for a key)');
+    const send = await fetch(card.metadata.a2a.send, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(send.status, 401, 'the A2A endpoint answers (and asks for a key)');
+  });
+
+  it('names no A2A endpoint while no extension serves it', async () => {
+    assert.equal((await server.api('POST', '/api/plugins/a2a/unload', { key: 'rk_card_owner_key_0123456789abcdef' })).status, 200);
+    const card = (await server.api('GET', '/.well-known/agent-card.json')).body;
+    assert.equal(card.url, undefined);
+    assert.equal(card.metadata.a2a, undefined);
+    assert.equal(card.skills.some((s: { id: string }) => s.id === 'a2a'), false);
   });
 });

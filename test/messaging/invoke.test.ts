@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
-import { createAgent, registerTenant, SESSIONS_STAND_IN, startServer, unloadSessions, type Tenant } from './support.js';
+import { createAgent, registerTenant, SESSIONS_STAND_IN, startServer, unloadSessions, type Tenant } from '../agents/support.js';
 
-describe('agents: invocation and agent-to-agent messages', () => {
+describe('messaging: invocation (REST and WebSocket) and the agents\' message store', () => {
   let server: TestServer;
   let t: Tenant;
   let other: Tenant;
@@ -23,7 +23,7 @@ describe('agents: invocation and agent-to-agent messages', () => {
     const res = await server.api('POST', `/api/agents/${bob.id}/invoke`, { key: t.operator, body: { content: 'hello', fromAgentId: alice.id } });
     assert.equal(res.status, 503);
     assert.equal(res.body.code, 'EXTENSION_UNAVAILABLE');
-    assert.match(res.body.error, /sessions extension is not loaded/);
+    assert.match(res.body.error, /needs the sessions extension, which is not loaded/);
     assert.equal((await server.api('GET', `/api/agents/${bob.id}/messages`, { key: t.viewer })).body.total, 0);
 
     const socket = await server.ws({ key: t.operator });
@@ -75,7 +75,8 @@ describe('agents: invocation and agent-to-agent messages', () => {
     assert.equal(aliceHistory.body.messages.length, 1);
     assert.equal(aliceHistory.body.messages[0].content, 'from a person', 'newest first');
     const keys = Object.keys(aliceHistory.body.messages[0]).sort();
-    assert.deepEqual(keys, ['content', 'createdAt', 'from', 'id', 'sessionId', 'to', 'txid']);
+    assert.deepEqual(keys, ['content', 'createdAt', 'from', 'id', 'sessionId', 'thread', 'to', 'txid']);
+    assert.equal(aliceHistory.body.messages[0].thread, anonymous.body.thread);
   });
 
   it('invokes over the WebSocket and answers the sender', async () => {
@@ -93,7 +94,7 @@ describe('agents: invocation and agent-to-agent messages', () => {
         [{ type: 'agent_invoke', fromAgentId: bob.id, toAgentId: alice.id, content: 5 }, /content must be string/],
         [{ type: 'agent_invoke', fromAgentId: bob.id, toAgentId: 'nobody', content: 'x' }, /agent nobody not found/],
         [{ type: 'agent_invoke', fromAgentId: 'ghost', toAgentId: alice.id, content: 'x' }, /agent ghost not found/],
-        [{ type: 'agent_invoke', fromAgentId: alice.id, toAgentId: alice.id, content: 'x' }, /cannot invoke itself/],
+        [{ type: 'agent_invoke', fromAgentId: alice.id, toAgentId: alice.id, content: 'x' }, /cannot message itself/],
       ] as Array<[object, RegExp]>) {
         socket.send(message);
         const error = await socket.next((m) => m.type === 'error');

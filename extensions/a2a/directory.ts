@@ -1,0 +1,56 @@
+// svc_agent_directory: the agents of every registered remote, each with its A2A card. A remote's list is
+// cached for a minute (per tenant and remote; a change to the remote forgets it).
+import type { ExtensionContext } from '../_shared/extension.js';
+import { checkCard, type AgentCard } from './card.js';
+import { connect, getJson } from './remote-client.js';
+import { RemoteStore, type Remote } from './remotes.js';
+
+const TTL_MS = 60_000;
+const MAX_AGENTS_PER_REMOTE = 50;
+
+interface Listing {
+  remote: { id: string; name: string; url: string };
+  agents?: Array<{ id: string; name: string; description: string; card: AgentCard }>;
+  error?: string;
+  fetchedAt: string;
+}
+
+const cache = new Map<string, { at: number; listing: Listing }>();
+
+export function forgetDirectory(tenantId: string, remoteId: string): void {
+  cache.delete(`${tenantId}/${remoteId}`);
+}
+
+export async function agentDirectory(ctx: ExtensionContext, tenantId: string, refresh: boolean): Promise<{ remotes: Listing[] }> {
+  const remotes = await new RemoteStore(ctx.db).list(tenantId);
+  return { remotes: await Promise.all(remotes.map((remote) => listingOf(ctx, tenantId, remote, refresh))) };
+}
+
+async function listingOf(ctx: ExtensionContext, tenantId: string, remote: Remote, refresh: boolean): Promise<Listing> {
+  const key = `${tenantId}/${remote.id}`;
+  const cached = cache.get(key);
+  if (!refresh && cached && Date.now() - cached.at < TTL_MS) return cached.listing;
+  const listing = await fetchListing(ctx, tenantId, remote).catch((err: unknown): Listing => ({ remote: summary(remote), error: err instanceof Error ? err.message : String(err), fetchedAt: new Date().toISOString() }));
+  if (!listing.error) cache.set(key, { at: Date.now(), listing });
+  return listing;
+}
+
+async function fetchListing(ctx: ExtensionContext, tenantId: string, remote: Remote): Promise<Listing> {
+  if (!remote.hasApiKey) throw new Error(`remote ${remote.name} has no API key, and listing its agents needs one`);
+  const connection = await connect(ctx, tenantId, remote);
+  const list = await getJson(connection, new URL(`${connection.base}/api/agents?limit=${MAX_AGENTS_PER_REMOTE}`));
+  const agents = (list.body as { agents?: Array<{ id: unknown }> } | null)?.agents;
+  if (list.status !== 200 || !Array.isArray(agents)) throw new Error(`remote ${remote.name} answered ${list.status} for its agent list`);
+  const cards = await Promise.all(
+    agents.filter((a) => typeof a.id === 'string').map(async (a) => {
+      const url = new URL(`${connection.base}/api/agents/${encodeURIComponent(a.id as string)}/agent-card`);
+      const reply = await getJson(connection, url);
+      if (reply.status !== 200) throw new Error(`remote ${remote.name} answered ${reply.status} for ${url.pathname}`);
+      const card = checkCard(reply.body, url.href);
+      return { id: a.id as string, name: card.name, description: card.description, card };
+    }),
+  );
+  return { remote: summary(remote), agents: cards, fetchedAt: new Date().toISOString() };
+}
+
+const summary = (remote: Remote) => ({ id: remote.id, name: remote.name, url: remote.url });

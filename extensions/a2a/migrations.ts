@@ -1,0 +1,36 @@
+import type { Migration } from '../../protocol/storage.js';
+
+export const migrations: Migration[] = [
+  {
+    name: '001_a2a',
+    async up(db) {
+      // Tasks this server runs for A2A clients: each is one session of one of its agents.
+      await db.schema.createTable('a2a_tasks', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('id').notNullable();
+        t.string('context_id').notNullable();
+        t.string('agent_id').notNullable();
+        t.string('session_id');
+        t.string('state').notNullable();
+        t.text('input').notNullable();
+        t.text('result');
+        t.text('error');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.primary(['tenant_id', 'id']);
+      });
+      // Other servers this tenant talks to; api_key_sealed is sealed (extensions/_shared/sealed.ts).
+      await db.schema.createTable('a2a_remotes', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('name').notNullable();
+        t.string('url').notNullable();
+        t.text('api_key_sealed');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.unique(['tenant_id', 'name']);
+        t.index(['tenant_id', 'url']);
+      });
+    },
+  },
+];

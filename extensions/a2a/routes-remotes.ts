@@ -1,0 +1,53 @@
+// /api/a2a/remotes: the servers a tenant talks to over A2A. Anyone of the tenant may list them; only an
+// owner registers, changes or removes one (a registered remote may be reached even on addresses
+// discovery otherwise refuses). The API key is write-only.
+import { notFound } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { RouteHandler } from '../_shared/extension.js';
+import { created, noContent, ok } from '../_shared/http.js';
+import { requireRole } from '../_shared/roles.js';
+import { schema } from './context.js';
+import { forgetDirectory } from './directory.js';
+import { parseHttpUrl } from './outbound.js';
+import { RemoteStore, baseOf } from './remotes.js';
+import { Sealer } from '../_shared/sealed.js';
+
+export const remoteRoutes: Record<string, RouteHandler> = {
+  async 'GET /api/a2a/remotes'(req, ctx) {
+    return ok({ remotes: await new RemoteStore(ctx.db).list(req.auth.tenantId) });
+  },
+
+  async 'POST /api/a2a/remotes'(req, ctx) {
+    requireRole(req.auth, 'owner', 'registering a remote server');
+    const body = validate<{ name: string; url: string; apiKey?: string }>(schema(ctx, 'remote-create.json'), req.body);
+    const url = baseOf(parseHttpUrl(body.url));
+    const remote = await new RemoteStore(ctx.db).create(req.auth.tenantId, { ...body, url }, await Sealer.forExtension(ctx.host));
+    ctx.host.audit('a2a.remote.create', `a2a-remote:${remote.id}`, { name: remote.name, url: remote.url });
+    return created(remote);
+  },
+
+  async 'GET /api/a2a/remotes/:id'(req, ctx) {
+    const remote = await new RemoteStore(ctx.db).get(req.auth.tenantId, req.params.id!);
+    if (!remote) throw notFound(`remote ${req.params.id}`);
+    return ok(remote);
+  },
+
+  async 'PUT /api/a2a/remotes/:id'(req, ctx) {
+    requireRole(req.auth, 'owner', 'changing a remote server');
+    const body = validate<{ name?: string; url?: string; apiKey?: string | null }>(schema(ctx, 'remote-update.json'), req.body);
+    const change = { ...body, ...(body.url !== undefined ? { url: baseOf(parseHttpUrl(body.url)) } : {}) };
+    const remote = await new RemoteStore(ctx.db).update(req.auth.tenantId, req.params.id!, change, await Sealer.forExtension(ctx.host));
+    if (!remote) throw notFound(`remote ${req.params.id}`);
+    forgetDirectory(req.auth.tenantId, remote.id);
+    ctx.host.audit('a2a.remote.update', `a2a-remote:${remote.id}`, { name: remote.name, url: remote.url, apiKeyChanged: body.apiKey !== undefined });
+    return ok(remote);
+  },
+
+  async 'DELETE /api/a2a/remotes/:id'(req, ctx) {
+    requireRole(req.auth, 'owner', 'removing a remote server');
+    if (!(await new RemoteStore(ctx.db).delete(req.auth.tenantId, req.params.id!))) throw notFound(`remote ${req.params.id}`);
+    forgetDirectory(req.auth.tenantId, req.params.id!);
+    ctx.host.audit('a2a.remote.delete', `a2a-remote:${req.params.id}`, {});
+    return noContent();
+  },
+};

@@ -1,0 +1,176 @@
+// A2A between two real Roost servers: B registered as a remote of A; A's agents discover B, list its
+// agents and run tasks on them through the MCP tools, and B runs them in its own sessions.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
+import { sqliteFilesOnly, startTestServer, type TestServer } from '../helpers/server.js';
+import { namedAgent, sessionToken, startMessagingServer, type MessagingServer } from '../messaging/support.js';
+import { FIXTURES } from '../agents/support.js';
+
+describe('a2a: two servers', () => {
+  let a: MessagingServer;
+  let b: TestServer;
+  let ta: Tenant;
+  let otherA: Tenant;
+  let tb: Tenant;
+  let oracle: { id: string; name: string };
+  let asker: Client;
+  let outsider: Client;
+  let odd: Server;
+  let oddUrl: string;
+  let remoteId: string;
+
+  before(async () => {
+    a = await startMessagingServer();
+    // B shares A's fake model provider; it is another server, with its own data, keys and tenants.
+    b = await startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: a.anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES } });
+    ta = await registerTenant(a.server, 'a2a-home');
+    otherA = await registerTenant(a.server, 'a2a-home-other');
+    tb = await registerTenant(b, 'a2a-away');
+    oracle = await namedAgent(b, tb.operator, 'oracle');
+    await namedAgent(b, tb.operator, 'scribe');
+    const askerAgent = await namedAgent(a.server, ta.operator, 'asker');
+    asker = await mcpClient(a.server, await sessionToken(a.server, ta.operator, askerAgent.id, null));
+    const outsiderAgent = await namedAgent(a.server, otherA.operator, 'outsider');
+    outsider = await mcpClient(a.server, await sessionToken(a.server, otherA.operator, outsiderAgent.id, null));
+    // A server that answers what no agent card should: a redirect, a body too big, JSON that is no card.
+    odd = createServer((req, res) => {
+      if (req.url === '/redirect') return res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      if (req.url === '/big') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'big', skills: [], pad: 'x'.repeat(300_000) }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hello: 'world' }));
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await Promise.all([asker?.close(), outsider?.close()]);
+    await new Promise((resolve) => odd?.close(resolve));
+    await b?.cleanup();
+    await a?.close();
+  });
+
+  it('registers B as a remote of A: owner only, the key sealed and never answered', async () => {
+    assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: ta.operator, body: { name: 'b', url: b.url, apiKey: tb.operator } })).status, 403);
+    for (const body of [{ name: 'b' }, { name: 'b', url: 'ftp://example.com' }, { name: 'b', url: 'not a url' }, { name: '', url: b.url }, { name: 'b', url: 'http://user:pw@example.com' }, { name: 'b', url: b.url, apiKey: '' }, { name: 'b', url: b.url, extra: 1 }]) {
+      assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: ta.owner, body })).status, 400, JSON.stringify(body));
+    }
+    const created = await a.server.api('POST', '/api/a2a/remotes', { key: ta.owner, body: { name: 'b', url: `${b.url}/`, apiKey: tb.operator } });
+    assert.equal(created.status, 201, created.text);
+    remoteId = created.body.id;
+    assert.equal(created.body.url, b.url);
+    assert.equal(created.body.hasApiKey, true);
+    assert.doesNotMatch(JSON.stringify(created.body), new RegExp(tb.operator));
+    assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: ta.owner, body: { name: 'b', url: b.url } })).status, 409);
+
+    const listed = await a.server.api('GET', '/api/a2a/remotes', { key: ta.viewer });
+    assert.deepEqual(listed.body.remotes.map((r: any) => r.name), ['b']);
+    assert.doesNotMatch(listed.text, new RegExp(tb.operator));
+    assert.equal((await a.server.api('GET', `/api/a2a/remotes/${remoteId}`, { key: otherA.owner })).status, 404);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: otherA.owner, body: { name: 'mine' } })).status, 404);
+    assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`, { key: otherA.owner })).status, 404);
+    assert.equal((await a.server.api('GET', '/api/a2a/remotes', { key: otherA.viewer })).body.remotes.length, 0);
+
+    const renamed = await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.owner, body: { name: 'server-b' } });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(renamed.body.hasApiKey, true);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.owner, body: {} })).status, 400);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.operator, body: { name: 'x' } })).status, 403);
+  });
+
+  it('keeps the remote\'s key out of the database file', { skip: sqliteFilesOnly }, async () => {
+    const base = join(a.server.dataDir, 'extensions', 'a2a', 'a2a.sqlite');
+    // The database and its write-ahead log, where recent rows live until a checkpoint.
+    const file = Buffer.concat(await Promise.all([base, `${base}-wal`].map((f) => readFile(f).catch(() => Buffer.alloc(0)))));
+    assert.ok(file.includes(Buffer.from(remoteId)), 'the remote is stored in this file');
+    assert.equal(file.includes(Buffer.from(tb.operator)), false, 'its key only sealed');
+  });
+
+  it('svc_invoke_remote_agent from A runs the task on B and answers its result', async () => {
+    const result = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'hello from A', agent: 'oracle' });
+    assert.equal(result.isError, false, result.text);
+    assert.equal(result.value.reply, 'oracle heard: hello from A');
+    assert.equal(result.value.state, 'completed');
+    assert.equal(result.value.remote.name, 'server-b');
+    // The task and its session are B's, in the tenant of the key A holds.
+    const onB = await b.api('GET', `/a2a/tasks/${result.value.taskId}`, { key: tb.viewer });
+    assert.equal(onB.status, 200);
+    assert.equal(onB.body.metadata.agentId, oracle.id);
+    assert.equal((await b.api('GET', `/api/sessions/${onB.body.metadata.sessionId}`, { key: tb.viewer })).body.agentId, oracle.id);
+    assert.equal((await a.server.api('GET', `/a2a/tasks/${result.value.taskId}`, { key: ta.viewer })).status, 404, 'A has no such task');
+
+    const refused = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'nobody' });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /remote server-b refused the task \(404\): agent nobody not found/);
+    const unregistered = await callTool(outsider, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'oracle' });
+    assert.equal(unregistered.isError, true);
+    assert.match(unregistered.text, /no remote server is registered for http:\/\/127\.0\.0\.1:\d+/);
+    for (const args of [{ url: b.url }, { message: 'x' }, { url: 'file:///etc/passwd', message: 'x' }, { url: b.url, message: 'x', timeout_seconds: 0 }, { url: b.url, message: 'x', more: 1 }]) {
+      const bad = await callTool(asker, 'svc_invoke_remote_agent', args);
+      assert.equal(bad.isError, true, JSON.stringify(args));
+    }
+  });
+
+  it('svc_discover_agent reads and checks cards, and refuses what it must', async () => {
+    const server = await callTool(asker, 'svc_discover_agent', { url: b.url });
+    assert.equal(server.isError, false, server.text);
+    assert.equal(server.value.card.name, 'Roost');
+    assert.equal(server.value.card.url, `${b.url}/a2a`);
+    assert.equal(server.value.url, `${b.url}/.well-known/agent-card.json`);
+    // An agent's own card needs B's key: A sends it because B is a registered remote.
+    const agent = await callTool(asker, 'svc_discover_agent', { url: `${b.url}/api/agents/${oracle.id}/agent-card` });
+    assert.equal(agent.isError, false, agent.text);
+    assert.equal(agent.value.card.name, 'oracle');
+    assert.equal(agent.value.remote.name, 'server-b');
+    const keyless = await callTool(outsider, 'svc_discover_agent', { url: `${b.url}/api/agents/${oracle.id}/agent-card` });
+    assert.equal(keyless.isError, true);
+    assert.match(keyless.text, /answered 40[134]/, 'without B\'s key the card is not this tenant\'s to read');
+
+    for (const [url, pattern] of [
+      ['ftp://example.com/card.json', /must be http or https, not ftp/],
+      ['javascript:alert(1)', /must be http or https/],
+      ['not a url', /is not a URL/],
+      ['http://169.254.169.254/latest/meta-data', /link-local or cloud-metadata address/],
+      ['http://[fe80::1]/', /link-local or cloud-metadata address/],
+      ['http://[::ffff:169.254.169.254]/', /link-local or cloud-metadata address/],
+      ['http://metadata.google.internal/', /link-local or cloud-metadata address/],
+      [`${oddUrl}/redirect`, /redirects are not followed/],
+      [`${oddUrl}/big`, /more than 262144 bytes/],
+      [`${oddUrl}/plain`, /is not an A2A agent card: name must be a string/],
+      ['http://127.0.0.1:1/', /failed: ECONNREFUSED/],
+    ] as Array<[string, RegExp]>) {
+      const refused = await callTool(asker, 'svc_discover_agent', { url });
+      assert.equal(refused.isError, true, url);
+      assert.match(refused.text, pattern);
+    }
+    assert.equal((await callTool(asker, 'svc_discover_agent', {})).isError, true);
+  });
+
+  it('svc_agent_directory lists the agents of registered remotes with their cards', async () => {
+    const listed = await callTool(asker, 'svc_agent_directory', {});
+    assert.equal(listed.isError, false, listed.text);
+    assert.equal(listed.value.remotes.length, 1);
+    const [remote] = listed.value.remotes;
+    assert.equal(remote.remote.name, 'server-b');
+    assert.deepEqual(remote.agents.map((x: any) => x.name).sort(), ['oracle', 'scribe']);
+    assert.equal(remote.agents.find((x: any) => x.name === 'oracle').card.metadata.agentId, oracle.id);
+
+    // Cached for a minute; refresh fetches again, and sees B's new agent.
+    await namedAgent(b, tb.operator, 'newcomer');
+    assert.equal((await callTool(asker, 'svc_agent_directory', {})).value.remotes[0].agents.length, 2);
+    assert.equal((await callTool(asker, 'svc_agent_directory', { refresh: true })).value.remotes[0].agents.length, 3);
+    assert.deepEqual((await callTool(outsider, 'svc_agent_directory', {})).value, { remotes: [] });
+    assert.equal((await callTool(asker, 'svc_agent_directory', { refresh: 'yes' })).isError, true);
+
+    // A remote whose key is wrong is listed with the reason, not dropped silently.
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.owner, body: { apiKey: 'roost_wrong_key' } })).status, 200);
+    const broken = await callTool(asker, 'svc_agent_directory', {});
+    assert.match(broken.value.remotes[0].error, /answered 40[13] for its agent list/);
+    assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`, { key: ta.owner })).status, 204);
+    assert.deepEqual((await callTool(asker, 'svc_agent_directory', {})).value, { remotes: [] });
+  });
+});
