@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
 import { agentToken, callTool, createAgent, FIXTURES, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
-import { createSchedule, READ_PROJECTS, setClock, startScheduleServer } from './support.js';
+import { createSchedule, READ_PROJECTS, setClock, settled, startScheduleServer } from './support.js';
 
 describe('schedules: access and input', () => {
   let server: TestServer;
@@ -75,6 +75,16 @@ describe('schedules: access and input', () => {
     const clock = await server.api('POST', '/api/scheduler/test-clock', { key: a.operator, body: { advanceMs: 1 } });
     assert.equal(clock.status, 403);
     assert.equal((await server.api('GET', '/api/schedules', { key: a.owner })).body.schedules.length, 1, 'only the schedule of the previous test');
+  });
+
+  it('a route action reaches only routes served over HTTP: an internal route is as unknown as over HTTP', async () => {
+    const s = await createSchedule(server, { name: 'sneaky', intervalSeconds: 3600, action: { type: 'route', method: 'POST', path: '/api/credits/reservations', body: { microUnits: 1 } } }, a.owner);
+    const run = await server.api('POST', `/api/schedules/${s.id}/trigger`, { key: a.owner });
+    assert.equal(run.status, 201, run.text);
+    const [failed] = await settled(server, s.id, 1, ['failed'], a.owner);
+    assert.equal(failed.errorCode, 'EXTENSION_UNAVAILABLE');
+    assert.match(failed.error, /nobody serves POST \/api\/credits\/reservations/);
+    assert.equal((await server.api('DELETE', `/api/schedules/${s.id}`, { key: a.owner })).status, 204);
   });
 
   it('svc_manage_schedule works through the MCP SDK client for an agent granted it, and only then', async () => {
