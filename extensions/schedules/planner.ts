@@ -35,27 +35,47 @@ export function planRuns(timing: Timing, first: Date, now: Date, policy: MissedP
   return [...missed.slice(-config.missedRunCap).map((at) => ({ at, trigger: 'missed' as const })), ...regular];
 }
 
-export interface PlanOutcome {
-  inserted: ExecutionRow[];
-  /** The schedule's next run was already moved by someone else: nothing done. */
-  raced: boolean;
+/**
+ * Records the planned runs of due schedules and moves each one's next run past `now`, in `trx`, with a
+ * few statements for the whole batch: one UPDATE … RETURNING per (old, new) next-run pair — only rows
+ * still active and still at their old next run move (a trigger, a pause or another leader may have
+ * come first) — then one INSERT of the runs of the moved ones, a run_key already taken being skipped.
+ * Returns the executions inserted.
+ */
+export async function recordDue(trx: Knex.Transaction, due: ScheduleRow[], now: Date, config: SchedulerConfig): Promise<ExecutionRow[]> {
+  const groups = new Map<string, { from: string; to: string | null; rows: ScheduleRow[] }>();
+  for (const row of due) {
+    const next = nextRun(timingOf(row), now, new Date(row.next_run_at!))?.toISOString() ?? null;
+    const key = `${row.next_run_at}|${next}`;
+    const group = groups.get(key) ?? { from: row.next_run_at!, to: next, rows: [] };
+    group.rows.push(row);
+    groups.set(key, group);
+  }
+  const moved: ScheduleRow[] = [];
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.rows.length; i += CHUNK) {
+      const chunk = group.rows.slice(i, i + CHUNK);
+      const ids = await trx('schedules').whereIn('id', chunk.map((r) => r.id)).where({ next_run_at: group.from, status: 'active' }).update({ next_run_at: group.to, updated_at: now.toISOString() }).returning('id');
+      const kept = new Set(idsOf(ids));
+      moved.push(...chunk.filter((r) => kept.has(r.id)));
+    }
+  }
+  const rows = moved.flatMap((row) => {
+    const action = JSON.parse(row.action) as Action;
+    return planRuns(timingOf(row), new Date(row.next_run_at!), now, row.missed_policy, config)
+      .map((run) => executionRow({ tenantId: row.tenant_id, scheduleId: row.id, dueAt: run.at, trigger: run.trigger, action, awaitingApproval: row.approval === 'owner_approve' }, now));
+  });
+  const inserted = new Set<string>();
+  // 20 columns a row: 40 rows stay far below SQLite's limit of bound variables per statement.
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    for (const id of idsOf(await trx('schedule_executions').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('run_key').ignore().returning('id'))) inserted.add(id);
+  }
+  return rows.filter((r) => inserted.has(r.id));
 }
 
-/** Records the planned runs of a due schedule and moves its next run past `now` (in `trx`). */
-export async function recordDue(trx: Knex.Transaction, row: ScheduleRow, now: Date, config: SchedulerConfig): Promise<PlanOutcome> {
-  const timing = timingOf(row);
-  const first = new Date(row.next_run_at!);
-  const runs = planRuns(timing, first, now, row.missed_policy, config);
-  const next = nextRun(timing, now, first);
-  const moved = await trx('schedules').where({ id: row.id, next_run_at: row.next_run_at, status: 'active' }).update({ next_run_at: next?.toISOString() ?? null, updated_at: now.toISOString() });
-  if (moved === 0) return { inserted: [], raced: true };
-  const action = JSON.parse(row.action) as Action;
-  const rows = runs.map((run) => executionRow({ tenantId: row.tenant_id, scheduleId: row.id, dueAt: run.at, trigger: run.trigger, action, awaitingApproval: row.approval === 'owner_approve' }, now));
-  if (rows.length === 0) return { inserted: [], raced: false };
-  const ids = await trx('schedule_executions').insert(rows).onConflict('run_key').ignore().returning('id');
-  const kept = new Set((ids as Array<{ id: string } | string>).map((r) => (typeof r === 'string' ? r : r.id)));
-  return { inserted: rows.filter((r) => kept.has(r.id)), raced: false };
-}
+const CHUNK = 500;
+const INSERT_CHUNK = 40;
+const idsOf = (rows: Array<{ id: string } | string>) => rows.map((r) => (typeof r === 'string' ? r : r.id));
 
 /** The default approval of an action: destructive ones wait for the owner. */
 export const defaultApproval = (action: Action) => (isDestructive(action) ? 'owner_approve' : 'auto');

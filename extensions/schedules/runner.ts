@@ -16,6 +16,8 @@ export class Runner {
   /** Executions this instance runs now, to abort on cancel. */
   private readonly running = new Map<string, AbortController>();
   private readonly cancelling = new Set<string>();
+  /** The extension is stopping: runs cut short now stay `running`, for the next start to mark INTERRUPTED. */
+  private stopping = false;
   private dispatching: Promise<void> | undefined;
   private again = false;
   failures = 0;
@@ -55,11 +57,13 @@ export class Runner {
     controller.abort();
   }
 
-  async drain(): Promise<void> {
-    for (const controller of this.running.values()) controller.abort();
+  /** Stops starting runs; those in flight end as they can (see `stopping`). */
+  stop(): void {
+    this.stopping = true;
   }
 
   private async pass(): Promise<void> {
+    if (this.stopping) return;
     const busy = await this.ctx.db('schedule_executions').where({ status: 'running' }).count<Array<{ n: number | string }>>({ n: '*' });
     const free = this.config.maxConcurrent - Number(busy[0]?.n ?? 0);
     if (free <= 0) return;
@@ -101,6 +105,7 @@ export class Runner {
         finished_at: this.clock.now().toISOString(),
       }, this.clock.now());
     } catch (err) {
+      if (this.stopping) return;
       const error = toRoostError(err);
       // Aborted without a cancel: the timeout fired.
       const timedOut = controller.signal.aborted && !this.cancelling.has(execution.id);
@@ -121,7 +126,7 @@ export class Runner {
       announceExecution(this.ctx.host, finished);
       await this.count(finished).catch((err: Error) => this.ctx.host.log('warn', `schedules: counting a run failed: ${err.message}`));
     }
-    this.afterRun();
+    if (this.running.size === 0) this.afterRun();
     void this.dispatch().catch((err: Error) => this.ctx.host.log('warn', `schedules: dispatch failed: ${err.message}`));
   }
 

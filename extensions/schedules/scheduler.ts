@@ -57,7 +57,7 @@ export class Scheduler {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
-    await this.runner.drain();
+    this.runner.stop();
   }
 
   /** A tick soon (after a trigger, an approval), unless one is running. */
@@ -122,11 +122,7 @@ export class Scheduler {
       const due = await this.ctx.db<ScheduleRow>('schedules').where({ status: 'active' }).where('next_run_at', '<=', at).orderBy('next_run_at').limit(BATCH);
       if (due.length === 0) break;
       oldest ??= due[0]!.next_run_at;
-      const inserted = await this.ctx.db.transaction(async (trx) => {
-        const rows: ExecutionRow[] = [];
-        for (const schedule of due) rows.push(...(await recordDue(trx, schedule, now, this.config)).inserted);
-        return rows;
-      });
+      const inserted = await this.ctx.db.transaction((trx) => recordDue(trx, due, now, this.config));
       this.stats.executionsRecorded += inserted.length;
       for (const row of inserted) announceExecution(this.ctx.host, toExecution(row));
       if (due.length < BATCH) break;

@@ -118,9 +118,9 @@ export async function triggerSchedule(ctx: ExtensionContext, auth: AuthContext, 
   const key = await ctx.db.transaction(async (trx) => {
     if (due) {
       const row = await trx<ScheduleRow>('schedules').where({ id, tenant_id: auth.tenantId }).first();
-      const planned = row && row.next_run_at === schedule.nextRunAt ? await recordDue(trx, row, now, config) : { inserted: [], raced: true };
-      if (planned.raced || planned.inserted.length === 0) throw conflict(`the run of schedule ${id} due at ${schedule.nextRunAt} was already recorded`);
-      return planned.inserted[planned.inserted.length - 1]!.run_key;
+      const inserted = row && row.next_run_at === schedule.nextRunAt ? await recordDue(trx, [row], now, config) : [];
+      if (inserted.length === 0) throw conflict(`the run of schedule ${id} due at ${schedule.nextRunAt} was already recorded`);
+      return inserted[inserted.length - 1]!.run_key;
     }
     const row = executionRow({ tenantId: auth.tenantId, scheduleId: id, dueAt: now, trigger: 'manual', action: schedule.action, awaitingApproval: schedule.approval === 'owner_approve', runKey: `${runKeyOf(id, now)}#manual` }, now);
     const inserted = await trx('schedule_executions').insert(row).onConflict('run_key').ignore().returning('id');
