@@ -59,7 +59,10 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
       const sessionId = String((session as { id: unknown }).id);
       await run.onSession(sessionId);
       const reply = await waitForReply(run.host, as, sessionId, 0, { timeoutMs: run.timeoutMs, signal: run.signal });
-      // The cost the session itself reports once its turn ended (it includes every turn it ran).
+      // A scheduled prompt is asked once: the session is stopped once it answered, so runs do not pile
+      // up live sessions (and their runners) until each one's timeout.
+      await run.host.call('POST', `/api/sessions/${seg(sessionId)}/stop`, {}, as);
+      // The cost the session itself reports once it ended (it includes every turn it ran).
       const after = (await call(run, 'GET', `/api/sessions/${seg(sessionId)}`, undefined, as, 'reading the session')) as { cost?: unknown; status?: unknown };
       const cost = typeof after.cost === 'number' ? after.cost : reply.cost;
       return { result: { sessionId, status: after.status ?? null, text: reply.text.slice(0, 4000) }, cost };

@@ -1,9 +1,11 @@
-// Usage: anomaly flags (median + k·MAD) on a constructed history, and the usage routes over real runs.
+// Usage: anomaly flags (median + k·MAD) on a constructed history, the usage routes over real runs, and a
+// flag raised by a real session whose cost (from the fake Anthropic server's token usage) jumps.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { baseline, flag, K, MIN_HISTORY } from '../../extensions/schedules/anomaly.js';
 import type { TestServer } from '../helpers/server.js';
-import { createSchedule, NOWHERE, READ_PROJECTS, setClock, settled, startScheduleServer } from './support.js';
+import { startHarness } from '../sessions/harness.js';
+import { CLOCK_ENV, createSchedule, executions, NOWHERE, READ_PROJECTS, setClock, settled, startScheduleServer } from './support.js';
 
 describe('anomaly flags on a constructed history', () => {
   const costs = [1000, 1100, 950, 1050, 1000, 980, 1020, 30_000 /* one past outlier */, 1010, 990];
@@ -63,5 +65,33 @@ describe('usage routes', () => {
     assert.ok(Array.isArray(anomalies.body.anomalies));
     assert.equal((await server.api('GET', '/api/usage/summary?days=0')).status, 400);
     assert.equal((await server.api('GET', '/api/usage/schedule/nope')).status, 404);
+  });
+});
+
+describe('anomaly flags over real session runs', () => {
+  it('flags the run whose session cost far more than the runs before it', async () => {
+    const cheap = { text: 'ok', usage: { input_tokens: 10, output_tokens: 10 } };
+    const h = await startHarness({ anthropic: [cheap, cheap, cheap, cheap, cheap, cheap, { text: 'a very long answer', usage: { input_tokens: 10, output_tokens: 5000 } }], env: CLOCK_ENV });
+    try {
+      await setClock(h.server, { to: '2026-07-01T00:00:00.000Z' });
+      const agent = await h.agent();
+      const s = await createSchedule(h.server, { name: 'digest', intervalSeconds: 3600, action: { type: 'session', agentId: agent.id, prompt: 'Summarise.' } });
+      for (let i = 1; i <= 7; i++) {
+        await setClock(h.server, { advanceMs: 3_600_000 });
+        await settled(h.server, s.id, i, ['succeeded']);
+      }
+      const runs = await executions(h.server, s.id);
+      assert.ok(runs.every((r) => r.result.status === 'stopped'), 'each session is stopped once it answered');
+      const costs = runs.map((r) => r.cost).reverse();
+      assert.ok(costs.slice(0, 6).every((c) => c > 0 && c === costs[0]) && costs[6] > 10 * costs[0], `costs ${costs}`);
+      const summary = (await h.server.api('GET', '/api/usage/summary')).body.schedules.find((x: any) => x.scheduleId === s.id);
+      assert.equal(summary.anomalous, true);
+      assert.deepEqual(summary.latestFlags.map((f: any) => f.metric), ['cost']);
+      assert.equal(summary.cost, costs.reduce((a, b) => a + b, 0));
+      const anomalies = (await h.server.api('GET', '/api/usage/anomalies')).body.anomalies;
+      assert.deepEqual(anomalies.filter((x: any) => x.flags.some((f: any) => f.metric === 'cost')).map((x: any) => x.executionId), [runs[0].id]);
+    } finally {
+      await h.close();
+    }
   });
 });
