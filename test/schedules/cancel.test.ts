@@ -18,6 +18,10 @@ describe('cancel of a running execution', () => {
     const agent = await h.agent();
     const s = await createSchedule(h.server, { name: 'ask', intervalSeconds: 3600, action: { type: 'session', agentId: agent.id, prompt: 'Summarise the day.' } });
     assert.equal(s.agentId, agent.id);
+    const state = (await h.server.api('GET', '/api/scheduler/system-state')).body;
+    const credits = state.credits.find((c: any) => c.agentId === agent.id);
+    assert.equal(credits.available, true, JSON.stringify(state));
+    assert.equal(typeof credits.balance, 'number');
     const run = await h.server.api('POST', `/api/schedules/${s.id}/trigger`);
     assert.equal(run.status, 201, run.text);
     const running = await waitFor('the execution to start its session', async () => {

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 import { registerTenant, type Tenant } from '../agents/support.js';
 import { createSchedule, executions, NOWHERE, READ_PROJECTS, setClock, settled, startScheduleServer } from './support.js';
 
@@ -109,6 +110,25 @@ describe('schedule rules', () => {
     assert.equal(cancelled.status, 200, cancelled.text);
     assert.equal(cancelled.body.status, 'cancelled');
     assert.equal((await server.api('POST', `/api/schedule-executions/${waiting.body.id}/cancel`, { key: t.operator })).status, 409);
+  });
+
+  it('holds queued executions while the operational mode is paused, and says so in the system state', async () => {
+    const s = await createSchedule(server, { name: 'held', intervalSeconds: 3600, action: READ_PROJECTS }, t.owner);
+    assert.equal((await server.api('POST', '/api/operational-mode', { body: { mode: 'paused' } })).status, 200);
+    try {
+      const state = await waitFor('the scheduler to learn the mode', async () => {
+        const body = (await server.api('GET', '/api/scheduler/system-state', { key: t.owner })).body;
+        return body.operationalMode === 'paused' ? body : undefined;
+      });
+      assert.equal(state.canRun, false);
+      assert.match(state.blockers.join(' '), /operational mode is paused/);
+      const run = await server.api('POST', `/api/schedules/${s.id}/trigger`, { key: t.owner });
+      await setClock(server, { advanceMs: 1_000 });
+      assert.equal((await server.api('GET', `/api/schedule-executions/${run.body.id}`, { key: t.owner })).body.status, 'queued');
+    } finally {
+      assert.equal((await server.api('POST', '/api/operational-mode', { body: { mode: 'normal' } })).status, 200);
+    }
+    await settled(server, s.id, 1, ['succeeded'], t.owner);
   });
 
   it('reports health and the live system state', async () => {
