@@ -4,7 +4,7 @@ import type { HostClient } from '../_shared/host-client.js';
 import type { Execution } from './executions.js';
 import type { Schedule } from './store.js';
 
-export const TENANT_TOPIC = 'schedules.events';
+const TENANT_TOPIC = 'schedules.events';
 
 function both(host: HostClient, tenantId: string, scheduleId: string, message: Record<string, unknown>): void {
   host.emit(`schedule.${scheduleId}`, message, tenantId);

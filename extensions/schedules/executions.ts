@@ -8,7 +8,6 @@ import type { Action } from './actions.js';
 
 export type ExecutionStatus = 'awaiting_approval' | 'queued' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
 export type Trigger = 'schedule' | 'missed' | 'manual';
-export const FINAL: ExecutionStatus[] = ['succeeded', 'failed', 'denied', 'cancelled'];
 
 export interface Execution {
   id: string;

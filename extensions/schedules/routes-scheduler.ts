@@ -23,13 +23,13 @@ export const schedulerRoutes: Record<string, RouteHandler> = {
     const failed = await ctx.db('schedule_executions').where({ tenant_id: tenantId, status: 'failed' }).where('created_at', '>=', since).count<Array<{ n: number | string }>>({ n: '*' });
     const pausedByFailures = await ctx.db('schedules').where({ tenant_id: tenantId, status: 'paused' }).where('consecutive_failures', '>=', s.config.failureLimit).count<Array<{ n: number | string }>>({ n: '*' });
     const count = (status: string) => Number(byStatus.find((r) => r.status === status)?.n ?? 0);
-    const { leader, ticks, lastTickAt, tickLagMs, tickDurationMs, dueLagMs, interrupted } = s.stats;
+    const { leader, ticks, lastTickAt, tickLagMs, tickDurationMs, dueLagMs, executionsRecorded, interrupted } = s.stats;
     return ok({
       status: leader ? 'leading' : 'standby',
       clock: s.clock.kind,
       now: now.toISOString(),
       operationalMode: s.operationalMode,
-      tick: { intervalMs: s.config.tickMs, ticks, lastTickAt, tickLagMs, tickDurationMs, dueLagMs },
+      tick: { intervalMs: s.config.tickMs, ticks, lastTickAt, tickLagMs, tickDurationMs, dueLagMs, executionsRecorded },
       due: Number(due[0]?.n ?? 0),
       queued: count('queued'),
       awaitingApproval: count('awaiting_approval'),

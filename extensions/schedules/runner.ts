@@ -20,7 +20,6 @@ export class Runner {
   private stopping = false;
   private dispatching: Promise<void> | undefined;
   private again = false;
-  failures = 0;
 
   constructor(
     private readonly ctx: ExtensionContext,
@@ -29,10 +28,6 @@ export class Runner {
     private readonly instanceId: string,
     private readonly afterRun: () => void,
   ) {}
-
-  get localRunning(): number {
-    return this.running.size;
-  }
 
   /** Starts what may start now; calls made while one pass runs fold into one more pass. */
   dispatch(): Promise<void> {
@@ -143,7 +138,6 @@ export class Runner {
       await this.ctx.db('schedules').where({ id: execution.scheduleId }).update({ consecutive_failures: 0, last_run_at: now });
       return;
     }
-    this.failures++;
     await this.ctx.db('schedules').where({ id: execution.scheduleId }).increment('consecutive_failures', 1).update({ last_run_at: now });
     const paused = await this.ctx.db('schedules')
       .where({ id: execution.scheduleId, status: 'active' })
