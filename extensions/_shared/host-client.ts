@@ -4,7 +4,8 @@ import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
 import type { ExecResult } from '../../protocol/messages.js';
 
-export type CallAs = { requestId: string } | { tenantId: string };
+/** `public: true` reaches only routes served over HTTP too (never `internal = true` ones). */
+export type CallAs = ({ requestId: string } | { tenantId: string }) & { public?: boolean };
 
 export class HostClient {
   /** The id of the request, tool call, WebSocket message or event whose handling is running now. */

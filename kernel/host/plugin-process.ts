@@ -213,7 +213,7 @@ export class PluginProcess {
       case 'emit':
         return need('emit')(m.topic, m.payload, m.tenantId ?? null);
       case 'call':
-        return need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m) }).then((reply) => this.callReply(reply));
+        return need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m), public: m.public === true }).then((reply) => this.callReply(reply));
       case 'secret':
         return need('secret')(m.name);
       case 'audit':

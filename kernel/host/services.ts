@@ -35,6 +35,8 @@ export interface CallRequest {
   /** The body as raw bytes from the calling extension, forwarded undecoded. */
   attachment?: Buffer;
   auth: AuthContext;
+  /** Only routes reachable over HTTP: an `internal = true` route answers 404 as it would there. */
+  public?: boolean;
 }
 
 export interface TokenRequest {

@@ -7,6 +7,8 @@ import type { ExtensionRegistry } from '../host/registry.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
 export interface DispatchInput {
+  /** Refuse `internal = true` routes, as HTTP does (a call made on behalf of a user's stored request). */
+  public?: boolean;
   method: string;
   path: string;
   query: Record<string, string | string[]>;
@@ -82,7 +84,7 @@ export class Dispatcher {
   async call(input: Omit<DispatchInput, 'query'>): Promise<CallReply> {
     const url = new URL(input.path, 'http://internal');
     const route = this.routes.match(input.method, url.pathname);
-    if (!route) return { status: 404, body: new RoostError('ROUTE_NOT_FOUND', `nobody serves ${input.method} ${url.pathname}`).toBody() };
+    if (!route || (input.public && route.decl.internal)) return { status: 404, body: new RoostError('ROUTE_NOT_FOUND', `nobody serves ${input.method} ${url.pathname}`).toBody() };
     if (input.auth.role === 'viewer' && input.method !== 'GET') {
       return { status: 403, body: new RoostError('FORBIDDEN', 'viewers cannot change anything').toBody() };
     }

@@ -1,0 +1,38 @@
+// The schedules extension: schedules, their executions and approvals, the scheduler tick, usage.
+import { runExtension } from '../_shared/extension.js';
+import { openClock } from './clock.js';
+import { schedulerConfig } from './config.js';
+import { migrations } from './migrations.js';
+import { routes } from './routes.js';
+import { Scheduler } from './scheduler.js';
+import { scheduler, setScheduler } from './state.js';
+import { tools } from './tools.js';
+
+const MODES = ['normal', 'queued', 'paused'];
+
+runExtension({
+  migrations,
+  routes,
+  tools,
+  async setup(ctx) {
+    const clock = await openClock(ctx.db);
+    if (clock.kind === 'test') ctx.host.log('warn', 'schedules: ROOST_CLOCK=test — the scheduler runs on a test clock that only moves through POST /api/scheduler/test-clock');
+    const s = new Scheduler(ctx, schedulerConfig(), clock);
+    const mode = ctx.init.config?.operationalMode;
+    if (typeof mode === 'string' && MODES.includes(mode)) s.operationalMode = mode;
+    setScheduler(s);
+    await s.syncWake();
+    s.start();
+  },
+  event({ topic, payload }) {
+    const mode = (payload as { mode?: unknown } | null)?.mode;
+    if (topic === 'system.operational_mode' && typeof mode === 'string' && MODES.includes(mode)) {
+      scheduler().operationalMode = mode;
+      if (mode !== 'paused') scheduler().kick();
+    }
+  },
+  async shutdown() {
+    await scheduler().stop();
+    setScheduler(undefined);
+  },
+});

@@ -1,0 +1,8 @@
+// Every route of the schedules extension, keyed as plugin.toml declares them.
+import type { RouteHandler } from '../_shared/extension.js';
+import { executionRoutes } from './routes-executions.js';
+import { scheduleRoutes } from './routes-schedules.js';
+import { schedulerRoutes } from './routes-scheduler.js';
+import { usageRoutes } from './routes-usage.js';
+
+export const routes: Record<string, RouteHandler> = { ...scheduleRoutes, ...executionRoutes, ...schedulerRoutes, ...usageRoutes };

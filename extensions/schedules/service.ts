@@ -1,0 +1,139 @@
+// What the REST routes and the MCP tool both do to schedules: build and check a schedule from input,
+// pause, resume, delete, trigger. Everything happens within the caller's tenant.
+import { conflict, forbidden, notFound } from '../../protocol/errors.js';
+import type { AuthContext } from '../../protocol/messages.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import { checkAction, isDestructive, type Action } from './actions.js';
+import { announceExecution, announceSchedule } from './announce.js';
+import { ExecutionStore, executionRow, runKeyOf, type Execution } from './executions.js';
+import { defaultApproval, recordDue } from './planner.js';
+import { scheduler } from './state.js';
+import { ScheduleStore, type Approval, type MissedPolicy, type Schedule, type ScheduleFields, type ScheduleRow } from './store.js';
+import { checkTiming, nextRun, type Timing } from './timing.js';
+
+export interface ScheduleInput {
+  name?: string;
+  description?: string;
+  agentId?: string;
+  cron?: string | null;
+  timezone?: string;
+  intervalSeconds?: number | null;
+  approval?: Approval;
+  missedPolicy?: MissedPolicy;
+  enabled?: boolean;
+  action?: Action;
+}
+
+export const stores = (ctx: ExtensionContext) => ({ schedules: new ScheduleStore(ctx.db, ctx.sql), executions: new ExecutionStore(ctx.db, ctx.sql) });
+
+export async function mustGet(ctx: ExtensionContext, tenantId: string, id: string): Promise<Schedule> {
+  const schedule = await stores(ctx).schedules.get(tenantId, id);
+  if (!schedule) throw notFound(`schedule ${id}`);
+  return schedule;
+}
+
+const sameTiming = (a: Timing, b: Timing) => a.cron === b.cron && a.timezone === b.timezone && a.intervalSeconds === b.intervalSeconds;
+
+/** The stored fields of a schedule from input (merged over `existing` for an update), checked. */
+function buildFields(input: ScheduleInput, existing: Schedule | undefined, auth: AuthContext): ScheduleFields {
+  const { config, clock } = scheduler();
+  const now = clock.now();
+  const action = input.action ?? existing!.action;
+  checkAction(action);
+  const switchesToInterval = input.intervalSeconds !== undefined && input.intervalSeconds !== null;
+  const switchesToCron = input.cron !== undefined && input.cron !== null;
+  const timing: Timing = {
+    cron: switchesToCron ? input.cron! : switchesToInterval ? null : (input.cron === null ? null : (existing?.cron ?? null)),
+    timezone: input.timezone ?? existing?.timezone ?? 'UTC',
+    intervalSeconds: switchesToInterval ? input.intervalSeconds! : switchesToCron ? null : (input.intervalSeconds === null ? null : (existing?.intervalSeconds ?? null)),
+  };
+  checkTiming(timing, config.minIntervalSeconds, now);
+  const approval = input.approval ?? (input.action || !existing ? defaultApproval(action) : existing.approval);
+  if (isDestructive(action) && approval === 'auto' && input.approval === 'auto' && auth.role !== 'owner') {
+    throw forbidden('running a destructive action (a work task, a DELETE route) without approval needs the owner role');
+  }
+  const status = input.enabled === undefined ? (existing?.status ?? 'active') : input.enabled ? 'active' : 'paused';
+  const keepNext = existing && existing.status === 'active' && status === 'active' && sameTiming(timing, existing) && existing.nextRunAt !== null;
+  const nextRunAt = status !== 'active' ? null : keepNext ? existing.nextRunAt : (nextRun(timing, now, now)?.toISOString() ?? null);
+  const actionAgent = action.type === 'session' || action.type === 'work_task' ? action.agentId : undefined;
+  return {
+    agentId: input.agentId ?? actionAgent ?? existing?.agentId ?? null,
+    name: input.name ?? existing!.name,
+    description: input.description ?? existing?.description ?? '',
+    ...timing,
+    action,
+    approval,
+    missedPolicy: input.missedPolicy ?? existing?.missedPolicy ?? 'run_once',
+    status,
+    pausedReason: status === 'paused' ? (existing?.status === 'paused' ? existing.pausedReason : `paused by ${auth.actor}`) : null,
+    nextRunAt,
+  };
+}
+
+export async function createSchedule(ctx: ExtensionContext, auth: AuthContext, input: ScheduleInput): Promise<Schedule> {
+  const schedule = await stores(ctx).schedules.create(auth.tenantId, auth.actor, buildFields(input, undefined, auth), scheduler().clock.now());
+  announceSchedule(ctx.host, schedule, 'created');
+  await scheduler().syncWake();
+  return schedule;
+}
+
+export async function updateSchedule(ctx: ExtensionContext, auth: AuthContext, id: string, input: ScheduleInput): Promise<Schedule> {
+  const existing = await mustGet(ctx, auth.tenantId, id);
+  const schedule = await stores(ctx).schedules.update(auth.tenantId, id, buildFields(input, existing, auth), scheduler().clock.now());
+  if (!schedule) throw notFound(`schedule ${id}`);
+  announceSchedule(ctx.host, schedule, 'updated');
+  await scheduler().syncWake();
+  return schedule;
+}
+
+/** Pause or resume: a resumed schedule runs next at its next time from now (what a pause skipped is not made up). */
+export function pausedFields(schedule: Schedule, pause: boolean, actor: string): ScheduleFields {
+  const now = scheduler().clock.now();
+  return {
+    ...schedule,
+    status: pause ? 'paused' : 'active',
+    pausedReason: pause ? `paused by ${actor}` : null,
+    nextRunAt: pause ? null : (nextRun(schedule, now, now)?.toISOString() ?? null),
+  };
+}
+
+export async function deleteSchedule(ctx: ExtensionContext, tenantId: string, id: string): Promise<void> {
+  const schedule = await mustGet(ctx, tenantId, id);
+  await stores(ctx).schedules.remove(tenantId, id);
+  announceSchedule(ctx.host, schedule, 'deleted');
+  await scheduler().syncWake();
+}
+
+/**
+ * Runs a schedule now. When it is due (its next run has come and the tick has not recorded it yet) the
+ * trigger records that very run — the same run_key the tick would use, so only one of them can; else a
+ * manual run of its own. An owner's trigger approves the run it asks for; anyone else's waits for
+ * approval when the schedule says so.
+ */
+export async function triggerSchedule(ctx: ExtensionContext, auth: AuthContext, id: string): Promise<Execution> {
+  const { clock, config } = scheduler();
+  const schedule = await mustGet(ctx, auth.tenantId, id);
+  const now = clock.now();
+  const due = schedule.status === 'active' && schedule.nextRunAt !== null && Date.parse(schedule.nextRunAt) <= now.getTime();
+  const key = await ctx.db.transaction(async (trx) => {
+    if (due) {
+      const row = await trx<ScheduleRow>('schedules').where({ id, tenant_id: auth.tenantId }).first();
+      const inserted = row && row.next_run_at === schedule.nextRunAt ? await recordDue(trx, [row], now, config) : [];
+      if (inserted.length === 0) throw conflict(`the run of schedule ${id} due at ${schedule.nextRunAt} was already recorded`);
+      return inserted[inserted.length - 1]!.run_key;
+    }
+    const row = executionRow({ tenantId: auth.tenantId, scheduleId: id, dueAt: now, trigger: 'manual', action: schedule.action, awaitingApproval: schedule.approval === 'owner_approve', runKey: `${runKeyOf(id, now)}#manual` }, now);
+    const inserted = await trx('schedule_executions').insert(row).onConflict('run_key').ignore().returning('id');
+    if (inserted.length === 0) throw conflict(`schedule ${id} was already triggered at ${now.toISOString()}`);
+    return row.run_key;
+  });
+  const { executions } = stores(ctx);
+  let execution = (await executions.byKey(key))!;
+  if (execution.status === 'awaiting_approval' && auth.role === 'owner') {
+    execution = (await executions.transition(execution.id, ['awaiting_approval'], 'queued', { resolved_by: auth.actor }, now)) ?? execution;
+  }
+  announceExecution(ctx.host, execution);
+  await scheduler().syncWake();
+  scheduler().kick();
+  return execution;
+}
