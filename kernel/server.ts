@@ -56,9 +56,8 @@ const SECRET_NAMES = new Set([
   'ROOST_SEARCH_API_URL', 'ROOST_SEARCH_API_KEY', 'ROOST_CHROMIUM_PATH',
 ]);
 /** The only environment an extension process inherits; everything else arrives in init or via `secret`. */
+// ROOST_CLOCK: `test` gives extensions that keep time (schedules, workflows) a clock tests move by hand.
 const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV', 'SYSTEMROOT', 'ROOST_CLOCK'];
-/** Plus every variable under this prefix: extensions' own settings (ROOST_EXT_SCHEDULER_TICK_MS…), never keys. */
-const EXTENSION_ENV_PREFIX = 'ROOST_EXT_';
 
 /** What only a program embedding the kernel can pass (never configuration): see EmbeddedRoute. */
 export interface EmbedOptions {
@@ -133,7 +132,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const ws = new WsHub(kernel, isPostgres(config) ? new SharedTickets(db) : new MemoryTickets());
     const unsubscribers = new Map<string, Array<() => void>>();
     // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
-    const extensionEnv = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && (EXTENSION_ENV.includes(name) || name.startsWith(EXTENSION_ENV_PREFIX))));
+    const extensionEnv = Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
     const launcher = new ExtensionLauncher(config, extensionEnv, log);
     kernel.registry = new ExtensionRegistry({
       db,

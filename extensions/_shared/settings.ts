@@ -19,6 +19,12 @@ export function numberSetting(ctx: ExtensionContext, name: string, fallback: num
   return n;
 }
 
+export function integerSetting(ctx: ExtensionContext, name: string, fallback: number, min: number, max: number): number {
+  const n = numberSetting(ctx, name, fallback, min, max);
+  if (!Number.isInteger(n)) throw validationError(`${variable(ctx, name)} must be an integer from ${min} to ${max}, got "${raw(ctx, name)}"`);
+  return n;
+}
+
 export function stringSetting(ctx: ExtensionContext, name: string): string | undefined {
   return raw(ctx, name);
 }

@@ -17,7 +17,7 @@ runExtension({
   async setup(ctx) {
     const clock = await openClock(ctx.db);
     if (clock.kind === 'test') ctx.host.log('warn', 'schedules: ROOST_CLOCK=test — the scheduler runs on a test clock that only moves through POST /api/scheduler/test-clock');
-    const s = new Scheduler(ctx, schedulerConfig(), clock);
+    const s = new Scheduler(ctx, schedulerConfig(ctx), clock);
     const mode = ctx.init.config?.operationalMode;
     if (typeof mode === 'string' && MODES.includes(mode)) s.operationalMode = mode;
     setScheduler(s);

@@ -3,7 +3,7 @@
 // 1. tick overhead: the tick that records the 1,000 due runs (one execution row each, in batches) and
 //    starts the first of them, and an idle tick over the same 1,000 schedules when none is due;
 // 2. lag of the last execution: from the clock reaching the due time to the 1,000th run finished,
-//    with at most ROOST_EXT_SCHEDULER_MAX_CONCURRENT (here 50) executions at once.
+//    with at most ROOST_EXT_SCHEDULES_MAX_CONCURRENT (here 50) executions at once.
 import { startTestServer } from '../helpers/server.js';
 import { reporter } from './lib/report.js';
 
@@ -11,7 +11,7 @@ const report = reporter('schedules');
 const SCHEDULES = 1_000;
 const CONCURRENT = 50;
 
-const server = await startTestServer({ env: { ROOST_CLOCK: 'test', ROOST_EXT_SCHEDULER_TICK_MS: '60000', ROOST_EXT_SCHEDULER_MAX_CONCURRENT: String(CONCURRENT) } });
+const server = await startTestServer({ env: { ROOST_CLOCK: 'test', ROOST_EXT_SCHEDULES_TICK_MS: '60000', ROOST_EXT_SCHEDULES_MAX_CONCURRENT: String(CONCURRENT) } });
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await server.api(method, path, body === undefined ? {} : { body });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);

@@ -60,7 +60,7 @@ describe('schedules fire on their times', () => {
 
 describe('missed runs after a downtime', () => {
   it('skip runs none, run_once runs the latest, run_all runs the latest up to the cap', async () => {
-    const env = { ...CLOCK_ENV, ROOST_EXT_SCHEDULER_MISSED_RUN_CAP: '3' };
+    const env = { ...CLOCK_ENV, ROOST_EXT_SCHEDULES_MISSED_RUN_CAP: '3' };
     let server = await startTestServer({ env });
     const dataDir = server.dataDir;
     try {

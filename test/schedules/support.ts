@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type StartOptions, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
-export const CLOCK_ENV = { ROOST_CLOCK: 'test', ROOST_EXT_SCHEDULER_TICK_MS: '100' };
+export const CLOCK_ENV = { ROOST_CLOCK: 'test', ROOST_EXT_SCHEDULES_TICK_MS: '100' };
 
 export function startScheduleServer(options: StartOptions = {}): Promise<TestServer> {
   return startTestServer({ ...options, env: { ...CLOCK_ENV, ...options.env } });
