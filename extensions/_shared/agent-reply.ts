@@ -35,6 +35,8 @@ interface SessionEvent {
 
 /** Statuses in which a session will not answer until someone acts. */
 const STUCK = new Set(['paused', 'error', 'timeout', 'stopped']);
+/** How long one read of the session's events may wait for the next (the sessions route allows 15 s). */
+const LONG_POLL_MS = 10_000;
 
 export async function askAgent(host: HostClient, as: CallAs, input: AskInput): Promise<AgentReply> {
   const { sessionId, after } = await deliverPrompt(host, as, input);
@@ -77,9 +79,15 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
   let answering = false;
   let text: string[] = [];
   let cost = 0;
-  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
-    const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000`, undefined, as);
-    for (const event of orThrow(reply, `reading session ${sessionId}`).events) {
+  for (let delay = 20; ; ) {
+    // A long poll: the sessions extension answers as soon as an event past the cursor comes (waitMs),
+    // so a reply is read the moment its turn ends. A session run by another instance answers at once;
+    // then the backoff spaces the reads.
+    const waitMs = Math.max(0, Math.min(LONG_POLL_MS, deadline - Date.now()));
+    const asked = Date.now();
+    const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000&waitMs=${waitMs}`, undefined, as);
+    const events = orThrow(reply, `reading session ${sessionId}`).events;
+    for (const event of events) {
       cursor = event.seq;
       if (event.type === 'turn_start') answering = true;
       if (!answering) continue;
@@ -95,8 +103,14 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
       if (event.type === 'turn_start') text = [];
     }
     if (options.signal?.aborted) throw new RoostError('CANCELLED', `stopped waiting for session ${sessionId}`);
-    if (Date.now() + delay > deadline) throw new RoostError('TIMEOUT', `session ${sessionId} did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    if (Date.now() >= deadline) throw new RoostError('TIMEOUT', `session ${sessionId} did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
+    const waited = Date.now() - asked >= waitMs / 2;
+    if (events.length > 0 || waited) {
+      delay = 20;
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
+    delay = Math.min(delay * 2, 500);
   }
 }
 

@@ -35,6 +35,8 @@ export class SessionLog {
   private messages: MessageRow[] = [];
   private writing: Promise<void> = Promise.resolve();
   private scheduled = false;
+  /** Readers waiting for an event past a seq (GET …/events?waitMs): woken by the next append. */
+  private readonly waiters = new Set<() => void>();
 
   private constructor(private readonly db: Knex, readonly sessionId: string, private nextSeq: number, private readonly publish: Publish) {}
 
@@ -50,11 +52,25 @@ export class SessionLog {
     const message = messageOf(event);
     if (message) this.messages.push({ session_id: this.sessionId, seq: event.seq, turn, created_at: at, ...message });
     this.publish(event);
+    for (const wake of this.waiters) wake();
+    this.waiters.clear();
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
     return event;
+  }
+
+  /** Resolves once an event past `seq` has been appended, or after `ms` (whichever comes first). */
+  async waitBeyond(seq: number, ms: number): Promise<void> {
+    if (this.nextSeq - 1 > seq || ms <= 0) return;
+    let wake!: () => void;
+    const appended = new Promise<void>((resolve) => (wake = resolve));
+    this.waiters.add(wake);
+    const timer = setTimeout(wake, ms);
+    await appended;
+    clearTimeout(timer);
+    this.waiters.delete(wake);
   }
 
   /** Resolves once every event appended so far is stored. */

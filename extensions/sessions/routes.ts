@@ -10,6 +10,8 @@ import { STATUSES, toView } from './store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const MAX_EVENTS_PAGE = 1_000;
+/** A long poll of GET …/events waits at most this long: well inside the extension request timeout. */
+const MAX_EVENTS_WAIT_MS = 15_000;
 
 export function sessionRoutes(manager: () => SessionManager): Record<string, RouteHandler> {
   return {
@@ -60,7 +62,12 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
       const row = await manager().mustGet(req.auth.tenantId, req.params.id!);
       const after = intQuery(req.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
       const limit = intQuery(req.query, 'limit', 500, 1, MAX_EVENTS_PAGE);
-      await manager().live(req.auth.tenantId, row.id)?.log.flush();
+      // A long poll: with nothing past `after` yet, a session this process runs answers when its next
+      // event comes (or after waitMs). One run elsewhere answers at once; the reader polls again.
+      const waitMs = intQuery(req.query, 'waitMs', 0, 0, MAX_EVENTS_WAIT_MS);
+      const log = manager().live(req.auth.tenantId, row.id)?.log;
+      await log?.waitBeyond(after, waitMs);
+      await log?.flush();
       return ok({ sessionId: row.id, events: await listEvents(ctx.sql, row.id, after, limit) });
     },
 
