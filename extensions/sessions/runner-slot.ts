@@ -140,7 +140,11 @@ export class RunnerSlot {
       permissionMode: this.agent?.permissionMode ?? 'default',
       timeoutMs: rt.row.approval_timeout_ms,
       announce: (message) => rt.announce(message),
-      record: (decision) => rt.record('approval', decision),
+      record: (decision) => {
+        rt.record('approval', decision);
+        // For outcome statistics (the feedback extension): every decision, with whether a person was asked.
+        rt.deps.ctx.host.emit('sessions.approval', { sessionId: rt.id, agentId: rt.row.agent_id, toolName: decision.toolName, behavior: decision.behavior, by: decision.by, asked: decision.requestId !== null }, rt.tenantId);
+      },
     };
   }
 

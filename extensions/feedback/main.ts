@@ -1,0 +1,15 @@
+// The feedback extension: outcomes heard on the bus (sessions, approvals, councils, work tasks), their
+// rates, the week against the one before, and a summary a prompt can carry.
+import { runExtension } from '../_shared/extension.js';
+import { migrations } from './migrations.js';
+import { record } from './record.js';
+import { routes } from './routes.js';
+
+runExtension({
+  migrations,
+  routes,
+  async event(event, ctx) {
+    if (!event.tenantId || typeof event.payload !== 'object' || event.payload === null) return;
+    await record(ctx.db, event.tenantId, event.topic, event.payload as Record<string, unknown>);
+  },
+});

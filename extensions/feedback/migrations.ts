@@ -1,0 +1,23 @@
+import type { Migration } from '../../protocol/storage.js';
+
+export const migrations: Migration[] = [
+  {
+    name: '001_outcomes',
+    async up(db) {
+      // One row per outcome heard on the bus: a session that ended, an approval decided, a council that
+      // concluded, a work task that merged or failed. `value` is 1 for a success (completed, allowed,
+      // merged) and 0 for a failure; for a council, its agreement (0–1).
+      await db.schema.createTable('outcomes', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('kind').notNullable();
+        t.string('subject_id').notNullable();
+        t.string('agent_id');
+        t.string('label').notNullable().defaultTo('');
+        t.double('value').notNullable();
+        t.string('at').notNullable();
+        t.primary(['tenant_id', 'kind', 'subject_id']);
+        t.index(['tenant_id', 'at']);
+      });
+    },
+  },
+];
