@@ -17,6 +17,10 @@ export interface AskInput {
   timeoutMs?: number;
   /** Stop waiting when this fires (the session itself goes on). */
   signal?: AbortSignal;
+  /** The longest pause between two reads of the session's events (default 500 ms): lower answers sooner. */
+  maxPollMs?: number;
+  /** Told where the answer will come before the wait, so a caller that restarts can waitForReply again. */
+  onSent?: (sent: { sessionId: string; after: number }) => Promise<void> | void;
 }
 
 export interface AgentReply {
@@ -38,7 +42,12 @@ const STUCK = new Set(['paused', 'error', 'timeout', 'stopped']);
 
 export async function askAgent(host: HostClient, as: CallAs, input: AskInput): Promise<AgentReply> {
   const { sessionId, after } = input.sessionId ? await continueSession(host, as, input.sessionId, input.prompt) : await startSession(host, as, input);
-  return waitForReply(host, as, sessionId, after, { timeoutMs: input.timeoutMs ?? 600_000, ...(input.signal ? { signal: input.signal } : {}) });
+  await input.onSent?.({ sessionId, after });
+  return waitForReply(host, as, sessionId, after, {
+    timeoutMs: input.timeoutMs ?? 600_000,
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.maxPollMs ? { maxPollMs: input.maxPollMs } : {}),
+  });
 }
 
 async function startSession(host: HostClient, as: CallAs, input: AskInput): Promise<{ sessionId: string; after: number }> {
@@ -58,13 +67,13 @@ async function continueSession(host: HostClient, as: CallAs, sessionId: string, 
  * Reads the session's events after `after` until a turn that started after our message ends with
  * `done`. A paused, failed, timed-out or stopped session is an error naming its status and reason.
  */
-export async function waitForReply(host: HostClient, as: CallAs, sessionId: string, after: number, options: { timeoutMs: number; signal?: AbortSignal }): Promise<AgentReply> {
+export async function waitForReply(host: HostClient, as: CallAs, sessionId: string, after: number, options: { timeoutMs: number; signal?: AbortSignal; maxPollMs?: number }): Promise<AgentReply> {
   const deadline = Date.now() + options.timeoutMs;
   let cursor = after;
   let answering = false;
   let text: string[] = [];
   let cost = 0;
-  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+  for (let delay = 20; ; delay = Math.min(delay * 2, options.maxPollMs ?? 500)) {
     const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000`, undefined, as);
     for (const event of orThrow(reply, `reading session ${sessionId}`).events) {
       cursor = event.seq;
