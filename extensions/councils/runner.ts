@@ -60,8 +60,7 @@ export class LaunchRunner {
     if (!ACTIVE_STAGES.includes(launch.stage)) throw conflict(`launch ${id} is ${launch.stage}; only a launch in progress can be aborted`);
     if (!(await this.move(launch, { stage: launch.stage }, 'aborted', 'done', {}, 'aborted by request'))) return this.abort(tenantId, id);
     this.live.get(id)?.abort();
-    const sessions = [...launch.members.filter((m) => m.pendingStep).map((m) => m.sessionId), launch.synthesisAfter !== null ? launch.synthesisSessionId : null];
-    await Promise.all(sessions.filter((s): s is string => !!s).map((s) => stopSession(this.ctx.host, tenantId, s)));
+    await this.release(await this.mustGet(tenantId, id));
     return this.mustGet(tenantId, id);
   }
 
@@ -101,7 +100,9 @@ export class LaunchRunner {
       try {
         if (launch.stage === 'synthesizing') {
           const { result, synthesizerId, sessionId } = await work.synthesizing(launch);
-          await this.move(launch, from, 'completed', 'done', { result, synthesizer_id: synthesizerId, synthesis_session_id: sessionId, synthesis_after: null });
+          if (await this.move(launch, from, 'completed', 'done', { result, synthesizer_id: synthesizerId, synthesis_session_id: sessionId, synthesis_after: null })) {
+            await this.release(launch, sessionId);
+          }
           return;
         }
         await work[launch.stage as 'responding' | 'discussing' | 'reviewing'](launch);
@@ -109,7 +110,7 @@ export class LaunchRunner {
         if (signal.aborted) return;
         const error = toRoostError(err);
         await this.log(launch, 'error', `the council failed in stage ${launch.stage}: ${error.message}`);
-        await this.move(launch, { stage: launch.stage }, 'failed', 'done', { error: error.message }, error.message);
+        if (await this.move(launch, { stage: launch.stage }, 'failed', 'done', { error: error.message }, error.message)) await this.release(launch);
         return;
       }
       if (signal.aborted) return;
@@ -128,6 +129,14 @@ export class LaunchRunner {
     const event = await this.ctx.db.transaction(async (trx) => ((await this.store.move(launch.id, from, { stage, state }, patch, trx)) ? this.events.write(launch, input, trx) : undefined));
     if (event) this.events.publish(launch, event);
     return event !== undefined;
+  }
+
+  /** An ended launch needs its members' sessions no more: they are stopped, all but the one chat goes on in. */
+  private async release(launch: Launch, keep?: string): Promise<void> {
+    const current = (await this.store.get(launch.tenantId, launch.id)) ?? launch;
+    const sessions = new Set([...current.members.map((m) => m.sessionId), current.synthesisSessionId]);
+    sessions.delete(keep ?? null);
+    await Promise.all([...sessions].filter((s): s is string => !!s).map((s) => stopSession(this.ctx.host, launch.tenantId, s)));
   }
 
   private log(launch: Launch, level: 'info' | 'warn' | 'error', message: string) {

@@ -12,6 +12,9 @@ import { answersOf, breakdownOf, describeBreakdown, discussionPrompt, parseVote,
 
 /** How often a waiting member's session is read at most: answers are picked up within this. */
 const MAX_POLL_MS = 50;
+/** Failures of the way to a member rather than of the member: tried again while its time lasts. */
+const TRANSIENT = new Set(['EXTENSION_UNAVAILABLE', 'EXTENSION_TIMEOUT', 'PROTOCOL_ERROR']);
+const RETRY_MS = 1_000;
 
 export class QuorumLost extends RoostError {
   constructor(launch: Launch, active: number) {
@@ -142,33 +145,52 @@ export class StageWork {
   }
 
   private async askAll(launch: Launch, members: Member[], step: string, question: (m: Member) => Promise<{ prompt: string; record: (content: string) => Promise<unknown> }>): Promise<void> {
-    const as = { tenantId: launch.tenantId };
-    const timeoutMs = launch.config.memberTimeoutSeconds * 1000;
     await Promise.all(members.map(async (member) => {
       try {
         const { prompt, record } = await question(member);
-        const reply = member.pendingStep === step && member.sessionId && member.pendingAfter !== null
-          ? await waitForReply(this.ctx.host, as, member.sessionId, member.pendingAfter, { timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS })
-          : await askAgent(this.ctx.host, as, {
-            agentId: member.agentId, prompt, timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS,
-            ...(member.sessionId ? { sessionId: member.sessionId } : { session: { name: `council ${launch.config.name}: ${member.name}` } }),
-            onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
-          });
+        const text = await this.answer(launch, member, step, prompt);
         if (this.signal.aborted) return;
         await this.store.updateMember(launch.id, member.agentId, { pending_step: null, pending_after: null });
-        await record(reply.text);
+        await record(text);
       } catch (err) {
         if (this.signal.aborted) return;
         const error = toRoostError(err);
         if (error.code === 'TIMEOUT') {
-          const { members: now } = await this.reload(launch);
-          const sessionId = now.find((m) => m.agentId === member.agentId)?.sessionId;
+          const sessionId = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId)?.sessionId;
           if (sessionId) await stopSession(this.ctx.host, launch.tenantId, sessionId);
         }
         await this.fail(launch, member, error.message);
       }
     }));
     if (this.signal.aborted) throw new RoostError('CANCELLED', 'the launch stopped');
+  }
+
+  /**
+   * The member's answer to `prompt`, asked once: a question already sent (before a restart, or before the
+   * sessions extension became unreachable for a moment, as it does while the server shuts down) is awaited
+   * again, not sent twice.
+   */
+  private async answer(launch: Launch, member: Member, step: string, prompt: string): Promise<string> {
+    const as = { tenantId: launch.tenantId };
+    const deadline = Date.now() + launch.config.memberTimeoutSeconds * 1000;
+    for (let current = member; ; ) {
+      const timeoutMs = Math.max(deadline - Date.now(), 1);
+      try {
+        const reply = current.pendingStep === step && current.sessionId && current.pendingAfter !== null
+          ? await waitForReply(this.ctx.host, as, current.sessionId, current.pendingAfter, { timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS })
+          : await askAgent(this.ctx.host, as, {
+            agentId: member.agentId, prompt, timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS,
+            ...(current.sessionId ? { sessionId: current.sessionId } : { session: { name: `council ${launch.config.name}: ${member.name}` } }),
+            onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
+          });
+        return reply.text;
+      } catch (err) {
+        if (!TRANSIENT.has(toRoostError(err).code) || Date.now() + RETRY_MS > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        if (this.signal.aborted) throw err;
+        current = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId) ?? current;
+      }
+    }
   }
 
   private async fail(launch: Launch, member: Member, why: string): Promise<void> {
