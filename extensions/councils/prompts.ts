@@ -63,10 +63,10 @@ export function parseVote(text: string): { vote: Vote | null; reason: string } {
     }
   }
   if (at < 0) return { vote: null, reason: 'the review has no "VOTE:" line' };
-  const value = lines[at]!.replace(/^\s*\**VOTE\**\s*:\s*/i, '').replace(/[*.\s]+$/, '').trim().toLowerCase();
+  const value = lines[at]!.replace(/^\s*\**VOTE\**\s*:[*\s]*/i, '').replace(/[*.\s]+$/, '').toLowerCase();
   if (!(VOTES as readonly string[]).includes(value)) return { vote: null, reason: `"VOTE: ${value}" is not APPROVE, REJECT or ABSTAIN` };
   const rest = lines.slice(at + 1).join('\n');
-  const reason = /^\s*\**REASON\**\s*:\s*([\s\S]*)$/i.exec(rest)?.[1]?.trim();
+  const reason = /^\s*\**REASON\**\s*:[*\s]*([\s\S]*)$/i.exec(rest)?.[1]?.trim();
   return { vote: value as Vote, reason: reason || 'no reason given' };
 }
 

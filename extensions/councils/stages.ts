@@ -16,6 +16,15 @@ const MAX_POLL_MS = 50;
 const TRANSIENT = new Set(['EXTENSION_UNAVAILABLE', 'EXTENSION_TIMEOUT', 'PROTOCOL_ERROR']);
 const RETRY_MS = 1_000;
 
+/** Who is asked: the session it continues (or the name of the one to start), and where a sent question is kept. */
+interface Asking {
+  agentId: string;
+  sessionId: string | null;
+  sessionName: string;
+  pending: () => Promise<{ sessionId: string; after: number } | null>;
+  onSent: (sent: { sessionId: string; after: number }) => Promise<void>;
+}
+
 export class QuorumLost extends RoostError {
   constructor(launch: Launch, active: number) {
     super('CONFLICT', `only ${active} of ${launch.members.length} members are still answering; the council's quorum is ${launch.config.quorum}`);
@@ -82,17 +91,16 @@ export class StageWork {
     const votes = await this.votes(current);
     const breakdown = describeBreakdown(breakdownOf(votes));
     await this.log(current, 'info', `${synthesizer.name} writes the final answer (votes: ${breakdown})`, synthesizer.agentId);
-    const as = { tenantId: launch.tenantId };
-    const timeoutMs = launch.config.memberTimeoutSeconds * 1000;
-    const reply = current.synthesisSessionId && current.synthesisAfter !== null
-      ? await waitForReply(this.ctx.host, as, current.synthesisSessionId, current.synthesisAfter, { timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS })
-      : await askAgent(this.ctx.host, as, {
-        agentId: synthesizer.agentId,
-        prompt: synthesisPrompt(launch.config, launch.prompt, await this.finals(current), votes, breakdown),
-        ...(synthesizer.sessionId ? { sessionId: synthesizer.sessionId } : { session: { name: `council ${launch.config.name}: synthesis` } }),
-        timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS,
-        onSent: ({ sessionId, after }) => this.store.patch(launch.id, { synthesizer_id: synthesizer.agentId, synthesis_session_id: sessionId, synthesis_after: after }),
-      });
+    const prompt = synthesisPrompt(launch.config, launch.prompt, await this.finals(current), votes, breakdown);
+    const reply = await this.answer(launch, prompt, {
+      ...synthesizer,
+      sessionName: `council ${launch.config.name}: synthesis`,
+      pending: async () => {
+        const now = await this.reload(launch);
+        return now.synthesisSessionId && now.synthesisAfter !== null ? { sessionId: now.synthesisSessionId, after: now.synthesisAfter } : null;
+      },
+      onSent: ({ sessionId, after }) => this.store.patch(launch.id, { synthesizer_id: synthesizer.agentId, synthesis_session_id: sessionId, synthesis_after: after }),
+    });
     await this.message(current, { stage: 'synthesizing', kind: 'synthesis', agentId: synthesizer.agentId, round: 0, content: reply.text });
     return { result: `${reply.text}\n\nVotes: ${breakdown}.`, synthesizerId: synthesizer.agentId, sessionId: reply.sessionId };
   }
@@ -148,7 +156,15 @@ export class StageWork {
     await Promise.all(members.map(async (member) => {
       try {
         const { prompt, record } = await question(member);
-        const text = await this.answer(launch, member, step, prompt);
+        const { text } = await this.answer(launch, prompt, {
+          ...member,
+          sessionName: `council ${launch.config.name}: ${member.name}`,
+          pending: async () => {
+            const now = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId);
+            return now?.pendingStep === step && now.sessionId && now.pendingAfter !== null ? { sessionId: now.sessionId, after: now.pendingAfter } : null;
+          },
+          onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
+        });
         if (this.signal.aborted) return;
         await this.store.updateMember(launch.id, member.agentId, { pending_step: null, pending_after: null });
         await record(text);
@@ -166,29 +182,28 @@ export class StageWork {
   }
 
   /**
-   * The member's answer to `prompt`, asked once: a question already sent (before a restart, or before the
+   * The agent's answer to `prompt`, asked once: a question already sent (before a restart, or before the
    * sessions extension became unreachable for a moment, as it does while the server shuts down) is awaited
    * again, not sent twice.
    */
-  private async answer(launch: Launch, member: Member, step: string, prompt: string): Promise<string> {
+  private async answer(launch: Launch, prompt: string, asking: Asking): Promise<{ text: string; sessionId: string }> {
     const as = { tenantId: launch.tenantId };
     const deadline = Date.now() + launch.config.memberTimeoutSeconds * 1000;
-    for (let current = member; ; ) {
+    for (;;) {
       const timeoutMs = Math.max(deadline - Date.now(), 1);
+      const waits = { timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS };
       try {
-        const reply = current.pendingStep === step && current.sessionId && current.pendingAfter !== null
-          ? await waitForReply(this.ctx.host, as, current.sessionId, current.pendingAfter, { timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS })
+        const pending = await asking.pending();
+        return pending
+          ? await waitForReply(this.ctx.host, as, pending.sessionId, pending.after, waits)
           : await askAgent(this.ctx.host, as, {
-            agentId: member.agentId, prompt, timeoutMs, signal: this.signal, maxPollMs: MAX_POLL_MS,
-            ...(current.sessionId ? { sessionId: current.sessionId } : { session: { name: `council ${launch.config.name}: ${member.name}` } }),
-            onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
+            agentId: asking.agentId, prompt, onSent: asking.onSent, ...waits,
+            ...(asking.sessionId ? { sessionId: asking.sessionId } : { session: { name: asking.sessionName } }),
           });
-        return reply.text;
       } catch (err) {
         if (!TRANSIENT.has(toRoostError(err).code) || Date.now() + RETRY_MS > deadline) throw err;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         if (this.signal.aborted) throw err;
-        current = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId) ?? current;
       }
     }
   }

@@ -1,6 +1,7 @@
 // A real server wired to the fake Anthropic API, whose replies depend on which council member asks (each
 // member agent's system prompt carries its tag) and on the stage (read from the question it was sent).
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { AnthropicReply } from '../fakes/anthropic.js';
 import type { RecordedRequest } from '../fakes/provider-http.js';
 import { waitFor } from '../helpers/wait.js';
@@ -95,4 +96,15 @@ export class CouncilFixture {
 
 export async function startCouncils(options: HarnessOptions = {}): Promise<CouncilFixture> {
   return new CouncilFixture(await startHarness(options));
+}
+
+/** One server per test file: started before its tests with members ALPHA, BETA and GAMMA, stopped after. */
+export function councilSuite(): { f: CouncilFixture; ids: string[] } {
+  const suite = {} as { f: CouncilFixture; ids: string[] };
+  before(async () => {
+    suite.f = await startCouncils();
+    suite.ids = await suite.f.members(['ALPHA', 'BETA', 'GAMMA']);
+  });
+  after(() => suite.f.h.close());
+  return suite;
 }
