@@ -118,7 +118,9 @@ export class LaunchStore {
       params.push(filter.councilId);
     }
     const { rows, total, hasMore } = await paged<Row>(this.sql, { from, params, orderBy: 'created_at DESC, id' }, page);
-    const launches = await Promise.all(rows.map(async (row) => toLaunch(row, await this.memberRows(row.id))));
+    // The members of the whole page in one query.
+    const members = rows.length === 0 ? [] : await this.db<MemberRow>('council_launch_members').whereIn('launch_id', rows.map((r) => r.id)).orderBy('position');
+    const launches = rows.map((row) => toLaunch(row, members.filter((m) => m.launch_id === row.id)));
     return { launches, ...(total === undefined ? {} : { total }), hasMore };
   }
 

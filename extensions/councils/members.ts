@@ -35,7 +35,8 @@ export async function unpaid(host: HostClient, tenantId: string, launchId: strin
       .catch((err: Error) => ({ status: 503, body: { error: err.message, code: 'EXTENSION_UNAVAILABLE' } }));
     const body = reply.body;
     if ((reply.status === 200 || reply.status === 201) && typeof body?.reservationId === 'string') {
-      await host.call('POST', `/api/credits/reservations/${encodeURIComponent(body.reservationId)}/release`, {}, as).catch(() => undefined);
+      // Not awaited: the release need not hold up the question (it reaches credits before the turn's own reservation).
+      void host.call('POST', `/api/credits/reservations/${encodeURIComponent(body.reservationId)}/release`, {}, as).catch(() => undefined);
       return;
     }
     if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') return;
