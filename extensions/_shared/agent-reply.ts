@@ -17,6 +17,8 @@ export interface AskInput {
   timeoutMs?: number;
   /** Stop waiting when this fires (the session itself goes on). */
   signal?: AbortSignal;
+  /** Told where the answer will come before the wait, so a caller that restarts can waitForReply again. */
+  onSent?: (sent: { sessionId: string; after: number }) => Promise<void> | void;
 }
 
 export interface AgentReply {
@@ -40,6 +42,7 @@ const LONG_POLL_MS = 10_000;
 
 export async function askAgent(host: HostClient, as: CallAs, input: AskInput): Promise<AgentReply> {
   const { sessionId, after } = await deliverPrompt(host, as, input);
+  await input.onSent?.({ sessionId, after });
   return waitForReply(host, as, sessionId, after, { timeoutMs: input.timeoutMs ?? 600_000, ...(input.signal ? { signal: input.signal } : {}) });
 }
 

@@ -1,0 +1,6 @@
+// Every route of the extension, keyed as the manifest declares them.
+import type { RouteHandler } from '../_shared/extension.js';
+import { councilRoutes } from './routes-councils.js';
+import { launchRoutes } from './routes-launches.js';
+
+export const routes: Record<string, RouteHandler> = { ...councilRoutes, ...launchRoutes };

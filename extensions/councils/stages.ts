@@ -1,0 +1,231 @@
+// The work of each stage. A stage asks the members that are still in (in parallel), records each answer
+// as a discussion message, and records a member that fails or times out instead of stopping the council;
+// the council goes on while the quorum holds. What was already answered is never asked again, and a
+// question sent before a restart is awaited again rather than sent twice (the pending step).
+import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { askAgent, waitForReply } from '../_shared/agent-reply.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import { EventLog, type MessageKind } from './event-log.js';
+import { LaunchStore, type Launch, type Member } from './launch-store.js';
+import { stopSession, unpaid } from './members.js';
+import { answersOf, breakdownOf, describeBreakdown, discussionPrompt, parseVote, respondingPrompt, reviewPrompt, synthesisPrompt, type Answer, type Vote } from './prompts.js';
+
+/** Failures of the way to a member rather than of the member: tried again while its time lasts. */
+const TRANSIENT = new Set(['EXTENSION_UNAVAILABLE', 'EXTENSION_TIMEOUT', 'PROTOCOL_ERROR']);
+const RETRY_MS = 1_000;
+
+/** Who is asked: the session it continues (or the name of the one to start), and where a sent question is kept. */
+interface Asking {
+  agentId: string;
+  sessionId: string | null;
+  sessionName: string;
+  pending: () => Promise<{ sessionId: string; after: number } | null>;
+  onSent: (sent: { sessionId: string; after: number }) => Promise<void>;
+}
+
+export class QuorumLost extends RoostError {
+  constructor(launch: Launch, active: number) {
+    super('CONFLICT', `only ${active} of ${launch.members.length} members are still answering; the council's quorum is ${launch.config.quorum}`);
+  }
+}
+
+export class StageWork {
+  private readonly store: LaunchStore;
+  private readonly events: EventLog;
+
+  constructor(private readonly ctx: ExtensionContext, private readonly signal: AbortSignal) {
+    this.store = new LaunchStore(ctx.db, ctx.sql);
+    this.events = new EventLog(ctx);
+  }
+
+  async responding(launch: Launch): Promise<void> {
+    const active = await this.ready(launch);
+    const answered = await this.answeredBy(launch.id, 'response', 0);
+    await this.askAll(launch, active.filter((m) => !answered.has(m.agentId)), 'responding:0', async (member) => ({
+      prompt: respondingPrompt(launch.config, launch.prompt, launch.members.length),
+      record: (content) => this.message(launch, { stage: 'responding', kind: 'response', agentId: member.agentId, round: 0, content }),
+    }));
+    await this.quorum(launch);
+  }
+
+  async discussing(launch: Launch): Promise<void> {
+    if (launch.config.rounds === 0) await this.log(launch, 'info', 'the council has no discussion rounds');
+    for (let round = Math.max(launch.round, 1); round <= launch.config.rounds; round++) {
+      if (round !== launch.round) await this.store.patch(launch.id, { round });
+      const current = await this.reload(launch);
+      const active = await this.ready(current);
+      const previous = answersOf(current.members, await this.events.messages(launch.id, round === 1 ? 'response' : 'discussion', round - 1));
+      const answered = await this.answeredBy(launch.id, 'discussion', round);
+      await this.log(current, 'info', `discussion round ${round} of ${launch.config.rounds}`);
+      await this.askAll(current, active.filter((m) => !answered.has(m.agentId)), `discussing:${round}`, async (member) => ({
+        prompt: discussionPrompt(launch.config, round, previous.filter((a) => a.agentId !== member.agentId)),
+        record: (content) => this.message(current, { stage: 'discussing', kind: 'discussion', agentId: member.agentId, round, content }),
+      }));
+      await this.quorum(current);
+    }
+  }
+
+  async reviewing(launch: Launch): Promise<void> {
+    const active = await this.ready(launch);
+    const finals = await this.finals(launch);
+    const reviewed = await this.answeredBy(launch.id, 'review', 0);
+    await this.askAll(launch, active.filter((m) => !reviewed.has(m.agentId)), 'reviewing:0', async (member) => ({
+      prompt: reviewPrompt(launch.config, launch.prompt, finals),
+      record: async (content) => {
+        const { vote, reason } = parseVote(content);
+        if (vote === null) await this.log(launch, 'warn', `${member.name} gave no valid vote: ${reason}`, member.agentId);
+        await this.message(launch, { stage: 'reviewing', kind: 'review', agentId: member.agentId, round: 0, content, vote, reason });
+      },
+    }));
+    await this.quorum(launch);
+  }
+
+  /** The final answer with the vote breakdown. */
+  async synthesizing(launch: Launch): Promise<{ result: string; synthesizerId: string; sessionId: string }> {
+    const current = await this.reload(launch);
+    const synthesizer = this.synthesizerOf(current);
+    const refused = await unpaid(this.ctx.host, launch.tenantId, launch.id, [synthesizer.agentId], (m) => this.log(launch, 'warn', m));
+    if (refused.size > 0) throw new RoostError('CONFLICT', `the synthesizer ${synthesizer.name} cannot pay for a turn: ${[...refused.values()][0]}`);
+    const votes = await this.votes(current);
+    const breakdown = describeBreakdown(breakdownOf(votes));
+    await this.log(current, 'info', `${synthesizer.name} writes the final answer (votes: ${breakdown})`, synthesizer.agentId);
+    const prompt = synthesisPrompt(launch.config, launch.prompt, await this.finals(current), votes, breakdown);
+    const reply = await this.answer(launch, prompt, {
+      ...synthesizer,
+      sessionName: `council ${launch.config.name}: synthesis`,
+      pending: async () => {
+        const now = await this.reload(launch);
+        return now.synthesisSessionId && now.synthesisAfter !== null ? { sessionId: now.synthesisSessionId, after: now.synthesisAfter } : null;
+      },
+      onSent: ({ sessionId, after }) => this.store.patch(launch.id, { synthesizer_id: synthesizer.agentId, synthesis_session_id: sessionId, synthesis_after: after }),
+    });
+    await this.message(current, { stage: 'synthesizing', kind: 'synthesis', agentId: synthesizer.agentId, round: 0, content: reply.text });
+    return { result: `${reply.text}\n\nVotes: ${breakdown}.`, synthesizerId: synthesizer.agentId, sessionId: reply.sessionId };
+  }
+
+  /** The designated synthesizer, else the chair while it is in, else the first member still in. */
+  private synthesizerOf(launch: Launch): { agentId: string; name: string; sessionId: string | null } {
+    const inCouncil = (id: string | null) => launch.members.find((m) => m.agentId === id && m.status === 'active');
+    const { synthesizerId, chairId } = launch.config;
+    if (synthesizerId) {
+      const member = launch.members.find((m) => m.agentId === synthesizerId);
+      if (!member) return { agentId: synthesizerId, name: synthesizerId, sessionId: null };
+      if (member.status === 'active') return member;
+    }
+    const chosen = inCouncil(chairId) ?? launch.members.find((m) => m.status === 'active');
+    if (!chosen) throw new QuorumLost(launch, 0);
+    return chosen;
+  }
+
+  /** Each active member's latest answer (from the responding or discussing stage). */
+  private async finals(launch: Launch): Promise<Answer[]> {
+    const current = await this.reload(launch);
+    const all = [...(await this.events.messages(launch.id, 'response')), ...(await this.events.messages(launch.id, 'discussion'))].sort((a, b) => a.seq - b.seq);
+    const latest = new Map<string, (typeof all)[number]>();
+    for (const e of all) latest.set(String(e.agentId), e);
+    return answersOf(current.members.filter((m) => m.status === 'active'), [...latest.values()].sort((a, b) => a.seq - b.seq));
+  }
+
+  async votes(launch: Launch): Promise<Array<{ agentId: string; name: string; vote: Vote | null; reason: string }>> {
+    return (await this.events.messages(launch.id, 'review')).map((e) => ({
+      agentId: String(e.agentId),
+      name: launch.members.find((m) => m.agentId === e.agentId)?.name ?? String(e.agentId),
+      vote: (e.vote ?? null) as Vote | null,
+      reason: String(e.reason ?? ''),
+    }));
+  }
+
+  /** The active members once those who cannot pay are recorded as failed; throws when the quorum is lost. */
+  private async ready(launch: Launch): Promise<Member[]> {
+    const active = (await this.quorum(launch)).filter((m) => m.status === 'active');
+    const refused = await unpaid(this.ctx.host, launch.tenantId, launch.id, active.map((m) => m.agentId), (m) => this.log(launch, 'warn', m));
+    for (const [agentId, reason] of refused) await this.fail(launch, active.find((m) => m.agentId === agentId)!, `cannot pay for a turn: ${reason}`);
+    return (await this.quorum(launch)).filter((m) => m.status === 'active');
+  }
+
+  private async quorum(launch: Launch): Promise<Member[]> {
+    const { members } = await this.reload(launch);
+    const active = members.filter((m) => m.status === 'active').length;
+    if (active < launch.config.quorum) throw new QuorumLost(launch, active);
+    return members;
+  }
+
+  private async askAll(launch: Launch, members: Member[], step: string, question: (m: Member) => Promise<{ prompt: string; record: (content: string) => Promise<unknown> }>): Promise<void> {
+    await Promise.all(members.map(async (member) => {
+      try {
+        const { prompt, record } = await question(member);
+        const { text } = await this.answer(launch, prompt, {
+          ...member,
+          sessionName: `council ${launch.config.name}: ${member.name}`,
+          pending: async () => {
+            const now = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId);
+            return now?.pendingStep === step && now.sessionId && now.pendingAfter !== null ? { sessionId: now.sessionId, after: now.pendingAfter } : null;
+          },
+          onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
+        });
+        if (this.signal.aborted) return;
+        await this.store.updateMember(launch.id, member.agentId, { pending_step: null, pending_after: null });
+        await record(text);
+      } catch (err) {
+        if (this.signal.aborted) return;
+        const error = toRoostError(err);
+        if (error.code === 'TIMEOUT') {
+          const sessionId = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId)?.sessionId;
+          if (sessionId) await stopSession(this.ctx.host, launch.tenantId, sessionId);
+        }
+        await this.fail(launch, member, error.message);
+      }
+    }));
+    if (this.signal.aborted) throw new RoostError('CANCELLED', 'the launch stopped');
+  }
+
+  /**
+   * The agent's answer to `prompt`, asked once: a question already sent (before a restart, or before the
+   * sessions extension became unreachable for a moment, as it does while the server shuts down) is awaited
+   * again, not sent twice.
+   */
+  private async answer(launch: Launch, prompt: string, asking: Asking): Promise<{ text: string; sessionId: string }> {
+    const as = { tenantId: launch.tenantId };
+    const deadline = Date.now() + launch.config.memberTimeoutSeconds * 1000;
+    for (;;) {
+      const timeoutMs = Math.max(deadline - Date.now(), 1);
+      const waits = { timeoutMs, signal: this.signal };
+      try {
+        const pending = await asking.pending();
+        return pending
+          ? await waitForReply(this.ctx.host, as, pending.sessionId, pending.after, waits)
+          : await askAgent(this.ctx.host, as, {
+            agentId: asking.agentId, prompt, onSent: asking.onSent, ...waits,
+            ...(asking.sessionId ? { sessionId: asking.sessionId } : { session: { name: asking.sessionName } }),
+          });
+      } catch (err) {
+        if (!TRANSIENT.has(toRoostError(err).code) || Date.now() + RETRY_MS > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        if (this.signal.aborted) throw err;
+      }
+    }
+  }
+
+  private async fail(launch: Launch, member: Member, why: string): Promise<void> {
+    await this.store.updateMember(launch.id, member.agentId, { status: 'failed', error: why, pending_step: null, pending_after: null });
+    await this.log(launch, 'warn', `${member.name} is out of the council: ${why}`, member.agentId);
+  }
+
+  private async answeredBy(launchId: string, kind: MessageKind, round: number): Promise<Set<string>> {
+    return new Set((await this.events.messages(launchId, kind, round)).map((e) => String(e.agentId)));
+  }
+
+  private async reload(launch: Launch): Promise<Launch> {
+    const current = await this.store.get(launch.tenantId, launch.id);
+    if (!current) throw new RoostError('CANCELLED', `launch ${launch.id} is gone`);
+    return current;
+  }
+
+  private message(launch: Launch, input: { stage: Launch['stage']; kind: MessageKind; agentId: string; round: number; content: string; vote?: Vote | null; reason?: string }) {
+    return this.events.append(launch, { type: 'discussion_message', ...input });
+  }
+
+  log(launch: Launch, level: 'info' | 'warn' | 'error', message: string, agentId?: string) {
+    return this.events.append(launch, { type: 'log', stage: launch.stage, level, message, ...(agentId ? { agentId } : {}) });
+  }
+}
