@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { callTool, mcpClient } from '../agents/support.js';
+import { waitFor } from '../helpers/wait.js';
 import { councilSuite, stageOf, tagOf } from './support.js';
 
 describe('a council of three', () => {
@@ -25,6 +26,12 @@ describe('a council of three', () => {
     assert.match(done.result, /written by BETA: the answer is 42\./);
     assert.match(done.result, /Votes: 2 approve, 1 reject, 0 abstain\.$/);
     assert.deepEqual(done.voteBreakdown, { approve: 2, reject: 1, abstain: 0, invalid: 0 });
+    // Its agreement (2 of 3 valid votes on one side) is an outcome the feedback extension counts.
+    const outcomes = await waitFor('the council outcome to be counted', async () => {
+      const m = (await suite.f.h.server.api('GET', '/api/feedback/metrics')).body;
+      return m.councils.concluded >= 1 ? m.councils : undefined;
+    });
+    assert.equal(outcomes.meanAgreement, 0.667);
     const gamma = done.votes.find((v: any) => v.agentId === suite.ids[2]);
     assert.deepEqual([gamma.vote, gamma.reason], ['reject', '42 needs a proof.']);
     assert.deepEqual(done.votes.find((v: any) => v.agentId === suite.ids[0]).reason, 'ALPHA finds 42 well argued.');
