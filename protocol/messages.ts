@@ -68,6 +68,8 @@ export interface RequestMessage {
   query: Record<string, string | string[]>;
   body: unknown;
   auth: AuthContext;
+  /** Request headers (lower-case names), for public routes only; never Authorization or Cookie. */
+  headers?: Record<string, string>;
 }
 
 /** A reply body that is already JSON text: sent as it is, never parsed or serialised again. */

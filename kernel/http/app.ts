@@ -201,6 +201,7 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
       // No body at all reaches the extension as null (a raw route gets the empty string).
       body: route.decl.raw ? '' : null,
       ...(attachment ? { attachment } : {}),
+      ...(route.decl.public ? { headers: publicHeaders(ctx.req.headers) } : {}),
       auth: ctx.state.identity,
     });
     ctx.status = reply.status;
@@ -213,4 +214,14 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
     } else ctx.type = 'application/json; charset=utf-8';
     ctx.body = reply.attachment;
   };
+}
+
+/** What a public route (an inbound webhook) sees of the request's headers: never credentials. */
+function publicHeaders(headers: NodeJS.Dict<string | string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name === 'authorization' || name === 'cookie') continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }

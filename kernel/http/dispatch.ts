@@ -14,6 +14,8 @@ export interface DispatchInput {
   /** The body's raw bytes, forwarded as they came (never parsed here); `body` is ignored then. */
   attachment?: Buffer;
   auth: AuthContext;
+  /** Request headers, passed to public routes only (inbound webhooks verify signatures and tokens with them). */
+  headers?: Record<string, string>;
 }
 
 /** What an extension's route answered; a reply carried as an attachment is passed on undecoded. */
@@ -64,6 +66,7 @@ export class Dispatcher {
       query: input.query,
       body: input.attachment ? null : (input.body ?? null),
       ...(route.decl.raw ? { raw: true } : {}),
+      ...(input.headers ? { headers: input.headers } : {}),
       auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
     };
     const embedded = route.owner === EMBEDDED_OWNER ? this.embedded.get(route.key) : undefined;
