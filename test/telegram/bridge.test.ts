@@ -146,6 +146,29 @@ describe('the Telegram bridge over long polling', () => {
     assert.equal(bad.status, 400);
   });
 
+  it('shows a queued approval with Allow/Deny buttons and resolves it from the chat', async () => {
+    await createAgent(server, a.owner, { name: 'approver', model: 'claude-sonnet-5-5', permissionMode: 'full-auto' });
+    const setMode = (mode: string) => server.api('POST', '/api/operational-mode', { body: { mode } });
+    try {
+      assert.equal((await setMode('queued')).status, 200);
+      fakes.anthropic.setScript([{ toolUses: [{ name: 'write_file', input: { path: 'tg.txt', content: 'approved' } }] }, 'Written after approval.']);
+      const from = fakes.telegram.sent.length;
+      await fakes.telegram.push(fakes.telegram.message(CHAT, '/agent approver'));
+      await sentTo(fakes.telegram, CHAT, (m) => /Now talking to approver/.test(m.text), from);
+      await fakes.telegram.push(fakes.telegram.message(CHAT, 'write tg.txt'));
+      const approval = await sentTo(fakes.telegram, CHAT, (m) => /Approval needed: the agent wants to use write_file/.test(m.text), from, 30_000);
+      const [allow, deny] = approval.reply_markup.inline_keyboard.flat();
+      assert.deepEqual([allow.text, deny.text], ['Allow', 'Deny']);
+      await fakes.telegram.push({ callback_query: { id: 'cb-ap', from: { id: CHAT, is_bot: false, first_name: 'Owner', username: 'owner' }, chat_instance: '1', message: { message_id: approval.message_id, date: 0, chat: { id: CHAT, type: 'private' }, text: approval.text }, data: allow.callback_data } });
+      await sentTo(fakes.telegram, CHAT, (m) => m.text === 'Written after approval.', from, 30_000);
+      assert.ok(fakes.telegram.edits.some((e) => e.message_id === approval.message_id && /Allowed by @owner/.test(e.text)));
+      const queue = await server.api('GET', '/api/escalation-queue', { key: a.owner });
+      assert.deepEqual(queue.body.entries, []);
+    } finally {
+      await setMode('normal');
+    }
+  });
+
   it('unloading the telegram extension leaves notifications working on the other channels', async () => {
     const unload = await server.api('POST', '/api/plugins/telegram/unload');
     assert.equal(unload.status, 200, unload.text);
