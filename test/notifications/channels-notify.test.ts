@@ -141,4 +141,20 @@ describe('notification channels and owner notifications', () => {
     assert.equal(unknownChannel.isError, true);
     assert.match(unknownChannel.text, /no enabled notification channel matches "nope"/);
   });
+  it('a pending retry survives a restart: the extension starts with the server and delivers it', async () => {
+    hook.failNext(1_000);
+    const sent = await callTool(mcp, 'svc_notify_owner', { message: 'across the restart' });
+    assert.equal(sent.isError, false, sent.text);
+    assert.equal(sent.value.deliveries[0].status, 'pending');
+    await mcp.close();
+    await server.stop();
+    hook.failNext(0);
+    server = await startTestServer({ env: NOTIFY_ENV, dataDir: server.dataDir });
+    // Nothing asks the notifications extension anything: it was started because it holds pending work.
+    const got = await waitFor('the delivery after the restart', async () => hook.received.find((r) => r.body.notificationId === sent.value.notificationId), 30_000);
+    assert.equal(got.body.text, 'across the restart');
+    const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
+    assert.equal(body.deliveries[0].status, 'delivered');
+    mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
+  });
 });
