@@ -64,8 +64,9 @@ export class Outbox {
     if (this.ticking) return;
     this.ticking = true;
     try {
-      if (!(await this.ctx.host.leader('outbox'))) return;
+      // The database first: an idle outbox sends the host nothing, so the extension can stop when idle.
       const due = await this.store.due(new Date(), 50);
+      if (due.length === 0 || !(await this.ctx.host.leader('outbox'))) return;
       await Promise.all(due.map((id) => this.attempt(id)));
       await this.keepAwake();
     } catch (err) {

@@ -117,8 +117,9 @@ export class OwnerQuestions {
   /** Expires overdue questions nobody waits on (their agent's call ended, or the server restarted). */
   private async sweep(): Promise<void> {
     try {
-      if (!(await this.ctx.host.leader('questions'))) return;
-      for (const q of await this.store.overdue(new Date())) await this.expire(q);
+      const overdue = await this.store.overdue(new Date());
+      if (overdue.length === 0 || !(await this.ctx.host.leader('questions'))) return;
+      for (const q of overdue) await this.expire(q);
     } catch (err) {
       this.ctx.host.log('warn', `notifications: question sweep failed: ${(err as Error).message}`);
     }

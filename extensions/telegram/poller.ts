@@ -14,6 +14,7 @@ const MAX_BACKOFF_MS = 60_000;
 export class Poller {
   private readonly loops = new Map<string, AbortController>();
   private timer: NodeJS.Timeout | undefined;
+  private wake: boolean | undefined;
 
   constructor(private readonly ctx: ExtensionContext, private readonly store: TelegramStore, private readonly handler: UpdateHandler) {}
 
@@ -40,7 +41,11 @@ export class Poller {
   private async supervise(): Promise<void> {
     try {
       const bots = await this.store.pollingBots();
-      await this.ctx.host.wakeOnStart(bots.length > 0);
+      // Told only on a change: with no polling bot the extension sends the host nothing and may stop when idle.
+      if (this.wake !== bots.length > 0) {
+        this.wake = bots.length > 0;
+        await this.ctx.host.wakeOnStart(this.wake);
+      }
       for (const bot of bots) {
         const leads = await this.ctx.host.leader(`poll:${bot.tenantId}`);
         const running = this.loops.get(bot.tenantId);
