@@ -131,6 +131,18 @@ describe('the Telegram bridge over long polling', () => {
     await waitFor('the late press refused', async () => fakes.telegram.callbackAnswers.find((c) => c.callback_query_id === 'cb-2' && /already closed/.test(c.text ?? '')));
   });
 
+  it('an open question is answered by replying to its Telegram message', async () => {
+    const from = fakes.telegram.sent.length;
+    const asking = callTool(mcp, 'svc_ask_owner', { question: 'Which branch?', timeout: 2 });
+    const shown = await sentTo(fakes.telegram, CHAT, (m) => /Which branch\?/.test(m.text), from);
+    assert.match(shown.text, /Reply to this message to answer/);
+    await fakes.telegram.push(fakes.telegram.message(CHAT, 'release-2', { reply_to_message: { message_id: shown.message_id, date: 0, chat: { id: CHAT, type: 'private' }, text: shown.text } }));
+    const result = await asking;
+    assert.equal(result.value.answer, 'release-2');
+    assert.equal(result.value.channel, 'telegram');
+    await sentTo(fakes.telegram, CHAT, (m) => m.text === 'Answer recorded: release-2', from);
+  });
+
   it('a Telegram outage never blocks: the delivery is retried and arrives when Telegram is back', async () => {
     fakes.telegram.down = true;
     const sent = await callTool(mcp, 'svc_notify_owner', { message: 'during the outage', channels: ['telegram'], priority: 'urgent' });
