@@ -1,8 +1,8 @@
 // The notifications REST API: channels (owner only), notifications and their deliveries, owner questions.
 import { join } from 'node:path';
-import { notFound, validationError } from '../../protocol/errors.js';
+import { notFound, RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { requireRole } from '../_shared/roles.js';
 import type { ChannelInput } from './channels.js';
@@ -21,6 +21,7 @@ export const routes: Record<string, RouteHandler> = {
   async 'POST /api/notification-channels'(req, ctx) {
     requireRole(req.auth, 'owner', 'configuring notification channels');
     const input = validate<ChannelInput>(schema(ctx, 'channel-create.json'), req.body);
+    await checkAgent(ctx, req, input.agentId);
     const channel = await getState().channels.create(req.auth.tenantId, input);
     ctx.host.audit('notification_channel.created', `notification_channel:${channel.id}`, { type: channel.type, agentId: channel.agentId });
     return created(channel);
@@ -35,6 +36,7 @@ export const routes: Record<string, RouteHandler> = {
   async 'PUT /api/notification-channels/:id'(req, ctx) {
     requireRole(req.auth, 'owner', 'configuring notification channels');
     const input = validate<Partial<ChannelInput>>(schema(ctx, 'channel-update.json'), req.body);
+    await checkAgent(ctx, req, input.agentId);
     const channel = await getState().channels.update(req.auth.tenantId, req.params.id!, input);
     if (!channel) throw notFound(`notification channel ${req.params.id}`);
     ctx.host.audit('notification_channel.updated', `notification_channel:${channel.id}`, { secretsReplaced: input.secrets !== undefined });
@@ -94,3 +96,11 @@ export const routes: Record<string, RouteHandler> = {
     return ok({ accepted: true });
   },
 };
+
+/** A channel's agent must be one of the caller's tenant (another tenant's agent is as unknown as none). */
+async function checkAgent(ctx: ExtensionContext, req: RouteRequest, agentId: string | null | undefined): Promise<void> {
+  if (!agentId) return;
+  const res = await ctx.host.call('GET', `/api/agents/${encodeURIComponent(agentId)}`, undefined, { requestId: req.id });
+  if (res.status === 404) throw validationError(`body.agentId: agent ${agentId} not found`);
+  if (res.status !== 200) throw new RoostError('EXTENSION_UNAVAILABLE', `cannot check agent ${agentId} right now (status ${res.status})`);
+}

@@ -48,6 +48,9 @@ describe('notification channels and owner notifications', () => {
       assert.equal(other.status, 404, `${method}: ${other.text}`);
       assert.equal(other.body.code, 'NOT_FOUND');
     }
+    const foreignAgent = await server.api('POST', '/api/notification-channels', { key: b.owner, body: { type: 'webhook', config: { url: hook.url }, agentId } });
+    assert.equal(foreignAgent.status, 400);
+    assert.match(foreignAgent.body.error, /not found/);
   });
 
   it('refuses bad channel input with a clear error and stores nothing', async () => {
@@ -59,6 +62,7 @@ describe('notification channels and owner notifications', () => {
       [{ type: 'webhook', config: { url: { nested: { deep: true } } } }, /body\.config\.url/],
       [{ type: 'webhook', config: { url: hook.url }, secrets: { token: 'x'.repeat(5000) } }, /body\.secrets\.token/],
       [{ type: 'webhook', config: { url: hook.url }, extra: 1 }, /body\.extra is not allowed/],
+      [{ type: 'webhook', config: { url: hook.url }, agentId: 'no-such-agent' }, /agent no-such-agent not found/],
     ];
     for (const [body, message] of bad) {
       const res = await server.api('POST', '/api/notification-channels', { key: a.owner, body });
