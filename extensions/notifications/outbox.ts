@@ -51,7 +51,8 @@ export class Outbox {
       }
       const externalId = await send(this.ctx.host, delivery, target);
       await this.store.delivered(id, externalId, attempts);
-      await this.onDelivered({ ...delivery, externalId, status: 'delivered', attempts });
+      // Outside the failure path below: what follows a delivery never marks it failed.
+      void this.onDelivered({ ...delivery, externalId, status: 'delivered', attempts }).catch((err: Error) => this.ctx.host.log('warn', `notifications: after delivery ${id}: ${err.message}`));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       const next = attempts < MAX_ATTEMPTS ? new Date(Date.now() + backoffMs(attempts, this.settings.retryBaseMs)) : null;

@@ -12,7 +12,8 @@ import type { Question, QuestionStore } from './questions.js';
 export const WS_TOPIC = 'owner_questions';
 /** The kernel gives a tool call at most 600 s (timeout_ms); a wait ends a little before that. */
 const MAX_WAIT_MS = 595_000;
-const POLL_MS = 250;
+/** How often a waiter looks at the stored row (an answer received by this process wakes it at once). */
+const POLL_MS = 1_000;
 
 export interface Outcome {
   question: Question;
@@ -61,8 +62,8 @@ export class OwnerQuestions {
   }
 
   /** Waits for the answer or the expiry; an expired question is closed on every channel. */
-  async wait(question: Question, signalAt = Date.now()): Promise<Outcome> {
-    const deadline = Math.min(Date.parse(question.expiresAt), signalAt + MAX_WAIT_MS);
+  async wait(question: Question, startedAt = Date.now()): Promise<Outcome> {
+    const deadline = Math.min(Date.parse(question.expiresAt), startedAt + MAX_WAIT_MS);
     for (;;) {
       const now = await this.store.get(question.tenantId, question.id);
       if (!now) throw notFound(`owner question ${question.id}`);
@@ -72,7 +73,7 @@ export class OwnerQuestions {
         const final = (await this.store.get(question.tenantId, question.id)) ?? now;
         return { question: final, answered: final.status === 'answered' };
       }
-      await this.nap(question.id, Math.min(POLL_MS * 4, Math.max(deadline - Date.now(), 1)));
+      await this.nap(question.id, Math.min(POLL_MS, Math.max(deadline - Date.now(), 1)));
     }
   }
 
