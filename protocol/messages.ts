@@ -68,7 +68,7 @@ export interface RequestMessage {
   query: Record<string, string | string[]>;
   body: unknown;
   auth: AuthContext;
-  /** Request headers (lower-case names), for public routes only; never Authorization or Cookie. */
+  /** The HTTP request's headers, lower-cased, for raw routes only (signature checks); never credentials. */
   headers?: Record<string, string>;
 }
 

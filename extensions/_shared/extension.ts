@@ -29,8 +29,8 @@ export interface RouteRequest {
   query: Record<string, string | string[]>;
   body: unknown;
   auth: AuthContext;
-  /** Request headers (lower-case names) of a public route; undefined for every other route. */
-  headers?: Record<string, string>;
+  /** Request headers, lower-cased: only on routes declared `raw` (for signature checks), else {}. */
+  headers: Record<string, string>;
 }
 
 export type RouteHandler = (req: RouteRequest, ctx: ExtensionContext) => Promise<RouteReply> | RouteReply;
@@ -107,7 +107,7 @@ export function runExtension(definition: ExtensionDefinition): void {
     if (!handler) return withBody(errorReply(new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
       const body = m.attachment === undefined ? m.body : decodeAttachment(m.attachment, m.raw ? 'text' : 'json');
-      return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth, ...(m.headers ? { headers: m.headers } : {}) }, await withContext()));
+      return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth, headers: m.headers ?? {} }, await withContext()));
     } catch (err) {
       return withBody(errorReply(err));
     }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { validationError } from '../../protocol/errors.js';
-import type { Sealer } from '../_shared/sealed.js';
+import { seal, unseal } from '../_shared/bridge/sealed.js';
 
 export const CHANNEL_TYPES = ['slack', 'telegram', 'discord', 'webhook', 'codehost', 'chainchat'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -64,7 +64,7 @@ export function checkConfig(type: ChannelType, config: Record<string, unknown>):
 }
 
 export class ChannelStore {
-  constructor(private readonly db: Knex, private readonly sealer: Sealer) {}
+  constructor(private readonly db: Knex, private readonly key: Buffer) {}
 
   async list(tenantId: string, filter: { agentId?: string | null; forAgent?: string } = {}): Promise<Channel[]> {
     const q = this.db<Row>('channels').where({ tenant_id: tenantId }).orderBy('created_at').orderBy('id');
@@ -83,7 +83,7 @@ export class ChannelStore {
   async target(tenantId: string, id: string): Promise<(Record<string, unknown> & { type: ChannelType }) | undefined> {
     const row = await this.db<Row>('channels').where({ tenant_id: tenantId, id }).first();
     if (!row) return undefined;
-    return { ...JSON.parse(row.config), ...this.sealer.unsealJson(row.secrets), type: row.type };
+    return { ...JSON.parse(row.config), ...this.secrets(row), type: row.type };
   }
 
   async create(tenantId: string, input: ChannelInput): Promise<Channel> {
@@ -97,7 +97,7 @@ export class ChannelStore {
       type: input.type,
       name: input.name ?? input.type,
       config: JSON.stringify(config),
-      secrets: input.secrets && Object.keys(input.secrets).length > 0 ? this.sealer.sealJson(input.secrets) : null,
+      secrets: input.secrets && Object.keys(input.secrets).length > 0 ? seal(this.key, JSON.stringify(input.secrets)) : null,
       enabled: input.enabled ?? true,
       created_at: now,
       updated_at: now,
@@ -117,13 +117,17 @@ export class ChannelStore {
     if (input.name !== undefined) patch.name = input.name;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
     if (input.agentId !== undefined) patch.agent_id = input.agentId;
-    if (input.secrets !== undefined) patch.secrets = Object.keys(input.secrets).length > 0 ? this.sealer.sealJson(input.secrets) : null;
+    if (input.secrets !== undefined) patch.secrets = Object.keys(input.secrets).length > 0 ? seal(this.key, JSON.stringify(input.secrets)) : null;
     await this.db('channels').where({ tenant_id: tenantId, id }).update(patch);
     return this.view({ ...row, ...patch });
   }
 
   async remove(tenantId: string, id: string): Promise<boolean> {
     return (await this.db('channels').where({ tenant_id: tenantId, id }).delete()) > 0;
+  }
+
+  private secrets(row: Row): Record<string, string> {
+    return row.secrets ? JSON.parse(unseal(this.key, row.secrets)) : {};
   }
 
   private view(row: Row): Channel {
@@ -134,7 +138,7 @@ export class ChannelStore {
       type: row.type,
       name: row.name,
       config: JSON.parse(row.config),
-      secretKeys: Object.keys(this.sealer.unsealJson(row.secrets)),
+      secretKeys: Object.keys(this.secrets(row)),
       enabled: row.enabled === true || row.enabled === 1,
       createdAt: row.created_at,
       updatedAt: row.updated_at,

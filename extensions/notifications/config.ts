@@ -2,8 +2,6 @@
 // `host.secret` (ROOST_SECRET_* names are the ones an extension may read); see docs/notifications.md.
 import type { HostClient } from '../_shared/host-client.js';
 
-export const KEY_SECRET = 'ROOST_SECRET_NOTIFICATIONS_KEY';
-
 export const QUESTION_TIMEOUT = { defaultMinutes: 2, minMinutes: 1, maxMinutes: 10 };
 /** A delivery is retried this many times in all before it is marked failed. */
 export const MAX_ATTEMPTS = 8;

@@ -1,8 +1,8 @@
 // The extension's parts, built once at start-up (setup) and shared by routes and tools.
 import type { ExtensionContext } from '../_shared/extension.js';
-import { Sealer } from '../_shared/sealed.js';
+import { bridgeKey } from '../_shared/bridge/sealed.js';
 import { ChannelStore } from './channels.js';
-import { KEY_SECRET, loadSettings, type Settings } from './config.js';
+import { loadSettings, type Settings } from './config.js';
 import { DeliveryStore } from './deliveries.js';
 import { Notifications } from './notify.js';
 import { Outbox } from './outbox.js';
@@ -23,7 +23,7 @@ let state: State | undefined;
 
 export async function startState(ctx: ExtensionContext): Promise<void> {
   const settings = await loadSettings(ctx.host);
-  const channels = new ChannelStore(ctx.db, await Sealer.open(ctx.host, KEY_SECRET));
+  const channels = new ChannelStore(ctx.db, await bridgeKey(ctx.host, 'notifications'));
   const deliveries = new DeliveryStore(ctx.db);
   const questions = new QuestionStore(ctx.db);
   const outbox = new Outbox(ctx, deliveries, channels, settings);

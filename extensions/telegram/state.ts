@@ -1,6 +1,6 @@
 // The bridge's parts, built once at start-up and shared by its routes.
 import type { ExtensionContext } from '../_shared/extension.js';
-import { Sealer } from '../_shared/sealed.js';
+import { bridgeKey } from '../_shared/bridge/sealed.js';
 import { Poller } from './poller.js';
 import { TelegramStore } from './store.js';
 import { UpdateHandler } from './updates.js';
@@ -20,7 +20,7 @@ let state: State | undefined;
 let pruner: NodeJS.Timeout | undefined;
 
 export async function startState(ctx: ExtensionContext): Promise<void> {
-  const store = new TelegramStore(ctx.db, await Sealer.open(ctx.host, 'ROOST_SECRET_TELEGRAM_KEY'));
+  const store = new TelegramStore(ctx.db, await bridgeKey(ctx.host, 'telegram'));
   const perMinute = Number(await ctx.host.secret('ROOST_SECRET_TELEGRAM_CHAT_PER_MINUTE'));
   const handler = new UpdateHandler(ctx, store, Number.isFinite(perMinute) && perMinute >= 1 ? perMinute : DEFAULT_PER_MINUTE);
   const poller = new Poller(ctx, store, handler);

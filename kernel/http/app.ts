@@ -201,7 +201,7 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
       // No body at all reaches the extension as null (a raw route gets the empty string).
       body: route.decl.raw ? '' : null,
       ...(attachment ? { attachment } : {}),
-      ...(route.decl.public ? { headers: publicHeaders(ctx.req.headers) } : {}),
+      ...(route.decl.raw ? { headers: signatureHeaders(ctx.headers) } : {}),
       auth: ctx.state.identity,
     });
     ctx.status = reply.status;
@@ -216,11 +216,11 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
   };
 }
 
-/** What a public route (an inbound webhook) sees of the request's headers: never credentials. */
-function publicHeaders(headers: NodeJS.Dict<string | string[]>): Record<string, string> {
+/** What a raw route sees of the request's headers: all but credentials (a signature check needs its own). */
+function signatureHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name === 'authorization' || name === 'cookie') continue;
+    if (name === 'authorization' || name === 'cookie' || value === undefined) continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;

@@ -14,7 +14,7 @@ export interface DispatchInput {
   /** The body's raw bytes, forwarded as they came (never parsed here); `body` is ignored then. */
   attachment?: Buffer;
   auth: AuthContext;
-  /** Request headers, passed to public routes only (inbound webhooks verify signatures and tokens with them). */
+  /** Request headers passed on to raw routes (see RequestMessage.headers). */
   headers?: Record<string, string>;
 }
 
@@ -65,8 +65,7 @@ export class Dispatcher {
       params: route.params,
       query: input.query,
       body: input.attachment ? null : (input.body ?? null),
-      ...(route.decl.raw ? { raw: true } : {}),
-      ...(input.headers ? { headers: input.headers } : {}),
+      ...(route.decl.raw ? { raw: true, ...(input.headers ? { headers: input.headers } : {}) } : {}),
       auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
     };
     const embedded = route.owner === EMBEDDED_OWNER ? this.embedded.get(route.key) : undefined;
