@@ -104,13 +104,14 @@ export class OwnerQuestions {
   /** Unsent dispatches are cancelled; each one that was shown gets a question_closed naming the outcome. */
   private async closeDispatches(question: Question, dispatches: Delivery[]): Promise<void> {
     await this.deliveries.cancelPending(question.id);
-    const shown = dispatches.filter((d) => d.kind === 'question' && d.status === 'delivered');
+    // Only a message the channel identified (its externalId) can be closed.
+    const shown = dispatches.filter((d) => d.kind === 'question' && d.status === 'delivered' && d.externalId);
     const text = question.status === 'answered'
-      ? `Answered: "${question.answer}" (via ${question.answeredVia}${question.responder ? `, by ${question.responder}` : ''})`
+      ? `Answered: "${clip(question.answer ?? '', 1_000)}" (via ${question.answeredVia}${question.responder ? `, by ${question.responder}` : ''})`
       : 'Closed without an answer: the question timed out';
     const queued = await this.deliveries.add(shown.map((d) => ({
       tenantId: question.tenantId, questionId: question.id, channelId: d.channelId, channelType: d.channelType, kind: 'question_closed' as const,
-      payload: { text, question: { id: question.id, options: question.options }, ...(d.externalId ? { reference: d.externalId } : {}) },
+      payload: { text, question: { id: question.id, options: question.options }, reference: d.externalId! },
     })));
     await this.outbox.kick(queued);
   }
@@ -145,6 +146,8 @@ export class OwnerQuestions {
     for (const wake of [...(this.waiters.get(id) ?? [])]) wake();
   }
 }
+
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 /** With options, the answer must be one of them (any case; an option's number, 1-based, also works). */
 function canonical(question: Question, raw: string): string {

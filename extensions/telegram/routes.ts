@@ -47,6 +47,11 @@ export const routes: Record<string, RouteHandler> = {
   async 'PUT /api/bridges/telegram'(req, ctx) {
     requireRole(req.auth, 'owner', 'configuring the Telegram bridge');
     const input = validate<ConfigInput>(schema(ctx, 'bridge-config.json'), req.body);
+    // The agent must be one of the caller's tenant (another tenant's is as unknown as a missing one).
+    if (input.defaultAgentId) {
+      const agent = await ctx.host.call('GET', `/api/agents/${encodeURIComponent(input.defaultAgentId)}`, undefined, { requestId: req.id });
+      if (agent.status !== 200) throw validationError(`body.defaultAgentId: agent ${input.defaultAgentId} not found`);
+    }
     const { store, poller } = getState();
     const current = await botOf(store, ctx.host, req.auth.tenantId);
     const botToken = input.botToken ?? current?.botToken;

@@ -96,7 +96,7 @@ describe('owner questions', () => {
     assert.match(closed.body.text, /timed out/);
     const late = await server.api('POST', `/api/owner-questions/${result.value.questionId}/answer`, { key: a.owner, body: { answer: 'me' } });
     assert.equal(late.status, 409);
-    for (const [args, message] of [[{ question: 'x', timeout: 11 }, /timeout/], [{ question: '' }, /question/], [{ question: 'x', options: 'yes' }, /options/], [{ question: 'x', timeout: 0.001 }, /timeout must be from/]] as const) {
+    for (const [args, message] of [[{ question: 'x', timeout: 11 }, /timeout/], [{ question: '' }, /question/], [{ question: 'x', options: 'yes' }, /options/], [{ question: 'x', options: ['1', '2', '3', '4', '5', '6'] }, /options/], [{ question: 'x', timeout: 0.001 }, /timeout must be from/]] as const) {
       const refused = await callTool(mcp, 'svc_ask_owner', args);
       assert.equal(refused.isError, true, JSON.stringify(args));
       assert.match(refused.text, message);

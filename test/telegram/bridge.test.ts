@@ -44,6 +44,7 @@ describe('the Telegram bridge over long polling', () => {
       [{ ...body, botToken: 'not a token' }, /body\.botToken/],
       [{ ...body, apiRoot: 'ftp://x' }, /http or https/],
       [{ ...body, mode: 'webhook' }, /webhookUrl is required/],
+      [{ ...body, defaultAgentId: 'no-such-agent' }, /agent no-such-agent not found/],
     ] as const) {
       const res = await server.api('PUT', '/api/bridges/telegram', { key: a.owner, body: bad });
       assert.equal(res.status, 400, res.text);
