@@ -93,7 +93,8 @@ export class TelegramStore {
   }
 
   async chats(tenantId: string): Promise<Chat[]> {
-    return (await this.db('chats').where({ tenant_id: tenantId }).orderBy('last_activity_at', 'desc').limit(500)).map(toChat);
+    // Live conversations only: a chat whose session was stopped is not one until it talks again.
+    return (await this.db('chats').where({ tenant_id: tenantId }).whereNotNull('session_id').orderBy('last_activity_at', 'desc').limit(500)).map(toChat);
   }
 
   async saveChat(chat: Chat): Promise<void> {
