@@ -1,4 +1,4 @@
-// The notifications REST API: channels (owner only), notifications and their deliveries, owner questions.
+// The notifications REST API: channels (owner only: their config can be sensitive, a webhook URL say), notifications and their deliveries, owner questions.
 import { join } from 'node:path';
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
@@ -14,6 +14,7 @@ const STATUSES: QuestionStatus[] = ['pending', 'answered', 'expired'];
 
 export const routes: Record<string, RouteHandler> = {
   async 'GET /api/notification-channels'(req) {
+    requireRole(req.auth, 'owner', 'reading notification channels');
     const agentId = queryString(req.query, 'agentId');
     return ok({ channels: await getState().channels.list(req.auth.tenantId, agentId === undefined ? {} : { agentId: agentId === '' ? null : agentId }) });
   },
@@ -28,6 +29,7 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   async 'GET /api/notification-channels/:id'(req) {
+    requireRole(req.auth, 'owner', 'reading notification channels');
     const channel = await getState().channels.get(req.auth.tenantId, req.params.id!);
     if (!channel) throw notFound(`notification channel ${req.params.id}`);
     return ok(channel);

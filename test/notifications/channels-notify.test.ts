@@ -33,7 +33,9 @@ describe('notification channels and owner notifications', () => {
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(res.body.secretKeys, ['token']);
     assert.equal(res.text.includes('s3cret-token'), false);
-    const list = await server.api('GET', '/api/notification-channels', { key: a.viewer });
+    assert.equal((await server.api('GET', '/api/notification-channels', { key: a.viewer })).status, 403);
+    assert.equal((await server.api('GET', `/api/notification-channels/${res.body.id}`, { key: a.operator })).status, 403);
+    const list = await server.api('GET', '/api/notification-channels', { key: a.owner });
     assert.equal(list.status, 200);
     assert.equal(list.body.channels.length, 1);
     assert.equal(list.text.includes('s3cret-token'), false);
