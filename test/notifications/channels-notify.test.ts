@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { agentToken, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
+import { agentToken, callTool, mcpClient, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { NOTIFY_ENV, startWebhookReceiver, type WebhookReceiver } from './support.js';
+import { NOTIFY_ENV, startWorld, stopWorld, type WebhookReceiver } from './support.js';
 
 describe('notification channels and owner notifications', () => {
   let server: TestServer;
@@ -15,18 +15,9 @@ describe('notification channels and owner notifications', () => {
   let agentId: string;
 
   before(async () => {
-    hook = await startWebhookReceiver();
-    server = await startTestServer({ env: NOTIFY_ENV });
-    a = await registerTenant(server, 'notify-a');
-    b = await registerTenant(server, 'notify-b');
-    agentId = (await createAgent(server, a.owner, { name: 'notifier', model: 'claude-sonnet-5-5' })).id;
-    mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
+    ({ server, hook, a, b, agentId, mcp } = await startWorld('notify'));
   });
-  after(async () => {
-    await mcp?.close();
-    await server?.cleanup();
-    await hook?.close();
-  });
+  after(() => stopWorld({ server, hook, mcp }));
 
   it('stores a channel with its secrets sealed, shows only their names, and is owner-only to change', async () => {
     const res = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'webhook', name: 'pager', config: { url: hook.url }, secrets: { token: 's3cret-token' } } });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { agentToken, callAs, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
+import { agentToken, callAs, callTool, mcpClient, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { NOTIFY_ENV, startWebhookReceiver, type WebhookReceiver } from './support.js';
+import { NOTIFY_ENV, startWorld, stopWorld, type WebhookReceiver } from './support.js';
 
 describe('owner questions', () => {
   let server: TestServer;
@@ -20,19 +20,10 @@ describe('owner questions', () => {
   });
 
   before(async () => {
-    hook = await startWebhookReceiver();
-    server = await startTestServer({ env: NOTIFY_ENV });
-    a = await registerTenant(server, 'ask-a');
-    b = await registerTenant(server, 'ask-b');
-    agentId = (await createAgent(server, a.owner, { name: 'asker', model: 'claude-sonnet-5-5' })).id;
-    mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
+    ({ server, hook, a, b, agentId, mcp } = await startWorld('ask'));
     assert.equal((await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'webhook', config: { url: hook.url } } })).status, 201);
   });
-  after(async () => {
-    await mcp?.close();
-    await server?.cleanup();
-    await hook?.close();
-  });
+  after(() => stopWorld({ server, hook, mcp }));
 
   it('blocks until answered through REST; the first answer wins and the channel is told the question closed', async () => {
     const ws = await server.ws({ key: a.owner });

@@ -2,7 +2,9 @@
 // webhook channel posts to), the server environment with the short test knobs, and MCP helpers.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FIXTURES } from '../agents/support.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { agentToken, createAgent, FIXTURES, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** Short retries and question timeouts from 1 s, so tests need not wait minutes (docs/notifications.md). */
 export const NOTIFY_ENV = {
@@ -52,4 +54,30 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A server with two tenants, an agent of the first and its MCP client, and a webhook receiver. */
+export interface World {
+  server: TestServer;
+  hook: WebhookReceiver;
+  a: Tenant;
+  b: Tenant;
+  agentId: string;
+  mcp: Client;
+}
+
+export async function startWorld(prefix: string): Promise<World> {
+  const hook = await startWebhookReceiver();
+  const server = await startTestServer({ env: NOTIFY_ENV });
+  const a = await registerTenant(server, `${prefix}-a`);
+  const b = await registerTenant(server, `${prefix}-b`);
+  const agentId = (await createAgent(server, a.owner, { name: `${prefix}-agent`, model: 'claude-sonnet-5-5' })).id;
+  const mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
+  return { server, hook, a, b, agentId, mcp };
+}
+
+export async function stopWorld(world: Partial<World>): Promise<void> {
+  await world.mcp?.close();
+  await world.server?.cleanup();
+  await world.hook?.close();
 }
