@@ -1,0 +1,108 @@
+// The notifications REST API: channels (owner only: their config can be sensitive, a webhook URL say), notifications and their deliveries, owner questions.
+import { join } from 'node:path';
+import { notFound, RoostError, validationError } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import { requireRole } from '../_shared/roles.js';
+import type { ChannelInput } from './channels.js';
+import type { QuestionStatus } from './questions.js';
+import { getState } from './state.js';
+
+const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
+const STATUSES: QuestionStatus[] = ['pending', 'answered', 'expired'];
+
+export const routes: Record<string, RouteHandler> = {
+  async 'GET /api/notification-channels'(req) {
+    requireRole(req.auth, 'owner', 'reading notification channels');
+    const agentId = queryString(req.query, 'agentId');
+    return ok({ channels: await getState().channels.list(req.auth.tenantId, agentId === undefined ? {} : { agentId: agentId === '' ? null : agentId }) });
+  },
+
+  async 'POST /api/notification-channels'(req, ctx) {
+    requireRole(req.auth, 'owner', 'configuring notification channels');
+    const input = validate<ChannelInput>(schema(ctx, 'channel-create.json'), req.body);
+    await checkAgent(ctx, req, input.agentId);
+    const channel = await getState().channels.create(req.auth.tenantId, input);
+    ctx.host.audit('notification_channel.created', `notification_channel:${channel.id}`, { type: channel.type, agentId: channel.agentId });
+    return created(channel);
+  },
+
+  async 'GET /api/notification-channels/:id'(req) {
+    requireRole(req.auth, 'owner', 'reading notification channels');
+    const channel = await getState().channels.get(req.auth.tenantId, req.params.id!);
+    if (!channel) throw notFound(`notification channel ${req.params.id}`);
+    return ok(channel);
+  },
+
+  async 'PUT /api/notification-channels/:id'(req, ctx) {
+    requireRole(req.auth, 'owner', 'configuring notification channels');
+    const input = validate<Partial<ChannelInput>>(schema(ctx, 'channel-update.json'), req.body);
+    await checkAgent(ctx, req, input.agentId);
+    const channel = await getState().channels.update(req.auth.tenantId, req.params.id!, input);
+    if (!channel) throw notFound(`notification channel ${req.params.id}`);
+    ctx.host.audit('notification_channel.updated', `notification_channel:${channel.id}`, { secretsReplaced: input.secrets !== undefined });
+    return ok(channel);
+  },
+
+  async 'DELETE /api/notification-channels/:id'(req, ctx) {
+    requireRole(req.auth, 'owner', 'configuring notification channels');
+    if (!(await getState().channels.remove(req.auth.tenantId, req.params.id!))) throw notFound(`notification channel ${req.params.id}`);
+    ctx.host.audit('notification_channel.deleted', `notification_channel:${req.params.id}`, {});
+    return noContent();
+  },
+
+  async 'GET /api/notifications'(req) {
+    const { limit, offset } = page(req.query);
+    const agentId = queryString(req.query, 'agentId');
+    return ok({ notifications: await getState().notifications.list(req.auth.tenantId, { limit, offset, ...(agentId ? { agentId } : {}) }), limit, offset });
+  },
+
+  async 'GET /api/notifications/:id'(req) {
+    const notification = await getState().notifications.get(req.auth.tenantId, req.params.id!);
+    if (!notification) throw notFound(`notification ${req.params.id}`);
+    return ok(notification);
+  },
+
+  async 'GET /api/notifications/:id/deliveries'(req) {
+    const { notifications, deliveries } = getState();
+    if (!(await notifications.get(req.auth.tenantId, req.params.id!))) throw notFound(`notification ${req.params.id}`);
+    return ok({ deliveries: await deliveries.ofNotification(req.auth.tenantId, req.params.id!) });
+  },
+
+  async 'GET /api/owner-questions'(req) {
+    const { limit, offset } = page(req.query);
+    const status = queryString(req.query, 'status') ?? (queryString(req.query, 'pending') === 'true' ? 'pending' : undefined);
+    if (status !== undefined && !STATUSES.includes(status as QuestionStatus)) throw validationError(`query.status must be one of ${STATUSES.join(', ')}`);
+    return ok({ questions: await getState().questions.list(req.auth.tenantId, { limit, offset, ...(status ? { status: status as QuestionStatus } : {}) }), limit, offset });
+  },
+
+  async 'GET /api/owner-questions/:id'(req) {
+    const { questions, deliveries } = getState();
+    const question = await questions.get(req.auth.tenantId, req.params.id!);
+    if (!question) throw notFound(`owner question ${req.params.id}`);
+    return ok({ ...question, dispatches: await deliveries.ofQuestion(req.auth.tenantId, question.id) });
+  },
+
+  async 'POST /api/owner-questions/:id/answer'(req, ctx) {
+    requireRole(req.auth, 'operator', 'answering an owner question');
+    const { answer } = validate<{ answer: string }>(schema(ctx, 'answer.json'), req.body);
+    const question = await getState().owner.answer(req.auth.tenantId, req.params.id!, answer, 'dashboard', req.auth.actor);
+    return ok(question);
+  },
+
+  /** A chat bridge reporting an answer given in its chat (a button or a reply). */
+  async 'POST /api/internal/owner-questions/:id/answer'(req, ctx) {
+    const input = validate<{ answer: string; channel: string; responder?: string }>(schema(ctx, 'internal-answer.json'), req.body);
+    await getState().owner.answer(req.auth.tenantId, req.params.id!, input.answer, input.channel, input.responder ?? null);
+    return ok({ accepted: true });
+  },
+};
+
+/** A channel's agent must be one of the caller's tenant (another tenant's agent is as unknown as none). */
+async function checkAgent(ctx: ExtensionContext, req: RouteRequest, agentId: string | null | undefined): Promise<void> {
+  if (!agentId) return;
+  const res = await ctx.host.call('GET', `/api/agents/${encodeURIComponent(agentId)}`, undefined, { requestId: req.id });
+  if (res.status === 404) throw validationError(`body.agentId: agent ${agentId} not found`);
+  if (res.status !== 200) throw new RoostError('EXTENSION_UNAVAILABLE', `cannot check agent ${agentId} right now (status ${res.status})`);
+}

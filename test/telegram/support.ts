@@ -1,0 +1,40 @@
+// The Telegram suites' server: fake Anthropic (for the agent's replies), fake Telegram Bot API, and the
+// notifications test knobs; helpers to configure the bridge and to find what the bot sent.
+import assert from 'node:assert/strict';
+import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
+import { startFakeTelegram, type FakeTelegram, type SentMessage } from '../fakes/telegram.js';
+import type { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
+import { NOTIFY_ENV } from '../notifications/support.js';
+
+export interface Fakes {
+  anthropic: FakeAnthropic;
+  telegram: FakeTelegram;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startFakes(reply = 'Hello from your agent.'): Promise<Fakes> {
+  const anthropic = await startFakeAnthropic({ apiKey: 'test', script: [reply] });
+  const telegram = await startFakeTelegram();
+  return {
+    anthropic,
+    telegram,
+    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url },
+    async close() {
+      await telegram.close();
+      await anthropic.close();
+    },
+  };
+}
+
+export async function configureBot(server: TestServer, key: string, body: Record<string, unknown>): Promise<any> {
+  const res = await server.api('PUT', '/api/bridges/telegram', { key, body });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** The first message the bot sent to `chatId` after `from` (an index in telegram.sent) that matches. */
+export function sentTo(telegram: FakeTelegram, chatId: number, match: (m: SentMessage) => boolean, from = 0, timeoutMs = 20_000): Promise<SentMessage> {
+  return waitFor(`a message to chat ${chatId}`, async () => telegram.sent.slice(from).find((m) => String(m.chat_id) === String(chatId) && match(m)), timeoutMs);
+}
