@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { validationError } from '../../protocol/errors.js';
-import { seal, unseal } from '../_shared/bridge/sealed.js';
+import type { Sealer } from '../_shared/sealed.js';
 
 export const CHANNEL_TYPES = ['slack', 'telegram', 'discord', 'webhook', 'codehost', 'chainchat'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -64,7 +64,7 @@ export function checkConfig(type: ChannelType, config: Record<string, unknown>):
 }
 
 export class ChannelStore {
-  constructor(private readonly db: Knex, private readonly key: Buffer) {}
+  constructor(private readonly db: Knex, private readonly sealer: Sealer) {}
 
   async list(tenantId: string, filter: { agentId?: string | null; forAgent?: string } = {}): Promise<Channel[]> {
     const q = this.db<Row>('channels').where({ tenant_id: tenantId }).orderBy('created_at').orderBy('id');
@@ -97,7 +97,7 @@ export class ChannelStore {
       type: input.type,
       name: input.name ?? input.type,
       config: JSON.stringify(config),
-      secrets: input.secrets && Object.keys(input.secrets).length > 0 ? seal(this.key, JSON.stringify(input.secrets)) : null,
+      secrets: input.secrets && Object.keys(input.secrets).length > 0 ? this.sealer.seal(JSON.stringify(input.secrets)) : null,
       enabled: input.enabled ?? true,
       created_at: now,
       updated_at: now,
@@ -117,7 +117,7 @@ export class ChannelStore {
     if (input.name !== undefined) patch.name = input.name;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
     if (input.agentId !== undefined) patch.agent_id = input.agentId;
-    if (input.secrets !== undefined) patch.secrets = Object.keys(input.secrets).length > 0 ? seal(this.key, JSON.stringify(input.secrets)) : null;
+    if (input.secrets !== undefined) patch.secrets = Object.keys(input.secrets).length > 0 ? this.sealer.seal(JSON.stringify(input.secrets)) : null;
     await this.db('channels').where({ tenant_id: tenantId, id }).update(patch);
     return this.view({ ...row, ...patch });
   }
@@ -127,7 +127,7 @@ export class ChannelStore {
   }
 
   private secrets(row: Row): Record<string, string> {
-    return row.secrets ? JSON.parse(unseal(this.key, row.secrets)) : {};
+    return row.secrets ? JSON.parse(this.sealer.open(row.secrets)) : {};
   }
 
   private view(row: Row): Channel {

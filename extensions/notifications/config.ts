@@ -1,6 +1,7 @@
-// Limits and knobs. Extensions see no environment of their own, so the two test knobs come through
-// `host.secret` (ROOST_SECRET_* names are the ones an extension may read); see docs/notifications.md.
-import type { HostClient } from '../_shared/host-client.js';
+// Limits and knobs; the two settings are ROOST_EXT_NOTIFICATIONS_* (extensions/_shared/settings.ts), see
+// docs/notifications.md.
+import type { ExtensionContext } from '../_shared/extension.js';
+import { numberSetting } from '../_shared/settings.js';
 
 export const QUESTION_TIMEOUT = { defaultMinutes: 2, minMinutes: 1, maxMinutes: 10 };
 /** A delivery is retried this many times in all before it is marked failed. */
@@ -15,12 +16,11 @@ export interface Settings {
   minTimeoutMinutes: number;
 }
 
-export async function loadSettings(host: HostClient): Promise<Settings> {
-  const base = Number(await host.secret('ROOST_SECRET_NOTIFICATIONS_RETRY_BASE_MS'));
-  const minSeconds = Number(await host.secret('ROOST_SECRET_NOTIFICATIONS_MIN_TIMEOUT_SECONDS'));
+export function loadSettings(ctx: ExtensionContext): Settings {
+  const minSeconds = numberSetting(ctx, 'MIN_TIMEOUT_SECONDS', QUESTION_TIMEOUT.minMinutes * 60, 1, QUESTION_TIMEOUT.minMinutes * 60);
   return {
-    retryBaseMs: Number.isFinite(base) && base > 0 ? base : 5_000,
-    minTimeoutMinutes: Number.isFinite(minSeconds) && minSeconds > 0 ? Math.min(minSeconds / 60, QUESTION_TIMEOUT.minMinutes) : QUESTION_TIMEOUT.minMinutes,
+    retryBaseMs: numberSetting(ctx, 'RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    minTimeoutMinutes: minSeconds / 60,
   };
 }
 

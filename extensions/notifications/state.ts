@@ -1,6 +1,6 @@
 // The extension's parts, built once at start-up (setup) and shared by routes and tools.
 import type { ExtensionContext } from '../_shared/extension.js';
-import { bridgeKey } from '../_shared/bridge/sealed.js';
+import { Sealer } from '../_shared/sealed.js';
 import { ChannelStore } from './channels.js';
 import { loadSettings, type Settings } from './config.js';
 import { DeliveryStore } from './deliveries.js';
@@ -22,8 +22,8 @@ export interface State {
 let state: State | undefined;
 
 export async function startState(ctx: ExtensionContext): Promise<void> {
-  const settings = await loadSettings(ctx.host);
-  const channels = new ChannelStore(ctx.db, await bridgeKey(ctx.host, 'notifications'));
+  const settings = loadSettings(ctx);
+  const channels = new ChannelStore(ctx.db, await Sealer.forExtension(ctx.host));
   const deliveries = new DeliveryStore(ctx.db);
   const questions = new QuestionStore(ctx.db);
   const outbox = new Outbox(ctx, deliveries, channels, settings);

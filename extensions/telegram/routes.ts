@@ -30,7 +30,7 @@ export const routes: Record<string, RouteHandler> = {
   async 'GET /api/bridges/telegram'(req, ctx) {
     requireRole(req.auth, 'owner', 'reading the Telegram bridge settings');
     const stored = await getState().store.bot(req.auth.tenantId);
-    const env = stored ? undefined : await botOf(getState().store, ctx.host, req.auth.tenantId);
+    const env = stored ? undefined : await botOf(getState().store, ctx, req.auth.tenantId);
     return ok({
       configured: Boolean(stored ?? env),
       source: stored ? 'stored' : env ? 'environment' : null,
@@ -53,7 +53,7 @@ export const routes: Record<string, RouteHandler> = {
       if (agent.status !== 200) throw validationError(`body.defaultAgentId: agent ${input.defaultAgentId} not found`);
     }
     const { store, poller } = getState();
-    const current = await botOf(store, ctx.host, req.auth.tenantId);
+    const current = await botOf(store, ctx, req.auth.tenantId);
     const botToken = input.botToken ?? current?.botToken;
     if (!botToken) throw validationError('body.botToken is required (no bot is configured yet)');
     const apiRoot = input.apiRoot !== undefined ? checkUrl(input.apiRoot, 'apiRoot') : (current?.apiRoot ?? null);
@@ -106,7 +106,7 @@ export const routes: Record<string, RouteHandler> = {
   async 'POST /api/internal/bridges/telegram/deliver'(req, ctx) {
     const input = validate<DeliverInput>(schema(ctx, 'deliver.json'), req.body);
     const { store } = getState();
-    const externalId = await deliver(store, req.auth.tenantId, await botOf(store, ctx.host, req.auth.tenantId), input);
+    const externalId = await deliver(store, req.auth.tenantId, await botOf(store, ctx, req.auth.tenantId), input);
     return ok({ externalId });
   },
 
@@ -120,7 +120,7 @@ export const routes: Record<string, RouteHandler> = {
     const { store } = getState();
     const chat = await store.chat(req.auth.tenantId, req.params.conversationId!);
     if (!chat) throw notFound(`Telegram conversation ${req.params.conversationId}`);
-    const bot = await botOf(store, ctx.host, req.auth.tenantId);
+    const bot = await botOf(store, ctx, req.auth.tenantId);
     if (!bot) throw new RoostError('CONFLICT', 'no Telegram bot is configured for this tenant');
     return ok({ externalId: `${chat.chatId}:${await say(bot, chat.chatId, text)}` });
   },

@@ -1,11 +1,12 @@
 // The bridge's parts, built once at start-up and shared by its routes.
 import type { ExtensionContext } from '../_shared/extension.js';
-import { bridgeKey } from '../_shared/bridge/sealed.js';
+import { Sealer } from '../_shared/sealed.js';
+import { integerSetting } from '../_shared/settings.js';
 import { Poller } from './poller.js';
 import { TelegramStore } from './store.js';
 import { UpdateHandler } from './updates.js';
 
-/** Messages and button presses one chat may send per minute (ROOST_SECRET_TELEGRAM_CHAT_PER_MINUTE). */
+/** Messages and button presses one chat may send per minute (ROOST_EXT_TELEGRAM_CHAT_PER_MINUTE). */
 const DEFAULT_PER_MINUTE = 20;
 /** Update ids are remembered this long; Telegram gives up redelivering long before. */
 const SEEN_KEPT_MS = 7 * 24 * 3_600_000;
@@ -20,9 +21,8 @@ let state: State | undefined;
 let pruner: NodeJS.Timeout | undefined;
 
 export async function startState(ctx: ExtensionContext): Promise<void> {
-  const store = new TelegramStore(ctx.db, await bridgeKey(ctx.host, 'telegram'));
-  const perMinute = Number(await ctx.host.secret('ROOST_SECRET_TELEGRAM_CHAT_PER_MINUTE'));
-  const handler = new UpdateHandler(ctx, store, Number.isFinite(perMinute) && perMinute >= 1 ? perMinute : DEFAULT_PER_MINUTE);
+  const store = new TelegramStore(ctx.db, await Sealer.forExtension(ctx.host));
+  const handler = new UpdateHandler(ctx, store, integerSetting(ctx, 'CHAT_PER_MINUTE', DEFAULT_PER_MINUTE, 1, 10_000));
   const poller = new Poller(ctx, store, handler);
   state = { store, handler, poller };
   poller.start();

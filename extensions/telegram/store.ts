@@ -1,7 +1,7 @@
 // The bridge's own records: each tenant's bot, chat → agent/session mappings, update ids seen, and the
 // messages with buttons (owner questions, approvals) we sent.
 import type { Knex } from 'knex';
-import { seal, unseal } from '../_shared/bridge/sealed.js';
+import type { Sealer } from '../_shared/sealed.js';
 
 export type Mode = 'polling' | 'webhook';
 
@@ -37,7 +37,7 @@ export interface Prompt {
 }
 
 export class TelegramStore {
-  constructor(private readonly db: Knex, private readonly key: Buffer) {}
+  constructor(private readonly db: Knex, private readonly sealer: Sealer) {}
 
   async bot(tenantId: string): Promise<Bot | undefined> {
     const row = await this.db('bots').where({ tenant_id: tenantId }).first();
@@ -51,7 +51,7 @@ export class TelegramStore {
   async saveBot(bot: Omit<Bot, 'pollOffset' | 'updatedAt'>): Promise<void> {
     const row = {
       tenant_id: bot.tenantId,
-      secrets: seal(this.key, JSON.stringify({ botToken: bot.botToken, ...(bot.webhookSecret ? { webhookSecret: bot.webhookSecret } : {}) })),
+      secrets: this.sealer.seal(JSON.stringify({ botToken: bot.botToken, ...(bot.webhookSecret ? { webhookSecret: bot.webhookSecret } : {}) })),
       mode: bot.mode,
       api_root: bot.apiRoot,
       webhook_url: bot.webhookUrl,
@@ -119,7 +119,7 @@ export class TelegramStore {
   }
 
   private toBot(row: Record<string, any>): Bot {
-    const secrets = JSON.parse(unseal(this.key, row.secrets)) as Record<string, unknown>;
+    const secrets = JSON.parse(this.sealer.open(row.secrets)) as Record<string, unknown>;
     return {
       tenantId: row.tenant_id,
       botToken: String(secrets.botToken),

@@ -2,7 +2,8 @@
 // Every failure becomes an UPSTREAM_ERROR naming what Telegram said, so callers can retry or report it.
 import { Api, GrammyError, HttpError } from 'grammy';
 import { RoostError } from '../../protocol/errors.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../_shared/extension.js';
+import { stringSetting } from '../_shared/settings.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
 import type { Bot, TelegramStore } from './store.js';
 
@@ -39,10 +40,10 @@ export async function telegram<T>(what: string, call: () => Promise<T>): Promise
 }
 
 /** The tenant's bot: the stored one, or for the instance's own tenant the one in the server's environment. */
-export async function botOf(store: TelegramStore, host: HostClient, tenantId: string): Promise<(BotAccess & Partial<Bot>) | undefined> {
+export async function botOf(store: TelegramStore, ctx: ExtensionContext, tenantId: string): Promise<(BotAccess & Partial<Bot>) | undefined> {
   const stored = await store.bot(tenantId);
   if (stored) return stored;
   if (tenantId !== INSTANCE_TENANT) return undefined;
-  const botToken = await host.secret('ROOST_SECRET_TELEGRAM_BOT_TOKEN');
-  return botToken ? { botToken, apiRoot: await host.secret('ROOST_SECRET_TELEGRAM_API_ROOT') } : undefined;
+  const botToken = stringSetting(ctx, 'BOT_TOKEN');
+  return botToken ? { botToken, apiRoot: stringSetting(ctx, 'API_ROOT') ?? null } : undefined;
 }

@@ -9,8 +9,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 /** Short retries and question timeouts from 1 s, so tests need not wait minutes (docs/notifications.md). */
 export const NOTIFY_ENV = {
   ROOST_EXTENSION_DIRS: FIXTURES,
-  ROOST_SECRET_NOTIFICATIONS_RETRY_BASE_MS: '200',
-  ROOST_SECRET_NOTIFICATIONS_MIN_TIMEOUT_SECONDS: '1',
+  ROOST_EXT_NOTIFICATIONS_RETRY_BASE_MS: '200',
+  ROOST_EXT_NOTIFICATIONS_MIN_TIMEOUT_SECONDS: '1',
 };
 
 export interface Received {
