@@ -19,10 +19,12 @@ export function createLog(format: LogFormat, write: (text: string) => void = (te
 }
 
 export function formatRecord(format: LogFormat, time: string, level: string, message: string, fields: LogFields): string {
-  const present = Object.entries(fields).filter(([, value]) => value !== undefined);
-  if (format === 'json') return `${JSON.stringify({ time, level, msg: message, ...Object.fromEntries(present) })}\n`;
-  const suffix = present.map(([key, value]) => ` ${key}=${value}`).join('');
-  return `${time} ${level} ${message}${suffix}\n`;
+  if (format === 'json') {
+    const present = Object.entries(fields).filter(([, value]) => value !== undefined);
+    return `${JSON.stringify({ time, level, msg: message, ...Object.fromEntries(present) })}\n`;
+  }
+  // A line for a person: the message says the rest (an extension's lines start with its name).
+  return `${time} ${level} ${message}${fields.requestId ? ` requestId=${fields.requestId}` : ''}\n`;
 }
 
 function withRequest(fields: LogFields): LogFields {
