@@ -13,6 +13,7 @@ import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
 import type { Launch } from './launcher.js';
 import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
+import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
 import { StartWatch } from './start-progress.js';
@@ -318,7 +319,9 @@ export class ExtensionRegistry {
     let markReady!: (version: number) => void;
     const ready = new Promise<number>((resolve) => (markReady = resolve));
     let watch: StartWatch | undefined;
-    const proc = new PluginProcess({
+    // Outside the request that happened to start it: the child's pipes would otherwise carry that
+    // request's id (servingRequest) into every line the extension logs for the rest of its life.
+    const proc = servingRequest.exit(() => new PluginProcess({
       manifest,
       entry: server.main,
       grants: ext.grants,
@@ -332,7 +335,7 @@ export class ExtensionRegistry {
       },
       onReady: ({ schemaVersion }) => markReady(schemaVersion),
       onExit: (exit) => this.onExit(ext, proc, exit),
-    });
+    }));
     ext.process = proc;
     // start_timeout_ms in the manifest is that extension's own stall deadline.
     watch = new StartWatch({ pid: proc.pid, stallMs: server.startTimeoutMs ?? this.deps.startStallMs, capMs: this.deps.startCapMs });

@@ -51,6 +51,13 @@ describe('structured logs', () => {
     assert.deepEqual({ method: access?.method, path: access?.path, status: access?.status }, { method: 'POST', path: '/api/fx-probe/notify', status: 202 });
   });
 
+  it("leaves a line no request is served for without a request id (not the one that started the extension)", async () => {
+    await server.api('POST', '/api/fx-probe/notify', { body: { message: { type: 'log', level: 'info', message: 'probe on its own' } } });
+    await waitForLog(server, /probe on its own/);
+    const line = records().find((r) => String(r.msg).includes('probe on its own'));
+    assert.equal(line?.requestId, undefined, JSON.stringify(line));
+  });
+
   it('gives a request without a sane X-Request-Id a new one', async () => {
     const res = await server.api('GET', '/api/health', { headers: { 'x-request-id': 'bad id with spaces' } });
     const id = res.headers.get('x-request-id') ?? '';
