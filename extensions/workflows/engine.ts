@@ -31,6 +31,7 @@ export class Engine {
   readonly control: RunControl;
   private readonly db: Knex;
   private readonly scopes = new Map<string, Scope>();
+  private readonly graphs = new Map<string, Graph>();
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
   private again = false;
@@ -46,6 +47,7 @@ export class Engine {
   ) {
     this.db = ctx.db;
     this.control = control;
+    control.onEnd = (runId) => this.forget(runId);
   }
 
   /** Looks for work now (coalesced: a pump already running goes round once more). */
@@ -155,61 +157,89 @@ export class Engine {
   private async execute(row: NodeRunRow): Promise<void> {
     const controller = new AbortController();
     this.control.inflight.set(row.id, { runId: row.run_id, controller });
-    const run = (await this.control.store.byId(row.run_id))!;
+    let handedOn = false;
     try {
-      const graph = graphOf(run);
-      const node = graph.nodes.find((n) => n.id === row.node_id)!;
-      const scope = await this.scopeOf(run);
-      const state = JSON.parse(row.state) as Record<string, unknown>;
-      let input = row.input === null ? undefined : (JSON.parse(row.input) as Record<string, unknown>);
-      if (input === undefined) {
-        input = renderConfig(node.type, node.config ?? {}, scope);
-        await this.db('workflow_node_runs').where({ id: row.id }).update({ input: JSON.stringify(input) });
+      const run = (await this.control.store.byId(row.run_id))!;
+      try {
+        const graph = this.graphOf(run);
+        const node = graph.nodes.find((n) => n.id === row.node_id)!;
+        const scope = await this.scopeOf(run);
+        const state = JSON.parse(row.state) as Record<string, unknown>;
+        let input = row.input === null ? undefined : (JSON.parse(row.input) as Record<string, unknown>);
+        if (input === undefined) {
+          input = renderConfig(node.type, node.config ?? {}, scope);
+          await this.db('workflow_node_runs').where({ id: row.id }).update({ input: JSON.stringify(input) });
+        }
         await this.control.announceNode(run.tenant_id, row.id);
+        const env: NodeEnv = {
+          host: this.ctx.host,
+          as: { tenantId: run.tenant_id },
+          clock: this.clock,
+          signal: controller.signal,
+          run,
+          graph,
+          node,
+          nodeRun: row,
+          scope,
+          input,
+          state,
+          saveState: async (patch) => {
+            Object.assign(state, patch);
+            await this.db('workflow_node_runs').where({ id: row.id }).update({ state: JSON.stringify(state) });
+          },
+        };
+        const outcome: Outcome = await executors[node.type]!(env);
+        if (controller.signal.aborted) return;
+        if (outcome.done) {
+          const ready = await this.finish(run, graph, row, outcome.output, outcome.branch ?? null);
+          handedOn = ready !== undefined && (await this.dispatch(run, ready, row.id));
+          return;
+        }
+        await this.control.store.patchNode(row.id, ['running'], { status: 'waiting', wake_at: outcome.wakeAt, state: JSON.stringify({ ...state, ...outcome.state }) });
+        await this.control.announceNode(run.tenant_id, row.id);
+      } catch (err) {
+        if (!controller.signal.aborted) await this.control.failNode(run, row, err);
       }
-      const env: NodeEnv = {
-        host: this.ctx.host,
-        as: { tenantId: run.tenant_id },
-        clock: this.clock,
-        signal: controller.signal,
-        run,
-        graph,
-        node,
-        nodeRun: row,
-        scope,
-        input,
-        state,
-        saveState: async (patch) => {
-          Object.assign(state, patch);
-          await this.db('workflow_node_runs').where({ id: row.id }).update({ state: JSON.stringify(state) });
-        },
-      };
-      const outcome: Outcome = await executors[node.type]!(env);
-      if (controller.signal.aborted) return;
-      if (outcome.done) {
-        await this.finish(run, graph, row, outcome.output, outcome.branch ?? null);
-        return;
-      }
-      await this.control.store.patchNode(row.id, ['running'], { status: 'waiting', wake_at: outcome.wakeAt, state: JSON.stringify({ ...state, ...outcome.state }) });
-      await this.control.announceNode(run.tenant_id, row.id);
-    } catch (err) {
-      if (controller.signal.aborted) return;
-      await this.control.failNode(run, row, err);
     } finally {
       this.control.inflight.delete(row.id);
-      this.kick();
+      // Whatever this node made ready was started directly; otherwise the pump looks for work.
+      if (!handedOn) this.kick();
     }
+  }
+
+  /**
+   * Starts the node runs a completion made ready, here and now, while the run has room (the pump
+   * would find them too, a few queries later). True when every one was started.
+   */
+  private async dispatch(run: RunRow, ready: NodeRunRow[], finishing: string): Promise<boolean> {
+    const settings = settingsOf(run);
+    let all = true;
+    for (const row of ready) {
+      const busy = [...this.control.inflight.entries()].filter(([id, e]) => e.runId === run.id && id !== finishing).length;
+      const room = (settings.maxConcurrentNodes ?? DEFAULT_CONCURRENT_NODES) - busy;
+      if (room <= 0 || this.control.inflight.size >= MAX_INFLIGHT || (await this.control.store.byId(run.id))?.status !== 'running') {
+        all = false;
+        continue;
+      }
+      // Its input is stored with the claim: one write instead of two.
+      const node = this.graphOf(run).nodes.find((n) => n.id === row.node_id)!;
+      const input = JSON.stringify(renderConfig(node.type, node.config ?? {}, await this.scopeOf(run)));
+      const claimed = { status: 'running' as const, claimed_by: this.instance, started_at: new Date().toISOString(), input };
+      if (await this.control.store.patchNode(row.id, ['pending'], claimed)) void this.execute({ ...row, ...claimed });
+    }
+    return all;
   }
 
   /** A waiting node run is answered (delay due, webhook, approval): it completes and the run goes on. */
   async finishWaiting(row: NodeRunRow, output: unknown, branch: string | null): Promise<boolean> {
     const run = (await this.control.store.byId(row.run_id))!;
-    const ok = await this.finish(run, graphOf(run), row, output, branch);
+    const ready = await this.finish(run, this.graphOf(run), row, output, branch);
     this.kick();
-    return ok;
+    return ready !== undefined;
   }
 
-  private async finish(run: RunRow, graph: Graph, row: NodeRunRow, output: unknown, branch: string | null): Promise<boolean> {
+  /** Completes the node run and records its successors; undefined when it was no longer open. */
+  private async finish(run: RunRow, graph: Graph, row: NodeRunRow, output: unknown, branch: string | null): Promise<NodeRunRow[] | undefined> {
     const max = settingsOf(run).maxNodeRuns ?? MAX_NODE_RUNS;
     let completion;
     try {
@@ -217,16 +247,27 @@ export class Engine {
     } catch (err) {
       if (err instanceof RoostError && err.code === 'NODE_RUN_LIMIT') {
         await this.control.failNode(run, row, err);
-        return false;
+        return undefined;
       }
       throw err;
     }
-    if (!completion) return false;
+    if (!completion) return undefined;
     const scope = this.scopes.get(run.id);
     if (scope) scope.nodes[row.node_id] = { output: output ?? null, status: 'completed' };
     await this.control.announceNode(run.tenant_id, row.id);
-    if (await this.control.settle(run.id)) this.scopes.delete(run.id);
-    return true;
+    if (completion.ready.length === 0) await this.control.settle(run.id);
+    return completion.ready;
+  }
+
+  private graphOf(run: RunRow): Graph {
+    let graph = this.graphs.get(run.id);
+    if (!graph) this.graphs.set(run.id, (graph = graphOf(run)));
+    return graph;
+  }
+
+  private forget(runId: string): void {
+    this.scopes.delete(runId);
+    this.graphs.delete(runId);
   }
 
   private async scopeOf(run: RunRow): Promise<Scope> {

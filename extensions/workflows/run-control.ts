@@ -10,6 +10,8 @@ import { nodeRunView, OPEN_NODE, runView, type NodeRunRow, type RunRow, type Run
 export class RunControl {
   /** Abort controllers of the node runs executing in this process, by node run id. */
   readonly inflight = new Map<string, { runId: string; controller: AbortController }>();
+  /** Told when a run ends, so what is kept in memory for it can go. */
+  onEnd: (runId: string) => void = () => undefined;
 
   constructor(
     readonly store: RunStore,
@@ -65,6 +67,7 @@ export class RunControl {
       ended_at: new Date().toISOString(),
     });
     if (!ended) return false;
+    this.onEnd(run.id);
     for (const entry of this.inflight.values()) if (entry.runId === run.id) entry.controller.abort();
     const open = await this.db<NodeRunRow>('workflow_node_runs').where({ run_id: run.id }).whereIn('status', OPEN_NODE);
     await this.db('workflow_node_runs').where({ run_id: run.id }).whereIn('status', OPEN_NODE).update({ status: 'cancelled', ended_at: new Date().toISOString() });
@@ -92,7 +95,10 @@ export class RunControl {
     }
     const last = (await this.db<NodeRunRow>('workflow_node_runs').where({ run_id: runId, node_type: 'end', status: 'completed' }).orderBy('seq', 'desc').first()) as NodeRunRow | undefined;
     const done = await this.store.patchRun(runId, ['running', 'paused'], { status: 'completed', output: last?.output ?? null, ended_at: new Date().toISOString() });
-    if (done) await this.changed(runId);
+    if (done) {
+      this.onEnd(runId);
+      await this.changed(runId);
+    }
     return done;
   }
 
