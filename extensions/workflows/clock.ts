@@ -19,11 +19,15 @@ export class Clock {
 
   static async open(db: Knex, test: boolean): Promise<Clock> {
     const clock = new Clock(test, db);
-    if (test) {
-      const row = (await db('workflow_kv').where({ key: OFFSET_KEY }).first()) as { value: string } | undefined;
-      clock.offsetMs = row ? Number(row.value) : 0;
-    }
+    await clock.refresh();
     return clock;
+  }
+
+  /** Reads the offset again: with several instances, another may have advanced it. */
+  async refresh(): Promise<void> {
+    if (!this.test) return;
+    const row = (await this.db('workflow_kv').where({ key: OFFSET_KEY }).first()) as { value: string } | undefined;
+    this.offsetMs = Math.max(this.offsetMs, row ? Number(row.value) : 0);
   }
 
   now(): number {
@@ -31,6 +35,7 @@ export class Clock {
   }
 
   async advance(ms: number): Promise<number> {
+    await this.refresh();
     this.offsetMs += ms;
     await this.db('workflow_kv').insert({ key: OFFSET_KEY, value: String(this.offsetMs) }).onConflict('key').merge();
     return this.now();

@@ -83,6 +83,7 @@ export class Engine {
       this.recovered = false;
       return this.schedule(POLL_MS);
     }
+    await this.clock.refresh();
     if (!this.recovered) {
       await this.recover();
       this.recovered = true;
