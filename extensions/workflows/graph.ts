@@ -2,6 +2,7 @@
 // the node or edge at fault: one start, known types, valid configs, edges between known nodes with the
 // branches their source allows, every node reachable from the start, and no cycle except through a
 // loop node's body (which the loop bounds).
+import type { ValidateFunction } from 'ajv';
 import { validationError } from '../../protocol/errors.js';
 import { schemaValidator } from '../../protocol/validate.js';
 import { ExpressionError, parseExpression, pathsOf } from './expression.js';
@@ -31,10 +32,17 @@ export function validateGraph(graph: Graph): void {
   }
 }
 
+const validators = new Map<NodeType, ValidateFunction>();
+const configValidator = (type: NodeType): ValidateFunction => {
+  let validator = validators.get(type);
+  if (!validator) validators.set(type, (validator = schemaValidator(CONFIG_SCHEMAS[type])));
+  return validator;
+};
+
 function checkNode(node: WorkflowNode, byId: Map<string, WorkflowNode>): string[] {
   if (!(NODE_TYPES as readonly string[]).includes(node.type)) return [`node "${node.id}" has unknown type "${node.type}" (known: ${NODE_TYPES.join(', ')})`];
   const config = node.config ?? {};
-  const validator = schemaValidator(CONFIG_SCHEMAS[node.type]);
+  const validator = configValidator(node.type);
   if (!validator(config)) {
     return (validator.errors ?? []).map((e) => `node "${node.id}" (${node.type}): config${e.instancePath.replace(/\//g, '.')} ${e.message}`);
   }

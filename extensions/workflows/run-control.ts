@@ -84,7 +84,7 @@ export class RunControl {
    * branches that were never taken. Returns whether the run ended.
    */
   async settle(runId: string): Promise<boolean> {
-    const open = await this.store.db<NodeRunRow>('workflow_node_runs').where({ run_id: runId }).whereIn('status', OPEN_NODE).select('node_id', 'node_type', 'status', 'state');
+    const open = await this.db<NodeRunRow>('workflow_node_runs').where({ run_id: runId }).whereIn('status', OPEN_NODE).select('node_id', 'node_type', 'status', 'state');
     const stuckJoins = open.filter((r) => r.node_type === 'join' && r.status === 'waiting');
     if (open.length > stuckJoins.length) return false;
     const run = await this.store.byId(runId);

@@ -139,8 +139,10 @@ export class RunStore {
     return this.sql.get<NodeRunRow>('SELECT * FROM workflow_node_runs WHERE id = ?', [id]);
   }
 
-  async activeRuns(tenantId: string): Promise<number> {
-    const row = await this.sql.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status IN ('running', 'paused')", [tenantId]);
+  /** Running or paused runs of the tenant (of one workflow, when given). */
+  async activeRuns(tenantId: string, workflowId?: string): Promise<number> {
+    const sql = `SELECT COUNT(*) AS n FROM workflow_runs WHERE tenant_id = ? AND status IN ('running', 'paused')${workflowId ? ' AND workflow_id = ?' : ''}`;
+    const row = await this.sql.get<{ n: number | string }>(sql, workflowId ? [tenantId, workflowId] : [tenantId]);
     return Number(row?.n ?? 0);
   }
 

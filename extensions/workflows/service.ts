@@ -49,9 +49,7 @@ export class WorkflowService {
 
   async remove(tenantId: string, id: string): Promise<void> {
     await this.mustGetWorkflow(tenantId, id);
-    const active = await this.runs.list(tenantId, { workflowId: id, status: 'running' }, { limit: 1, offset: 0 });
-    const paused = await this.runs.list(tenantId, { workflowId: id, status: 'paused' }, { limit: 1, offset: 0 });
-    if (active.runs.length + paused.runs.length > 0) throw conflict(`workflow ${id} has active runs; cancel them (POST /api/workflow-runs/:id/action {"action":"cancel"}) before deleting it`);
+    if ((await this.runs.activeRuns(tenantId, id)) > 0) throw conflict(`workflow ${id} has active runs; cancel them (POST /api/workflow-runs/:id/action {"action":"cancel"}) before deleting it`);
     await this.workflows.remove(tenantId, id);
   }
 
