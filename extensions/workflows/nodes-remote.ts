@@ -12,7 +12,7 @@ import type { NodeType } from './node-types.js';
 
 const DEFAULT_WAIT_SECONDS = 3_600;
 const SESSION_LOOKUP_PAGES = 5;
-const COUNCIL_DONE = ['completed', 'complete', 'done', 'synthesized'];
+const COUNCIL_DONE = ['completed'];
 const WORK_TASK_DONE = ['completed', 'complete', 'done', 'succeeded', 'merged'];
 const FAILED = ['failed', 'error', 'aborted', 'cancelled', 'canceled', 'stopped', 'timeout'];
 
@@ -47,12 +47,12 @@ async function findSession(env: NodeEnv, agentId: string, name: string): Promise
   return undefined;
 }
 
-/** Polls a record until `state(record)` says it finished; throws when it failed or took too long. */
-async function pollUntilDone(env: NodeEnv, path: string, what: string, succeeded: string[]): Promise<Body> {
+/** Polls a record until its `field` says it finished; throws when it failed or took too long. */
+async function pollUntilDone(env: NodeEnv, path: string, what: string, field: 'stage' | 'status', succeeded: string[]): Promise<Body> {
   const deadline = Date.now() + waitMs(env);
   for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
     const record = await call(env.host, env.as, 'GET', path, undefined, `reading ${what}`);
-    const state = String(record.status ?? record.stage ?? '');
+    const state = String(record[field] ?? '');
     if (succeeded.includes(state)) return record;
     if (FAILED.includes(state)) throw new RoostError('UPSTREAM_ERROR', `${what} ended ${state}${typeof record.error === 'string' ? `: ${record.error}` : ''}`, { status: 502 });
     if (env.signal.aborted) throw new RoostError('CANCELLED', `stopped waiting for ${what}`);
@@ -99,7 +99,7 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
       const launch = await call(env.host, env.as, 'POST', `/api/councils/${encodeURIComponent(councilId)}/launch`, { prompt: env.input.prompt }, `launching council ${councilId}`);
       return String(launch.id ?? launch.launchId);
     });
-    return done(await pollUntilDone(env, `/api/council-launches/${encodeURIComponent(launchId)}`, `council launch ${launchId}`, COUNCIL_DONE));
+    return done(await pollUntilDone(env, `/api/council-launches/${encodeURIComponent(launchId)}`, `council launch ${launchId}`, 'stage', COUNCIL_DONE));
   },
 
   work_task: async (env) => {
@@ -107,7 +107,7 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
       const body = { description: env.input.description, ...pick(env.input, ['agentId', 'projectId']) };
       return String((await call(env.host, env.as, 'POST', '/api/work-tasks', body, 'creating a work task')).id);
     });
-    return done(await pollUntilDone(env, `/api/work-tasks/${encodeURIComponent(taskId)}`, `work task ${taskId}`, WORK_TASK_DONE));
+    return done(await pollUntilDone(env, `/api/work-tasks/${encodeURIComponent(taskId)}`, `work task ${taskId}`, 'status', WORK_TASK_DONE));
   },
 };
 

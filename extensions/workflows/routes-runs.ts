@@ -23,13 +23,13 @@ export function runRoutes(service: () => WorkflowService): Record<string, RouteH
     },
 
     async 'GET /api/workflow-runs/:id'(req) {
-      const { run, nodeRuns } = await service().runDetail(req.auth.tenantId, req.params.id!);
+      const { run, nodeRuns } = await service().runDetail(req.auth, req.params.id!);
       return ok({ ...runView(run), nodeRuns });
     },
 
     async 'GET /api/workflow-runs/:id/nodes'(req) {
       const p = page(req.query);
-      const { nodeRuns, total } = await service().runDetail(req.auth.tenantId, req.params.id!, p);
+      const { nodeRuns, total } = await service().runDetail(req.auth, req.params.id!, p);
       return ok({ nodeRuns, total, hasMore: p.offset + nodeRuns.length < total });
     },
 

@@ -74,17 +74,20 @@ export class WorkflowService {
     return runView(after);
   }
 
-  /** A node run as members of its tenant see it: a waiting webhook shows where to call and its token. */
-  nodeView(run: RunRow, row: NodeRunRow) {
+  /**
+   * A node run as members of its tenant see it; for operators and owners (`withTokens`) a waiting
+   * webhook shows where to call and its token (a viewer holding it could change the run).
+   */
+  nodeView(run: RunRow, row: NodeRunRow, withTokens: boolean) {
     const view = nodeRunView(row);
-    if (row.node_type !== 'webhook' || row.status !== 'waiting') return view;
+    if (!withTokens || row.node_type !== 'webhook' || row.status !== 'waiting') return view;
     return { ...view, webhook: { path: `/api/workflow-runs/${run.id}/webhook/${row.node_id}`, token: this.tokens.tokenFor(row.id) } };
   }
 
-  async runDetail(tenantId: string, id: string, page?: PageRequest) {
-    const run = await this.mustGetRun(tenantId, id);
+  async runDetail(auth: { tenantId: string; role: string }, id: string, page?: PageRequest) {
+    const run = await this.mustGetRun(auth.tenantId, id);
     const rows = await this.runs.nodeRuns(run.id);
     const slice = page ? rows.slice(page.offset, page.offset + page.limit) : rows;
-    return { run, nodeRuns: slice.map((row) => this.nodeView(run, row)), total: rows.length };
+    return { run, nodeRuns: slice.map((row) => this.nodeView(run, row, auth.role !== 'viewer')), total: rows.length };
   }
 }

@@ -49,7 +49,7 @@ export function workflowTools(service: () => WorkflowService): Record<string, To
           if (args.workflow_id) await s.mustGetWorkflow(tenant, args.workflow_id);
           return text(await s.runs.list(tenant, { workflowId: args.workflow_id }, page));
         case 'run_status': {
-          const { run, nodeRuns } = await s.runDetail(tenant, need(args, 'run_id'));
+          const { run, nodeRuns } = await s.runDetail({ tenantId: tenant, role: 'viewer' }, need(args, 'run_id'));
           return text({ ...runView(run), nodeRuns });
         }
         default:

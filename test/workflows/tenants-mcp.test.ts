@@ -63,6 +63,8 @@ describe('workflows: tenants, roles, webhook tokens and svc_manage_workflow', ()
     assert.equal((await call(hook.webhook.path.replace('/h', '/ok'), hook.webhook.token)).status, 404);
     const still = await untilNode(server, run.id, 'h', () => true, a.operator);
     assert.equal(still.status, 'waiting', 'refused calls change nothing');
+    const seenByViewer = await untilNode(server, run.id, 'h', () => true, a.viewer);
+    assert.equal(seenByViewer.webhook, undefined, 'a viewer is not shown the token (holding it, one could change the run)');
     // The right token, from anyone (no key): accepted.
     assert.equal((await call(hook.webhook.path, hook.webhook.token)).status, 202);
     await untilNode(server, run.id, 'ok', (n) => n.status === 'waiting', a.operator);
@@ -115,6 +117,7 @@ describe('workflows: tenants, roles, webhook tokens and svc_manage_workflow', ()
       await untilNode(server, run.id, 'h', (n) => n.status === 'waiting', a.operator);
       const status = await callTool(client, 'svc_manage_workflow', { action: 'run_status', run_id: run.id });
       assert.equal(status.value.nodeRuns.find((n: any) => n.nodeId === 'h').status, 'waiting');
+      assert.equal(status.value.nodeRuns.find((n: any) => n.nodeId === 'h').webhook, undefined);
       assert.equal((await callTool(client, 'svc_manage_workflow', { action: 'pause', run_id: run.id })).value.status, 'paused');
       assert.equal((await callTool(client, 'svc_manage_workflow', { action: 'resume', run_id: run.id })).value.status, 'running');
 
