@@ -32,6 +32,7 @@ export class Engine {
   private readonly db: Knex;
   private readonly scopes = new Map<string, Scope>();
   private readonly graphs = new Map<string, Graph>();
+  private readonly runs = new Map<string, RunRow>();
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
   private again = false;
@@ -155,12 +156,13 @@ export class Engine {
   }
 
   /** Runs one node run to its outcome; `row` is claimed by this instance. */
-  private async execute(row: NodeRunRow): Promise<void> {
+  private async execute(claimed: NodeRunRow): Promise<void> {
+    let row = claimed;
     const controller = new AbortController();
     this.control.inflight.set(row.id, { runId: row.run_id, controller });
     let handedOn = false;
     try {
-      const run = (await this.control.store.byId(row.run_id))!;
+      const run = await this.runOf(row.run_id);
       try {
         const graph = this.graphOf(run);
         const node = graph.nodes.find((n) => n.id === row.node_id)!;
@@ -169,9 +171,10 @@ export class Engine {
         let input = row.input === null ? undefined : (JSON.parse(row.input) as Record<string, unknown>);
         if (input === undefined) {
           input = renderConfig(node.type, node.config ?? {}, scope);
-          await this.db('workflow_node_runs').where({ id: row.id }).update({ input: JSON.stringify(input) });
+          row = { ...row, input: JSON.stringify(input) };
+          await this.db('workflow_node_runs').where({ id: row.id }).update({ input: row.input });
         }
-        await this.control.announceNode(run.tenant_id, row.id);
+        this.control.announceRow(run.tenant_id, row);
         const env: NodeEnv = {
           host: this.ctx.host,
           as: { tenantId: run.tenant_id },
@@ -196,8 +199,8 @@ export class Engine {
           handedOn = ready !== undefined && (await this.dispatch(run, ready, row.id));
           return;
         }
-        await this.control.store.patchNode(row.id, ['running'], { status: 'waiting', wake_at: outcome.wakeAt, state: JSON.stringify({ ...state, ...outcome.state }) });
-        await this.control.announceNode(run.tenant_id, row.id);
+        const waiting = { status: 'waiting' as const, wake_at: outcome.wakeAt, state: JSON.stringify({ ...state, ...outcome.state }) };
+        if (await this.control.store.patchNode(row.id, ['running'], waiting)) this.control.announceRow(run.tenant_id, { ...row, ...waiting });
       } catch (err) {
         if (!controller.signal.aborted) await this.control.failNode(run, row, err);
       }
@@ -255,9 +258,16 @@ export class Engine {
     if (!completion) return undefined;
     const scope = this.scopes.get(run.id);
     if (scope) scope.nodes[row.node_id] = { output: output ?? null, status: 'completed' };
-    await this.control.announceNode(run.tenant_id, row.id);
+    this.control.announceRow(run.tenant_id, completion.completed);
     if (completion.ready.length === 0) await this.control.settle(run.id);
     return completion.ready;
+  }
+
+  /** A run's row as triggered: only its status changes afterwards, and that is read from the store where it matters. */
+  private async runOf(id: string): Promise<RunRow> {
+    let run = this.runs.get(id);
+    if (!run) this.runs.set(id, (run = (await this.control.store.byId(id))!));
+    return run;
   }
 
   private graphOf(run: RunRow): Graph {
@@ -269,6 +279,7 @@ export class Engine {
   private forget(runId: string): void {
     this.scopes.delete(runId);
     this.graphs.delete(runId);
+    this.runs.delete(runId);
   }
 
   private async scopeOf(run: RunRow): Promise<Scope> {

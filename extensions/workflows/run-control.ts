@@ -25,7 +25,12 @@ export class RunControl {
 
   async announceNode(tenantId: string, nodeRunId: string): Promise<void> {
     const row = await this.store.nodeRun(nodeRunId);
-    if (row) this.host.emit(`workflow-run.${row.run_id}`, { type: 'workflow_node_update', runId: row.run_id, nodeRun: nodeRunView(row) }, tenantId);
+    if (row) this.announceRow(tenantId, row);
+  }
+
+  /** A node run as it was just stored (the engine knows it without reading it back). */
+  announceRow(tenantId: string, row: NodeRunRow): void {
+    this.host.emit(`workflow-run.${row.run_id}`, { type: 'workflow_node_update', runId: row.run_id, nodeRun: nodeRunView(row) }, tenantId);
   }
 
   private async changed(id: string): Promise<RunRow> {

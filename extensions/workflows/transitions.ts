@@ -71,7 +71,9 @@ export function edgesTaken(graph: Graph, nodeRun: NodeRunRow, branch: string | n
 }
 
 export interface Completion {
-  /** Node runs made ready (or joins updated) by this completion. */
+  /** The node run as it was stored completed. */
+  completed: NodeRunRow;
+  /** Node runs made ready by this completion. */
   ready: NodeRunRow[];
 }
 
@@ -82,8 +84,8 @@ export interface Completion {
 export async function completeNode(db: Knex, graph: Graph, nodeRun: NodeRunRow, output: unknown, branch: string | null, maxNodeRuns: number): Promise<Completion | undefined> {
   return db.transaction(async (trx) => {
     const now = new Date().toISOString();
-    const closed = await trx('workflow_node_runs').where({ id: nodeRun.id }).whereIn('status', ['running', 'waiting'])
-      .update({ status: 'completed', output: JSON.stringify(output ?? null), branch, ended_at: now, wake_at: null });
+    const done = { status: 'completed' as const, output: JSON.stringify(output ?? null), branch, ended_at: now, wake_at: null };
+    const closed = await trx('workflow_node_runs').where({ id: nodeRun.id }).whereIn('status', ['running', 'waiting']).update(done);
     if (closed === 0) return undefined;
     const run = (await trx('workflow_runs').where({ id: nodeRun.run_id }).first()) as RunRow;
     let seq = run.node_runs;
@@ -112,6 +114,6 @@ export async function completeNode(db: Knex, graph: Graph, nodeRun: NodeRunRow, 
       throw new RoostError('NODE_RUN_LIMIT', `the run reached its limit of ${maxNodeRuns} node runs (node "${nodeRun.node_id}" would make run ${seq}); raise settings.maxNodeRuns (at most ${MAX_NODE_RUNS}) or bound the loop`, { status: 409 });
     }
     if (seq !== run.node_runs) await trx('workflow_runs').where({ id: run.id }).update({ node_runs: seq, updated_at: now });
-    return { ready };
+    return { completed: { ...nodeRun, ...done }, ready };
   });
 }
