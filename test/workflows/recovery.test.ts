@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
-import type { TestServer } from '../helpers/server.js';
+import { pluginInfo } from '../fixtures/extensions/helpers.js';
+import { isAlive } from '../helpers/sandbox-pids.js';
+import { sqliteFilesOnly, type TestServer } from '../helpers/server.js';
+import { changeRows } from '../kernel/sqlite-file.js';
 import { waitFor } from '../helpers/wait.js';
 import { advanceClock, ended, saveWorkflow, startWorkflowServer, trigger, untilNode, untilRun } from './support.js';
 
@@ -37,10 +40,16 @@ describe('workflows: agent sessions and kill -9', () => {
   };
   const sessionsOf = async (agentId: string) => (await server.api('GET', `/api/sessions?agentId=${agentId}&limit=200`)).body.sessions as any[];
 
-  /** SIGKILL the server (its sandboxed extensions leave when their stdin ends) and start it again on the same data. */
-  const killAndRelaunch = async () => {
+  /**
+   * SIGKILL the server (its sandboxed extensions leave when their stdin ends), let `meanwhile` act on
+   * the data while nothing runs, and start the server again on the same data.
+   */
+  const killAndRelaunch = async (meanwhile?: () => Promise<void>) => {
+    const extension = (await pluginInfo(server, 'workflows'))?.pid as number | undefined;
     server.process.kill('SIGKILL');
     await server.process;
+    await waitFor('the workflows extension to leave', async () => (isAlive(extension) ? undefined : true), 15_000);
+    await meanwhile?.();
     server = await startWorkflowServer({ env, dataDir });
   };
 
@@ -114,5 +123,28 @@ describe('workflows: agent sessions and kill -9', () => {
     const sessions = await sessionsOf(agentId);
     assert.equal(sessions.length, 1, 'one session was started');
     assert.equal(done.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, asking.state.sessionId);
+  });
+
+  it('a crash between starting a session and storing its id: the node finds its session by name and starts none', { skip: sqliteFilesOnly }, async () => {
+    anthropic.setScript([{ text: 'slow answer', delayMs: 60_000 }]);
+    const agentId = await agent();
+    const wf = await saveWorkflow(server, [
+      { id: 's', type: 'start' },
+      { id: 'ask', type: 'agent_session', config: { agentId, prompt: 'the lost id' } },
+      { id: 'e', type: 'end', config: { output: '{{nodes.ask.output.text}}' } },
+    ], [{ from: 's', to: 'ask' }, { from: 'ask', to: 'e' }]);
+    const run = await trigger(server, wf.id, null);
+    const asking = await untilNode(server, run.id, 'ask', (n) => typeof n.state.sessionId === 'string');
+    anthropic.setScript(['found it']);
+    await killAndRelaunch(async () => {
+      // As if the server had died after POST /api/sessions answered and before the id was stored.
+      const changed = await changeRows(join(dataDir, 'extensions', 'workflows', 'workflows.sqlite'), 'UPDATE workflow_node_runs SET state = ? WHERE id = ?', [JSON.stringify({ fromNode: 's', starting: true }), asking.id]);
+      assert.equal(changed, 1);
+    });
+    const done = await untilRun(server, run.id, ended, 45_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(done.output, 'found it');
+    assert.equal(done.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, asking.state.sessionId);
+    assert.equal((await sessionsOf(agentId)).length, 1, 'no second session');
   });
 });

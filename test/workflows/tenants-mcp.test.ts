@@ -82,6 +82,22 @@ describe('workflows: tenants, roles, webhook tokens and svc_manage_workflow', ()
     await server.api('POST', `/api/workflow-runs/${other.id}/action`, { key: a.operator, body: { action: 'cancel' } });
   });
 
+  it('refuses a trigger past 100 active runs of a tenant, and takes them again once some end', async () => {
+    const c = await registerTenant(server, 'wf-c');
+    const wf = await saveWorkflow(server, HOOKED, HOOKED_EDGES, { key: c.operator });
+    const runs = await Promise.all(Array.from({ length: 100 }, () => trigger(server, wf.id, null, c.operator)));
+    const refused = await server.api('POST', `/api/workflows/${wf.id}/trigger`, { key: c.operator, body: {} });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.code, 'TOO_MANY_RUNS');
+    assert.match(refused.body.error, /100 active workflow runs \(the limit is 100\)/);
+    const own = await saveWorkflow(server, HOOKED, HOOKED_EDGES, { key: a.operator });
+    const elsewhere = await trigger(server, own.id, null, a.operator);
+    assert.equal(elsewhere.status, 'running', 'other tenants are not held back');
+    await server.api('POST', `/api/workflow-runs/${elsewhere.id}/action`, { key: a.operator, body: { action: 'cancel' } });
+    await server.api('POST', `/api/workflow-runs/${runs[0].id}/action`, { key: c.operator, body: { action: 'cancel' } });
+    assert.equal((await trigger(server, wf.id, null, c.operator)).status, 'running');
+  });
+
   it('lets only the instance owner advance the test clock, and has none unless switched on', async () => {
     const refused = await server.api('POST', '/api/workflows/test-clock', { key: a.owner, body: { advanceMs: 1000 } });
     assert.equal(refused.status, 403);
