@@ -92,6 +92,10 @@ export class Engine {
     await this.fireDue();
     await this.startReady();
     await this.syncWake();
+    // Alone on SQLite with no active run there is nothing to poll for: every trigger kicks this engine
+    // (and an extension that keeps polling is never stopped as idle). Instances sharing PostgreSQL
+    // keep polling for runs triggered on the others.
+    if (!this.awake && this.ctx.init.storage?.client !== 'pg') return;
     const next = await this.nextWake();
     this.schedule(next === undefined ? POLL_MS : Math.min(POLL_MS, Math.max(0, next - this.clock.now())));
   }
