@@ -143,10 +143,9 @@ export class Engine {
     const ready = await this.db('workflow_node_runs as nr').join('workflow_runs as r', 'r.id', 'nr.run_id')
       .where('nr.status', 'pending').where('r.status', 'running').distinct('nr.run_id', 'r.settings');
     for (const { run_id: runId, settings } of ready as Array<{ run_id: string; settings: string }>) {
-      const room = Math.min(
-        (JSON.parse(settings) as { maxConcurrentNodes?: number }).maxConcurrentNodes ?? DEFAULT_CONCURRENT_NODES,
-        MAX_INFLIGHT - this.control.inflight.size,
-      ) - [...this.control.inflight.values()].filter((e) => e.runId === runId).length;
+      const perRun = (JSON.parse(settings) as { maxConcurrentNodes?: number }).maxConcurrentNodes ?? DEFAULT_CONCURRENT_NODES;
+      const busy = [...this.control.inflight.values()].filter((e) => e.runId === runId).length;
+      const room = Math.min(perRun - busy, MAX_INFLIGHT - this.control.inflight.size);
       if (room <= 0) continue;
       const claimed = await claim<NodeRunRow>(this.db, {
         table: 'workflow_node_runs',
