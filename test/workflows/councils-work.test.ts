@@ -73,4 +73,29 @@ describe('workflows: council and work-task nodes', () => {
     assert.equal(res.body.status, 'cancelled');
     assert.equal((await records()).find((r) => r.id === launched.state.launchId).stage, 'aborted');
   });
+
+  it('runs at most maxConcurrentNodes of a run at once; the others wait their turn', async () => {
+    const wf = await saveWorkflow(server, [
+      { id: 's', type: 'start' }, { id: 'fork', type: 'parallel' },
+      { id: 'a', type: 'council', config: { councilId: 'limit', prompt: 'a' } },
+      { id: 'b', type: 'council', config: { councilId: 'limit', prompt: 'b' } },
+      { id: 'c', type: 'council', config: { councilId: 'limit', prompt: 'c' } },
+      { id: 'j', type: 'join' }, { id: 'e', type: 'end' },
+    ], [
+      { from: 's', to: 'fork' }, { from: 'fork', to: 'a' }, { from: 'fork', to: 'b' }, { from: 'fork', to: 'c' },
+      { from: 'a', to: 'j' }, { from: 'b', to: 'j' }, { from: 'c', to: 'j' }, { from: 'j', to: 'e' },
+    ], { settings: { maxConcurrentNodes: 2 } });
+    const run = await trigger(server, wf.id, null);
+    const launches = async () => (await records()).filter((r) => r.councilId === 'limit' && r.body.prompt.length === 1);
+    const two = await untilRun(server, run.id, (r) => r.nodeRuns.filter((n: any) => n.nodeType === 'council' && n.state.launchId).length === 2);
+    assert.deepEqual(two.nodeRuns.filter((n: any) => n.nodeType === 'council').map((n: any) => n.status).sort(), ['pending', 'running', 'running']);
+    assert.equal((await launches()).length, 2);
+    const [first] = await launches();
+    await finish(first.id, 'completed');
+    await untilRun(server, run.id, (r) => r.nodeRuns.filter((n: any) => n.nodeType === 'council' && n.state.launchId).length === 3);
+    for (const launch of await launches()) await finish(launch.id, 'completed');
+    const done = await untilRun(server, run.id, ended);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal((await launches()).length, 3);
+  });
 });
