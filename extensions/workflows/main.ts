@@ -1,0 +1,41 @@
+// The workflows extension: workflow graphs, their runs on a durable engine, svc_manage_workflow, and
+// each run's WebSocket stream (workflow-run.{runId}).
+import { randomUUID } from 'node:crypto';
+import { RoostError } from '../../protocol/errors.js';
+import { runExtension } from '../_shared/extension.js';
+import { Clock, TEST_CLOCK_ON, TEST_CLOCK_SECRET } from './clock.js';
+import { Engine } from './engine.js';
+import { migrations } from './migrations.js';
+import { RunControl } from './run-control.js';
+import { RunStore } from './run-store.js';
+import { runRoutes } from './routes-runs.js';
+import { workflowRoutes } from './routes-workflows.js';
+import { WorkflowService } from './service.js';
+import { WorkflowStore } from './store.js';
+import { workflowTools } from './tools.js';
+import { WebhookTokens } from './webhook-tokens.js';
+
+let service: WorkflowService | undefined;
+const current = (): WorkflowService => {
+  if (!service) throw new RoostError('EXTENSION_UNAVAILABLE', 'the workflows extension is still starting');
+  return service;
+};
+
+runExtension({
+  migrations,
+  async setup(ctx) {
+    const testClock = (await ctx.host.secret(TEST_CLOCK_SECRET).catch(() => null)) === TEST_CLOCK_ON;
+    if (testClock) ctx.host.log('warn', `the workflow test clock is on (${TEST_CLOCK_SECRET}): the instance owner can move time forward; never in production`);
+    const clock = await Clock.open(ctx.db, testClock);
+    const runs = new RunStore(ctx.db, ctx.sql);
+    const engine = new Engine(ctx, clock, randomUUID(), new RunControl(runs, ctx.db, ctx.host));
+    service = new WorkflowService(new WorkflowStore(ctx.db, ctx.sql), runs, engine, clock, await WebhookTokens.open(ctx.db));
+    // After `ready`: resuming runs calls other extensions, which may still be starting themselves.
+    setImmediate(() => engine.kick());
+  },
+  routes: { ...workflowRoutes(current), ...runRoutes(current) },
+  tools: workflowTools(current),
+  shutdown() {
+    service?.engine.stop();
+  },
+});
