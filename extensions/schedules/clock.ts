@@ -3,6 +3,7 @@
 // POST /api/scheduler/test-clock; its time is stored, so it survives a restart of the server (the
 // missed-run tests stop the server, restart it and move the clock past the runs it missed).
 import type { Knex } from 'knex';
+import { testClockWanted } from '../_shared/test-clock.js';
 
 const KEY = 'test_clock';
 /** Where a new test clock starts: before any date a test picks, since the clock only moves forward. */
@@ -50,9 +51,5 @@ export class TestClock implements Clock {
 
 /** The clock ROOST_CLOCK asks for; throws on a test clock in production, or on an unknown value. */
 export async function openClock(db: Knex, env: NodeJS.ProcessEnv = process.env): Promise<Clock> {
-  const wanted = env.ROOST_CLOCK ?? 'system';
-  if (wanted === 'system') return systemClock;
-  if (wanted !== 'test') throw new Error(`ROOST_CLOCK must be "system" or "test", got "${wanted}"`);
-  if (env.NODE_ENV === 'production') throw new Error('ROOST_CLOCK=test is refused when NODE_ENV=production');
-  return TestClock.open(db);
+  return testClockWanted(env) ? TestClock.open(db) : systemClock;
 }

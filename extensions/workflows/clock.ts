@@ -1,12 +1,9 @@
 // The engine's time source. Normally the system clock; with the test clock switched on
-// (ROOST_SECRET_WORKFLOWS_TEST_CLOCK=enabled, docs/workflows.md) it runs ahead of the system clock by
+// (ROOST_CLOCK=test, extensions/_shared/test-clock.ts; docs/workflows.md) it runs ahead of the system clock by
 // an offset the instance owner advances through POST /api/workflows/test-clock, kept in the database
 // so time never goes back across a restart. Delays and time-outs compare against `now()`.
 import type { Knex } from 'knex';
 
-export const TEST_CLOCK_SECRET = 'ROOST_SECRET_WORKFLOWS_TEST_CLOCK';
-/** The one value that switches the test clock on: an exact word, so no stray setting does it. */
-export const TEST_CLOCK_ON = 'enabled';
 const OFFSET_KEY = 'test_clock_offset_ms';
 
 export class Clock {

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { RoostError } from '../../protocol/errors.js';
 import { runExtension } from '../_shared/extension.js';
-import { Clock, TEST_CLOCK_ON, TEST_CLOCK_SECRET } from './clock.js';
+import { testClockWanted } from '../_shared/test-clock.js';
+import { Clock } from './clock.js';
 import { Engine } from './engine.js';
 import { migrations } from './migrations.js';
 import { RunControl } from './run-control.js';
@@ -24,8 +25,8 @@ const current = (): WorkflowService => {
 runExtension({
   migrations,
   async setup(ctx) {
-    const testClock = (await ctx.host.secret(TEST_CLOCK_SECRET).catch(() => null)) === TEST_CLOCK_ON;
-    if (testClock) ctx.host.log('warn', `the workflow test clock is on (${TEST_CLOCK_SECRET}): the instance owner can move time forward; never in production`);
+    const testClock = testClockWanted();
+    if (testClock) ctx.host.log('warn', 'the workflow test clock is on (ROOST_CLOCK=test): the instance owner can move time forward; never in production');
     const clock = await Clock.open(ctx.db, testClock);
     const runs = new RunStore(ctx.db, ctx.sql);
     const engine = new Engine(ctx, clock, randomUUID(), new RunControl(runs, ctx.db, ctx.host));

@@ -5,7 +5,6 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, page } from '../_shared/http.js';
 import { requireInstanceOwner } from '../_shared/roles.js';
-import { TEST_CLOCK_ON, TEST_CLOCK_SECRET } from './clock.js';
 import { DEFAULT_CONCURRENT_NODES } from './engine.js';
 import { MAX_ACTIVE_RUNS, type WorkflowService } from './service.js';
 import type { WorkflowInput } from './store.js';
@@ -39,7 +38,7 @@ export function workflowRoutes(service: () => WorkflowService): Record<string, R
 
     async 'POST /api/workflows/test-clock'(req, ctx) {
       const s = service();
-      if (!s.clock.test) throw notFound(`the test clock (it is off; a server started with ${TEST_CLOCK_SECRET}=${TEST_CLOCK_ON} has one)`);
+      if (!s.clock.test) throw notFound('the test clock (it is off; a server started with ROOST_CLOCK=test has one)');
       requireInstanceOwner(req.auth, 'advance the test clock');
       const { advanceMs } = validate<{ advanceMs: number }>(schema(ctx, 'test-clock.json'), req.body);
       const now = await s.clock.advance(advanceMs);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type StartOptions, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
-export const TEST_CLOCK_ENV = { ROOST_SECRET_WORKFLOWS_TEST_CLOCK: 'enabled' };
+export const TEST_CLOCK_ENV = { ROOST_CLOCK: 'test' };
 
 export const startWorkflowServer = (options: StartOptions = {}): Promise<TestServer> =>
   startTestServer({ ...options, env: { ...TEST_CLOCK_ENV, ...options.env } });
