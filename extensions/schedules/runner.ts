@@ -2,6 +2,7 @@
 // perform their action, record the outcome, and keep each schedule's failure count (a schedule is
 // paused after failureLimit failures in a row).
 import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
 import { toRoostError } from '../../protocol/errors.js';
 import { claim } from '../../protocol/claim.js';
 import type { ExtensionContext } from '../_shared/extension.js';
@@ -10,7 +11,7 @@ import { announceExecution, announceSchedule } from './announce.js';
 import type { Clock } from './clock.js';
 import type { SchedulerConfig } from './config.js';
 import { ExecutionStore, toExecution, type Execution, type ExecutionRow } from './executions.js';
-import { ScheduleStore } from './store.js';
+import { ScheduleStore, type Schedule } from './store.js';
 
 export class Runner {
   /** Executions this instance runs now, to abort on cancel. */
@@ -77,10 +78,9 @@ export class Runner {
     const controller = new AbortController();
     this.running.set(execution.id, controller);
     announceExecution(this.ctx.host, execution);
-    const executions = new ExecutionStore(this.ctx.db, this.ctx.sql);
     const started = performance.now();
     const timer = setTimeout(() => controller.abort(), this.config.executionTimeoutSeconds * 1000);
-    let finished: Execution | undefined;
+    let finished: Awaited<ReturnType<Runner['finish']>>;
     let sessionId: string | undefined;
     try {
       const outcome = await perform(execution.action, {
@@ -93,24 +93,24 @@ export class Runner {
           await this.ctx.db('schedule_executions').where({ id: execution.id }).update({ session_id: started });
         },
       });
-      finished = await executions.transition(execution.id, ['running'], 'succeeded', {
+      finished = await this.finish(execution, 'succeeded', {
         result: JSON.stringify(outcome.result ?? null),
         cost_micro: Math.max(0, Math.round(outcome.cost)),
         duration_ms: Math.round(performance.now() - started),
         finished_at: this.clock.now().toISOString(),
-      }, this.clock.now());
+      });
     } catch (err) {
       if (this.stopping) return;
       const error = toRoostError(err);
       // Aborted without a cancel: the timeout fired.
       const timedOut = controller.signal.aborted && !this.cancelling.has(execution.id);
       if (controller.signal.aborted && sessionId) await this.stopSession(execution.tenantId, sessionId);
-      finished = await executions.transition(execution.id, ['running'], 'failed', {
+      finished = await this.finish(execution, 'failed', {
         error_code: timedOut ? 'TIMEOUT' : error.code,
         error: timedOut ? `the action ran over ${this.config.executionTimeoutSeconds} s` : error.message,
         duration_ms: Math.round(performance.now() - started),
         finished_at: this.clock.now().toISOString(),
-      }, this.clock.now());
+      });
     } finally {
       clearTimeout(timer);
       this.running.delete(execution.id);
@@ -118,8 +118,8 @@ export class Runner {
     }
     // undefined: cancelled (or marked interrupted) meanwhile; that path announced it.
     if (finished) {
-      announceExecution(this.ctx.host, finished);
-      await this.count(finished).catch((err: Error) => this.ctx.host.log('warn', `schedules: counting a run failed: ${err.message}`));
+      announceExecution(this.ctx.host, finished.execution);
+      if (finished.paused) announceSchedule(this.ctx.host, finished.paused, 'paused');
     }
     if (this.running.size === 0) this.afterRun();
     void this.dispatch().catch((err: Error) => this.ctx.host.log('warn', `schedules: dispatch failed: ${err.message}`));
@@ -131,21 +131,32 @@ export class Runner {
     if (!reply || (reply.status >= 400 && reply.status !== 409)) this.ctx.host.log('warn', `schedules: stopping session ${sessionId} answered ${reply?.status ?? 'nothing'}`);
   }
 
+  /**
+   * Records the outcome and the schedule's failure count in one transaction, so whoever reads the run
+   * as finished also reads the count (and the pause) it caused. Undefined when the run was no longer
+   * running (cancelled or marked interrupted meanwhile).
+   */
+  private async finish(execution: Execution, to: 'succeeded' | 'failed', patch: Partial<ExecutionRow>): Promise<{ execution: Execution; paused?: Schedule } | undefined> {
+    return this.ctx.db.transaction(async (trx) => {
+      const finished = await new ExecutionStore(trx, this.ctx.sql).transition(execution.id, ['running'], to, patch, this.clock.now());
+      if (!finished) return undefined;
+      const paused = await this.count(trx, finished);
+      return { execution: finished, paused };
+    });
+  }
+
   /** Success resets the schedule's failure count; the failureLimit-th failure in a row pauses it. */
-  private async count(execution: Execution): Promise<void> {
+  private async count(trx: Knex.Transaction, execution: Execution): Promise<Schedule | undefined> {
     const now = this.clock.now().toISOString();
     if (execution.status === 'succeeded') {
-      await this.ctx.db('schedules').where({ id: execution.scheduleId }).update({ consecutive_failures: 0, last_run_at: now });
-      return;
+      await trx('schedules').where({ id: execution.scheduleId }).update({ consecutive_failures: 0, last_run_at: now });
+      return undefined;
     }
-    await this.ctx.db('schedules').where({ id: execution.scheduleId }).increment('consecutive_failures', 1).update({ last_run_at: now });
-    const paused = await this.ctx.db('schedules')
+    await trx('schedules').where({ id: execution.scheduleId }).increment('consecutive_failures', 1).update({ last_run_at: now });
+    const paused = await trx('schedules')
       .where({ id: execution.scheduleId, status: 'active' })
       .where('consecutive_failures', '>=', this.config.failureLimit)
       .update({ status: 'paused', paused_reason: `paused after ${this.config.failureLimit} consecutive failures (last: ${execution.error ?? execution.errorCode})`, next_run_at: null, updated_at: now });
-    if (paused > 0) {
-      const schedule = await new ScheduleStore(this.ctx.db, this.ctx.sql).get(execution.tenantId, execution.scheduleId);
-      if (schedule) announceSchedule(this.ctx.host, schedule, 'paused');
-    }
+    return paused > 0 ? new ScheduleStore(trx, this.ctx.sql).get(execution.tenantId, execution.scheduleId) : undefined;
   }
 }
