@@ -3,6 +3,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { integerSetting } from '../_shared/settings.js';
 import { OPERATIONAL_MODES, type OperationalMode } from './policy.js';
 
 export const DEFAULTS = {
@@ -33,6 +34,8 @@ export interface InstanceConfig {
   pluginDir: string;
   /** How often this instance looks for live sessions nobody holds any more (the server's ROOST_LEADER_RETRY_MS). */
   takeoverMs: number;
+  /** The most spare runners kept warm (ROOST_EXT_SESSIONS_WARM_RUNNERS; runner-pool.ts). */
+  warmRunners: number;
 }
 
 export function instanceConfig(ctx: ExtensionContext): InstanceConfig {
@@ -45,5 +48,6 @@ export function instanceConfig(ctx: ExtensionContext): InstanceConfig {
     operationalMode: mode,
     pluginDir: ctx.init.plugin.dir,
     takeoverMs: typeof c.takeoverMs === 'number' && c.takeoverMs > 0 ? c.takeoverMs : 10_000,
+    warmRunners: integerSetting(ctx, 'WARM_RUNNERS', 5, 1, 32),
   };
 }

@@ -65,7 +65,7 @@ export class SessionManager {
       broker: this.broker,
       credits: new Credits(ctx.host),
       config: this.config,
-      pool: new RunnerPool(this.config.pluginDir),
+      pool: new RunnerPool(this.config.pluginDir, this.config.warmRunners),
       forward: (rt, message) => this.forward(rt, message),
       settled: (rt) => {
         this.runtimes.delete(rt.id);
