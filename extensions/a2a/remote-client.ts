@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { checkCard, type AgentCard } from './card.js';
-import { parseHttpUrl, requestJson, type OutboundReply } from './outbound.js';
+import { parseHttpUrl, requestJson, type OutboundReply } from '../_shared/outbound.js';
 import { RemoteStore, type Remote } from './remotes.js';
 import { Sealer } from '../_shared/sealed.js';
 import { FINAL_STATES, type TaskState } from './tasks.js';

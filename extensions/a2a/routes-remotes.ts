@@ -8,7 +8,7 @@ import { created, noContent, ok } from '../_shared/http.js';
 import { requireRole } from '../_shared/roles.js';
 import { schema } from './context.js';
 import { forgetDirectory } from './directory.js';
-import { parseHttpUrl } from './outbound.js';
+import { parseHttpUrl } from '../_shared/outbound.js';
 import { RemoteStore, baseOf } from './remotes.js';
 import { Sealer } from '../_shared/sealed.js';
 

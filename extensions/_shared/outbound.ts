@@ -1,7 +1,7 @@
-// Every request this extension makes to another server: http(s) only, no redirects followed, a time
-// limit and a size limit on the answer, and — unless the caller trusts the address (a remote an owner
-// registered) — never to a link-local or cloud-metadata address. The address is checked when the socket
-// connects (the lookup hook), so a name cannot resolve to one address when checked and another when used.
+// Every request an extension makes to another server (a2a, marketplace federation, reputation): http(s)
+// only, no redirects followed, a time limit and a size limit on the answer, and — unless the caller
+// trusts the address (a remote an owner registered) — never to a link-local or cloud-metadata address.
+// The address is checked when the socket connects (the lookup hook), so a name cannot resolve to one address when checked and another when used.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -30,6 +30,8 @@ export interface OutboundRequest {
 export interface OutboundReply {
   status: number;
   body: unknown;
+  /** The answer's headers, lower-cased (an ETag, say). */
+  headers: IncomingMessage['headers'];
 }
 
 /** An http(s) URL, or a VALIDATION_ERROR saying why not. */
@@ -105,7 +107,7 @@ async function readJson(res: IncomingMessage, maxBytes: number, where: string): 
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
-    return { status, body: text === '' ? null : JSON.parse(text) };
+    return { status, body: text === '' ? null : JSON.parse(text), headers: res.headers };
   } catch {
     throw new RoostError('UPSTREAM_ERROR', `${where} answered ${status} with a body that is not JSON`, { status: 502 });
   }
