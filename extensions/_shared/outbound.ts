@@ -91,7 +91,7 @@ const checkedLookup: NonNullable<RequestOptions['lookup']> = (hostname, options,
 
 async function readJson(res: IncomingMessage, maxBytes: number, where: string): Promise<OutboundReply> {
   const status = res.statusCode ?? 0;
-  if (status >= 300 && status < 400) {
+  if (status >= 300 && status < 400 && status !== 304) {
     res.resume();
     throw new RoostError('UPSTREAM_ERROR', `${where} answered a redirect (${status}) to ${res.headers.location ?? 'nowhere'}; redirects are not followed: use the final URL`, { status: 502 });
   }
