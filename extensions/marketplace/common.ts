@@ -1,6 +1,7 @@
 // What the marketplace's route handlers share: schema paths, the visible-listing lookup, agent checks.
 import { join } from 'node:path';
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
+import { agentById } from '../_shared/agent-lookup.js';
 import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
 import { ListingStore, type ListingRow } from './listings.js';
 
@@ -14,11 +15,9 @@ export async function visibleListing(ctx: ExtensionContext, req: RouteRequest): 
   return row;
 }
 
-/** An agent of the caller's tenant, checked through the agents extension (another tenant's is unknown). */
+/** An agent of the caller's tenant named in the body (another tenant's is unknown): a 400 naming the field. */
 export async function checkAgent(ctx: ExtensionContext, req: RouteRequest, agentId: string, field: string): Promise<void> {
-  const reply = await ctx.host.call<{ code?: string }>('GET', `/api/agents/${encodeURIComponent(agentId)}`, null, { requestId: req.id });
-  if (reply.status === 200) return;
-  if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'the agents extension is not loaded');
-  if (reply.status === 404) throw validationError(`${field}: agent ${agentId} not found`);
-  throw new RoostError('UPSTREAM_ERROR', `the agents extension answered ${reply.status}`);
+  await agentById(ctx.host, { requestId: req.id }, agentId).catch((err: unknown) => {
+    throw err instanceof RoostError && err.code === 'NOT_FOUND' ? validationError(`${field}: agent ${agentId} not found`) : err;
+  });
 }

@@ -29,7 +29,7 @@ const MAX_QUERY_WORDS = 20;
 const MAX_CANDIDATES = 2000;
 const VISIBLE = "(l.tenant_id = ? OR l.visibility = 'public')";
 
-export function reputationOf(row: ListingRow): number {
+function reputationOf(row: ListingRow): number {
   const reviews = (Number(row.rating_sum) + 3 * 2) / (Number(row.rating_count) + 2) / 5;
   const agent = row.agent_reputation === null || row.agent_reputation === undefined ? null : Number(row.agent_reputation) / 100;
   return agent === null ? reviews : (reviews + agent) / 2;

@@ -4,7 +4,7 @@ import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, ok, page } from '../_shared/http.js';
-import { agentOf } from './agents.js';
+import { agentById } from '../_shared/agent-lookup.js';
 import { attest, latest, signingKey } from './attestations.js';
 import { EventStore } from './events-store.js';
 import { IdentityStore, type Tier } from './identities.js';
@@ -12,7 +12,7 @@ import { allScores, computeScore, currentScore } from './scores.js';
 import { EVENT_KINDS, type EventKind } from './scoring.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
-const agent = (ctx: ExtensionContext, req: RouteRequest) => agentOf(ctx, { requestId: req.id }, req.params.agentId!);
+const agent = (ctx: ExtensionContext, req: RouteRequest) => agentById(ctx.host, { requestId: req.id }, req.params.agentId!);
 const DEFAULT_TTL_HOURS = 168;
 /** How far ahead of this server's clock an occurredAt may be (another machine's clock may run ahead). */
 const CLOCK_SKEW_MS = 60_000;
@@ -49,7 +49,7 @@ export const routes: Record<string, RouteHandler> = {
     const body = validate<EventBody>(schema(ctx, 'event-create.json'), req.body);
     if ((body.kind === 'review') !== (body.rating !== undefined)) throw validationError('body.rating is required for kind review, and only for it');
     if (body.occurredAt && Date.parse(body.occurredAt) > Date.now() + CLOCK_SKEW_MS) throw validationError('body.occurredAt must not be in the future');
-    const { id } = await agentOf(ctx, { requestId: req.id }, body.agentId);
+    const { id } = await agentById(ctx.host, { requestId: req.id }, body.agentId);
     const impact = body.kind === 'review' ? body.rating! - 3 : EVENT_KINDS[body.kind];
     const event = await new EventStore(ctx.db, ctx.sql).record(req.auth.tenantId, {
       agentId: id, kind: body.kind, impact, source: 'api', subject: body.subject ? `api:${body.subject}` : null,

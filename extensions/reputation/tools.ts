@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ToolHandler, ExtensionContext } from '../_shared/extension.js';
-import { agentOf } from './agents.js';
+import { agentById } from '../_shared/agent-lookup.js';
 import { attest, verify } from './attestations.js';
 import { IdentityStore } from './identities.js';
 import { currentScore } from './scores.js';
@@ -13,7 +13,7 @@ const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSO
 const agentFor = (ctx: ExtensionContext, caller: { tenantId: string; agentId: string | null }, agentId: string | undefined) => {
   const id = agentId ?? caller.agentId;
   if (!id) throw validationError('agent_id is required when the caller is not an agent');
-  return agentOf(ctx, { tenantId: caller.tenantId }, id);
+  return agentById(ctx.host, { tenantId: caller.tenantId }, id);
 };
 const input = <T>(ctx: ExtensionContext, file: string, args: unknown) => validate<T>(join(ctx.init.plugin.dir, 'schemas', file), args, 'arguments');
 
