@@ -1,12 +1,16 @@
-// Every request an extension makes to another server (a2a, marketplace federation, reputation): http(s)
-// only, no redirects followed, a time limit and a size limit on the answer, and — unless the caller
-// trusts the address (a remote an owner registered) — never to a link-local or cloud-metadata address.
-// The address is checked when the socket connects (the lookup hook), so a name cannot resolve to one address when checked and another when used.
+// Requests extensions make to other servers: http(s) only, no redirects followed, a time limit and a
+// size limit on the answer, and a reach: `any` (an address an owner registered), `no-metadata` (never a
+// link-local or cloud-metadata address) or `public` (not a loopback, private or shared address either).
+// The address is checked when the socket connects (the lookup hook), so a name cannot resolve to one
+// address when checked and another when used.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { RoostError, validationError } from '../../protocol/errors.js';
+
+/** Which addresses a request may reach. */
+export type Reach = 'any' | 'no-metadata' | 'public';
 
 const BLOCKED = new BlockList();
 BLOCKED.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, including 169.254.169.254 (AWS, GCP, Azure metadata)
@@ -16,6 +20,17 @@ BLOCKED.addSubnet('fe80::', 10, 'ipv6'); // link-local
 BLOCKED.addAddress('fd00:ec2::254', 'ipv6'); // AWS metadata over IPv6
 const BLOCKED_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.azure.internal']);
 
+const PRIVATE = new BlockList();
+PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
+PRIVATE.addAddress('::1', 'ipv6');
+PRIVATE.addAddress('::', 'ipv6');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6'); // unique local
+const PRIVATE_NAMES = new Set(['localhost']);
+
 export interface OutboundRequest {
   method: 'GET' | 'POST';
   url: URL;
@@ -23,8 +38,9 @@ export interface OutboundRequest {
   body?: unknown;
   timeoutMs: number;
   maxBytes: number;
-  /** Allow link-local and metadata addresses (a remote an owner registered). */
-  trusted: boolean;
+  reach: Reach;
+  /** How the answer is read: JSON (the default), plain text or raw bytes (a Buffer). */
+  read?: 'json' | 'text' | 'bytes';
 }
 
 export interface OutboundReply {
@@ -47,50 +63,61 @@ export function parseHttpUrl(raw: string, what = 'url'): URL {
   return url;
 }
 
-export function blockedAddress(address: string): boolean {
+/** Whether the address or name is outside the reach. */
+export function blockedAddress(address: string, reach: Reach): boolean {
+  if (reach === 'any') return false;
+  const name = address.toLowerCase();
+  if (BLOCKED_NAMES.has(name) || (reach === 'public' && (PRIVATE_NAMES.has(name) || name.endsWith('.localhost')))) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   const ip = mapped ?? address;
   const family = isIP(ip);
-  return family !== 0 && BLOCKED.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 0) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return BLOCKED.check(ip, type) || (reach === 'public' && PRIVATE.check(ip, type));
 }
 
-function refusedAddress(host: string): RoostError {
-  return new RoostError('FORBIDDEN', `${host} is a link-local or cloud-metadata address; only a remote an owner registered may be reached there`);
+function refusedAddress(host: string, reach: Reach): RoostError {
+  return new RoostError('FORBIDDEN', reach === 'public'
+    ? `${host} is a loopback, private or link-local address; only public addresses may be reached from here`
+    : `${host} is a link-local or cloud-metadata address; only an address an owner registered may be reached there`);
 }
 
-/** Sends the request and reads a JSON answer (any status), within the time and size limits. */
-export async function requestJson(req: OutboundRequest): Promise<OutboundReply> {
+/** Sends the request and reads its answer (any status), within the time and size limits. */
+export async function request(req: OutboundRequest): Promise<OutboundReply> {
   const host = req.url.hostname.replace(/^\[|\]$/g, '');
-  if (!req.trusted && (blockedAddress(host) || BLOCKED_NAMES.has(host.toLowerCase()))) throw refusedAddress(host);
+  if (blockedAddress(host, req.reach)) throw refusedAddress(host, req.reach);
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
   const options: RequestOptions = {
     method: req.method,
-    headers: { accept: 'application/json', ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...req.headers },
+    headers: { accept: (req.read ?? 'json') === 'json' ? 'application/json' : '*/*', ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...req.headers },
     signal: AbortSignal.timeout(req.timeoutMs),
-    ...(req.trusted ? {} : { lookup: checkedLookup }),
+    ...(req.reach === 'any' ? {} : { lookup: checkedLookup(req.reach) }),
   };
   const send = req.url.protocol === 'https:' ? httpsRequest : httpRequest;
   const where = `${req.method} ${req.url.origin}${req.url.pathname}`;
   return new Promise<OutboundReply>((resolve, reject) => {
     const fail = (err: unknown) => reject(explain(err, where, req.timeoutMs));
-    const outgoing = send(req.url, options, (res) => readJson(res, req.maxBytes, where).then(resolve, fail));
+    const outgoing = send(req.url, options, (res) => readBody(res, req.maxBytes, where, req.read ?? 'json').then(resolve, fail));
     outgoing.on('error', fail);
     outgoing.end(payload);
   });
 }
 
-const checkedLookup: NonNullable<RequestOptions['lookup']> = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 0);
-    const bad = addresses.find((a) => blockedAddress(a.address));
-    if (bad) return callback(refusedAddress(`${hostname} (${bad.address})`), '', 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
+function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      const bad = addresses.find((a) => blockedAddress(a.address, reach));
+      if (bad) return callback(refusedAddress(`${hostname} (${bad.address})`, reach), '', 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
 
-async function readJson(res: IncomingMessage, maxBytes: number, where: string): Promise<OutboundReply> {
+async function readBody(res: IncomingMessage, maxBytes: number, where: string, read: NonNullable<OutboundRequest['read']>): Promise<OutboundReply> {
   const status = res.statusCode ?? 0;
+  // 304 Not Modified answers a conditional request; it is no redirect.
   if (status >= 300 && status < 400 && status !== 304) {
     res.resume();
     throw new RoostError('UPSTREAM_ERROR', `${where} answered a redirect (${status}) to ${res.headers.location ?? 'nowhere'}; redirects are not followed: use the final URL`, { status: 502 });
@@ -105,7 +132,9 @@ async function readJson(res: IncomingMessage, maxBytes: number, where: string): 
     }
     chunks.push(chunk);
   }
+  if (read === 'bytes') return { status, body: Buffer.concat(chunks), headers: res.headers };
   const text = Buffer.concat(chunks).toString('utf8');
+  if (read === 'text') return { status, body: text, headers: res.headers };
   try {
     return { status, body: text === '' ? null : JSON.parse(text), headers: res.headers };
   } catch {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { checkCard, type AgentCard } from './card.js';
-import { parseHttpUrl, requestJson, type OutboundReply } from '../_shared/outbound.js';
+import { parseHttpUrl, request, type OutboundReply } from '../_shared/outbound.js';
 import { RemoteStore, type Remote } from './remotes.js';
 import { Sealer } from '../_shared/sealed.js';
 import { FINAL_STATES, type TaskState } from './tasks.js';
@@ -27,7 +27,7 @@ export async function connect(ctx: ExtensionContext, tenantId: string, remote: R
 }
 
 export async function getJson(connection: Connection | null, url: URL, maxBytes = CARD_MAX_BYTES): Promise<OutboundReply> {
-  return requestJson({ method: 'GET', url, headers: connection?.headers ?? {}, timeoutMs: REQUEST_TIMEOUT_MS, maxBytes, trusted: connection !== null });
+  return request({ method: 'GET', url, headers: connection?.headers ?? {}, timeoutMs: REQUEST_TIMEOUT_MS, maxBytes, reach: connection ? 'any' : 'no-metadata' });
 }
 
 /** svc_discover_agent: the card at a URL (a server's base URL means its well-known card). */
@@ -56,7 +56,7 @@ export async function invokeRemote(ctx: ExtensionContext, tenantId: string, inpu
   if (!remote.hasApiKey) throw validationError(`remote ${remote.name} has no API key: an owner sets one with PUT /api/a2a/remotes/${remote.id}`);
   const connection = await connect(ctx, tenantId, remote);
   const body = { message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: input.message }] }, ...(input.agent ? { agent: input.agent } : {}) };
-  const sent = await requestJson({ method: 'POST', url: new URL(`${connection.base}/a2a/tasks/send`), headers: connection.headers, body, timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: TASK_MAX_BYTES, trusted: true });
+  const sent = await request({ method: 'POST', url: new URL(`${connection.base}/a2a/tasks/send`), headers: connection.headers, body, timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: TASK_MAX_BYTES, reach: 'any' });
   if (sent.status !== 200 && sent.status !== 201) throw new RoostError('UPSTREAM_ERROR', `remote ${remote.name} refused the task (${sent.status})${describe(sent.body)}`, { status: 502 });
   let task = checkTask(sent.body, remote.name);
   const deadline = Date.now() + input.timeoutSeconds * 1000;

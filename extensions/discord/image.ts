@@ -2,15 +2,12 @@
 // it must really be a PNG, JPEG, GIF or WebP (told by its first bytes, not by what it claims). URLs that
 // resolve to loopback, private or link-local addresses are refused (unless allowPrivate:
 // ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS=1, for tests and closed networks), so an agent cannot make the bridge fetch internal pages.
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
 import { RoostError, validationError } from '../../protocol/errors.js';
+import { parseHttpUrl, request } from '../_shared/outbound.js';
 import type { FileUpload } from './rest.js';
 
 const MAX_BYTES = 8 * 1024 * 1024;
-const PRIVATE = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10]] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+const FETCH_TIMEOUT_MS = 20_000;
 
 const KINDS: Array<{ type: string; ext: string; test: (b: Buffer) => boolean }> = [
   { type: 'image/png', ext: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
@@ -35,15 +32,7 @@ function decode(image: string): Buffer {
 }
 
 async function fetchImage(url: string, allowPrivate: boolean): Promise<Buffer> {
-  const { hostname } = new URL(url);
-  if (!allowPrivate) {
-    const host = hostname.replace(/^\[|\]$/g, '');
-    const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch(() => []);
-    if (addresses.length === 0) throw validationError(`the image host ${hostname} does not resolve`);
-    if (addresses.some((a) => PRIVATE.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))) throw validationError(`the image URL points at a private address (${hostname})`);
-  }
-  const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(20_000) });
-  if (!res.ok) throw new RoostError('UPSTREAM_ERROR', `fetching the image answered ${res.status}`);
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_BYTES) throw new RoostError('PAYLOAD_TOO_LARGE', `the image is larger than ${MAX_BYTES} bytes`);
-  return Buffer.from(await res.arrayBuffer());
+  const reply = await request({ method: 'GET', url: parseHttpUrl(url, 'image'), timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_BYTES, reach: allowPrivate ? 'no-metadata' : 'public', read: 'bytes' });
+  if (reply.status !== 200) throw new RoostError('UPSTREAM_ERROR', `fetching the image answered ${reply.status}`);
+  return reply.body as Buffer;
 }

@@ -7,26 +7,12 @@ import { join } from 'node:path';
 import { askAgent } from '../_shared/agent-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { INSTANCE_TENANT } from '../_shared/roles.js';
+import { scratchRoot } from '../_shared/workspace-roots.js';
 import type { Task, ToolCall } from './catalogue.js';
 import type { TaskResult } from './store.js';
 
 /** How long one prompt of a task may take to be answered. */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
-
-/**
- * Where exam workspaces go: the tenant's own folder when tenants have one, else an allowed root (the
- * temporary folder when it is one): somewhere the projects extension accepts a working directory.
- */
-export function workspaceRoot(ctx: ExtensionContext, tenantId: string): string {
-  const config = ctx.init.config ?? {};
-  const workspaces = config.tenantWorkspaces as string | null | undefined;
-  if (workspaces && tenantId !== INSTANCE_TENANT) return join(workspaces, tenantId);
-  const roots = (config.allowedRoots as string[] | undefined) ?? [];
-  const root = roots.find((r) => /(^|\/)te?mp$/.test(r)) ?? roots[0];
-  if (!root) throw new Error('no allowed root to make an exam workspace in (ROOST_ALLOWED_ROOTS)');
-  return root;
-}
 
 export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: string; permissionMode: string }, task: Task, available: { memory: boolean }): Promise<TaskResult> {
   const started = Date.now();
@@ -34,7 +20,7 @@ export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: 
   const skip = task.skipIf?.(agent, available);
   if (skip) return { ...base, status: 'skipped', checks: [], reason: skip, durationMs: 0 };
   const as: CallAs = { tenantId };
-  const dir = join(workspaceRoot(ctx, tenantId), `roost-exam-${randomUUID().slice(0, 8)}`);
+  const dir = join(scratchRoot(ctx, tenantId), `roost-exam-${randomUUID().slice(0, 8)}`);
   let projectId: string | undefined;
   try {
     await mkdir(dir, { recursive: true });

@@ -3,7 +3,7 @@ import { RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { parseHttpUrl, requestJson } from '../_shared/outbound.js';
+import { parseHttpUrl, request } from '../_shared/outbound.js';
 import { publicKeyFrom } from '../_shared/signing.js';
 import { schema } from './common.js';
 import { feed, signingKey } from './feed.js';
@@ -20,7 +20,7 @@ function instanceUrl(raw: string): string {
 }
 
 async function fetchKey(url: string, timeoutMs: number): Promise<string> {
-  const reply = await requestJson({ method: 'GET', url: new URL(`${url}${KEY_PATH}`), timeoutMs, maxBytes: 16 * 1024, trusted: true });
+  const reply = await request({ method: 'GET', url: new URL(`${url}${KEY_PATH}`), timeoutMs, maxBytes: 16 * 1024, reach: 'any' });
   const key = reply.status === 200 ? publicKeyFrom(reply.body) : undefined;
   if (!key) throw new RoostError('UPSTREAM_ERROR', `${url}${KEY_PATH} answered ${reply.status} without an Ed25519 key: is it a Roost server with the marketplace?`, { status: 502 });
   return (reply.body as { publicKey: string }).publicKey;

@@ -2,7 +2,7 @@
 // what was pulled before; a feed is kept only when its signature verifies with the key pinned at
 // registration. One instance that is down, slow or forged is reported and never fails the others.
 import type { ExtensionContext } from '../_shared/extension.js';
-import { requestJson } from '../_shared/outbound.js';
+import { request } from '../_shared/outbound.js';
 import { openEnvelope, publicKeyFrom } from '../_shared/signing.js';
 import { FEED_MAX_LISTINGS } from './feed.js';
 import { InstanceStore, type Instance } from './instances.js';
@@ -51,9 +51,9 @@ export async function syncAll(ctx: ExtensionContext, tenantId: string): Promise<
 const timedOut = (err: unknown) => (err as { status?: number }).status === 504;
 
 async function pull(instance: Instance): Promise<'not_modified' | { etag: string | null; listings: Array<Record<string, unknown> & { id: string }> }> {
-  const reply = await requestJson({
+  const reply = await request({
     method: 'GET', url: new URL(`${instance.url}${FEED_PATH}`), headers: instance.etag ? { 'if-none-match': instance.etag } : {},
-    timeoutMs: instance.timeoutMs, maxBytes: FEED_MAX_BYTES, trusted: true,
+    timeoutMs: instance.timeoutMs, maxBytes: FEED_MAX_BYTES, reach: 'any',
   });
   if (reply.status === 304) return 'not_modified';
   if (reply.status !== 200) throw new SyncFailure('unreachable', `the feed answered ${reply.status}`);

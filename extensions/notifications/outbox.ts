@@ -49,7 +49,7 @@ export class Outbox {
         await this.store.failed(id, 'the channel was deleted', attempts, null);
         return;
       }
-      const externalId = await send(this.ctx.host, delivery, target);
+      const externalId = await send(this.ctx.host, delivery, target, this.settings);
       await this.store.delivered(id, externalId, attempts);
       // Outside the failure path below: what follows a delivery never marks it failed.
       void this.onDelivered({ ...delivery, externalId, status: 'delivered', attempts }).catch((err: Error) => this.ctx.host.log('warn', `notifications: after delivery ${id}: ${err.message}`));

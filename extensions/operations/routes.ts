@@ -29,7 +29,7 @@ export function routes(collector: () => Collector): Record<string, RouteHandler>
       minBaseline: number(req.query, 'minBaseline', 5, 1, 10_000),
     };
     const from = now - windowMs - baselineMs;
-    const series = await store.series({ from, to: now, ...(labelFilter(req.query) ? { labels: labelFilter(req.query)! } : {}) });
+    const series = await store.series({ from, to: now, ...withLabels(req.query) });
     return {
       window: recent === undefined ? { from: new Date(now - windowMs).toISOString(), to: new Date(now).toISOString() } : { lastSamples: recent },
       baseline: { from: new Date(from).toISOString(), to: new Date(now - (recent === undefined ? windowMs : 0)).toISOString() },
@@ -52,7 +52,7 @@ export function routes(collector: () => Collector): Record<string, RouteHandler>
       const to = instant(req.query, 'to', Date.now());
       const from = instant(req.query, 'from', to - 24 * 3_600_000);
       if (from >= to) throw validationError('query.from must be before query.to');
-      const series = await new SeriesStore(ctx.db).series({ metric, from, to, ...(labelFilter(req.query) ? { labels: labelFilter(req.query)! } : {}) });
+      const series = await new SeriesStore(ctx.db).series({ metric, from, to, ...withLabels(req.query) });
       const points = series.reduce((sum, s) => sum + s.points.length, 0);
       if (points > MAX_TREND_POINTS) throw validationError(`that asks for ${points} points (at most ${MAX_TREND_POINTS}): narrow from/to or filter by route, owner, extension, database`);
       return ok({ metric, unit: METRICS[metric]!.unit, from: new Date(from).toISOString(), to: new Date(to).toISOString(), series });
@@ -95,4 +95,10 @@ export function routes(collector: () => Collector): Record<string, RouteHandler>
       return ok({ collectedAt: new Date(at).toISOString(), samples: samples.length });
     },
   };
+}
+
+/** The query's label filter as a series option, absent when the query names no label. */
+function withLabels(query: Parameters<typeof labelFilter>[0]): { labels?: Record<string, string> } {
+  const labels = labelFilter(query);
+  return labels ? { labels } : {};
 }

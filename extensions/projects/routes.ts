@@ -6,7 +6,7 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { browse, checkWorkingDir } from './dirs.js';
-import { rootsFor } from './roots.js';
+import { rootsFor } from '../_shared/workspace-roots.js';
 import { ProjectStore, type Project, type ProjectInput } from './store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);

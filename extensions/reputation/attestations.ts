@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
-import { parseHttpUrl, requestJson } from '../_shared/outbound.js';
+import { parseHttpUrl, request } from '../_shared/outbound.js';
 import { stringSetting } from '../_shared/settings.js';
 import { openEnvelope, publicKeyFrom, SigningKey, type SignedEnvelope } from '../_shared/signing.js';
 import { IdentityStore } from './identities.js';
@@ -58,7 +58,7 @@ export async function verify(attestation: unknown, issuerUrl: string | undefined
   if (!issuer) throw validationError('issuer_url is required: this attestation names no issuer');
   const base = parseHttpUrl(issuer, 'issuer_url');
   const origin = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
-  const reply = await requestJson({ method: 'GET', url: new URL(`${origin}${KEY_PATH}`), timeoutMs: 10_000, maxBytes: 16 * 1024, trusted: false });
+  const reply = await request({ method: 'GET', url: new URL(`${origin}${KEY_PATH}`), timeoutMs: 10_000, maxBytes: 16 * 1024, reach: 'no-metadata' });
   const key = reply.status === 200 ? publicKeyFrom(reply.body) : undefined;
   if (!key) throw new RoostError('UPSTREAM_ERROR', `${origin}${KEY_PATH} answered ${reply.status} without an Ed25519 key`, { status: 502 });
   const opened = openEnvelope(envelope, key);

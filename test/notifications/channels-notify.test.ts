@@ -154,4 +154,22 @@ describe('notification channels and owner notifications', () => {
     assert.equal(body.deliveries[0].status, 'delivered');
     mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
   });
+
+  it('a tenant\'s webhook reaches no loopback or private address unless the settings allow it', async () => {
+    await mcp.close();
+    await server.stop();
+    const { ROOST_EXT_NOTIFICATIONS_PRIVATE_URLS: _all, ...defaults } = NOTIFY_ENV;
+    server = await startTestServer({ env: defaults, dataDir: server.dataDir });
+    mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
+    const before = hook.received.length;
+    const sent = await callTool(mcp, 'svc_notify_owner', { message: 'to a private address' });
+    assert.equal(sent.isError, false, sent.text);
+    const refused = await waitFor('the refused delivery', async () => {
+      const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
+      return body.deliveries[0].attempts >= 1 ? body.deliveries[0] : undefined;
+    });
+    assert.notEqual(refused.status, 'delivered');
+    assert.match(refused.lastError, /127\.0\.0\.1 is a loopback, private or link-local address/);
+    assert.equal(hook.received.length, before, 'nothing reached the receiver');
+  });
 });

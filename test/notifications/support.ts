@@ -6,11 +6,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentToken, createAgent, FIXTURES, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-/** Short retries and question timeouts from 1 s, so tests need not wait minutes (docs/notifications.md). */
+/**
+ * Short retries and question timeouts from 1 s, so tests need not wait minutes (docs/notifications.md),
+ * and every tenant's webhooks may reach the local receiver (by default only the instance's own may).
+ */
 export const NOTIFY_ENV = {
   ROOST_EXTENSION_DIRS: FIXTURES,
   ROOST_EXT_NOTIFICATIONS_RETRY_BASE_MS: '200',
   ROOST_EXT_NOTIFICATIONS_MIN_TIMEOUT_SECONDS: '1',
+  ROOST_EXT_NOTIFICATIONS_PRIVATE_URLS: 'all',
 };
 
 export interface Received {
