@@ -15,7 +15,8 @@ describe('reputation: events, scores with decay, identities', () => {
   let agentA: any;
   let agentB: any;
   before(async () => {
-    server = await startReputationServer();
+    // Scores go stale after 5 s even without events (decay moves them); see the staleness test.
+    server = await startReputationServer({ ROOST_EXT_REPUTATION_STALE_SECONDS: '5' });
     [a, b] = await Promise.all([registerTenant(server, 'rep-a'), registerTenant(server, 'rep-b')]);
     agentA = await createAgent(server, a.operator, { name: 'rep-agent-a' });
     agentB = await createAgent(server, b.operator, { name: 'rep-agent-b' });
@@ -69,6 +70,13 @@ describe('reputation: events, scores with decay, identities', () => {
     const one = await server.api('POST', `/api/reputation/scores/${agentA.id}`, { key: a.operator });
     assert.equal(one.status, 200);
     assert.ok(one.body.computedAt >= again.computedAt);
+
+    const aged = await waitFor('the score to go stale by age alone', async () => {
+      const read = await score(a.viewer, agentA.id);
+      return read.computedAt !== one.body.computedAt ? read : undefined;
+    }, 30_000);
+    assert.ok(Date.parse(aged.computedAt) - Date.parse(one.body.computedAt) >= 5_000);
+    assert.equal(aged.eventCount, one.body.eventCount);
   });
 
   it('records outcomes heard on the bus: work tasks, sessions, marketplace reviews and uses', async () => {

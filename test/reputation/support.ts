@@ -8,7 +8,7 @@ import { FIXTURES } from '../agents/support.js';
 
 const EMITTER = join(repoRoot, 'test/fixtures/extensions/_reputation');
 
-export const startReputationServer = (): Promise<TestServer> => startTestServer({ env: { ROOST_EXTENSION_DIRS: `${FIXTURES},${EMITTER}` } });
+export const startReputationServer = (env: Record<string, string> = {}): Promise<TestServer> => startTestServer({ env: { ROOST_EXTENSION_DIRS: `${FIXTURES},${EMITTER}`, ...env } });
 
 /** Publishes `topic` on the server's bus for the tenant of `key`. */
 export async function emit(server: TestServer, key: string, topic: string, payload: unknown): Promise<void> {
