@@ -9,13 +9,12 @@ import { toUse, UseStore, type Outcome, type UseRow } from './uses.js';
 
 async function settle(ctx: ExtensionContext, req: RouteRequest, useId: string, outcome: Outcome, reason: string): Promise<UseRow> {
   const store = new UseStore(ctx.db);
-  const before = await store.get(req.auth.tenantId, useId);
-  const row = await store.claim(req.auth.tenantId, useId, outcome, reason);
+  const { row, previous } = await store.claim(req.auth.tenantId, useId, outcome, reason);
   if (row.escrow_id) {
     try {
       await settleEscrow(ctx, req.id, row.escrow_id, outcome === 'success' ? 'release' : 'refund');
     } catch (err) {
-      await store.unclaim(row, before.state);
+      await store.unclaim(row.id, previous);
       throw err;
     }
   }

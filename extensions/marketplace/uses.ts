@@ -49,19 +49,19 @@ export class UseStore {
    * Claims the right to settle: only one caller moves an unsettled use to its outcome (the escrow
    * call follows; a second settle gets 409).
    */
-  async claim(tenantId: string, id: string, outcome: Outcome, reason: string): Promise<UseRow> {
+  async claim(tenantId: string, id: string, outcome: Outcome, reason: string): Promise<{ row: UseRow; previous: UseState }> {
     const row = await this.get(tenantId, id);
     if (row.outcome) throw conflict(`use ${id} is already settled (${row.outcome})`);
     const state: UseState = row.state === 'held' ? (outcome === 'success' ? 'released' : 'refunded') : row.state;
     const patch = { outcome, reason, state, settled_at: new Date().toISOString() };
     const n = await this.db('uses').where({ id, outcome: null }).update(patch);
     if (n === 0) throw conflict(`use ${id} is already settled`);
-    return { ...row, ...patch };
+    return { row: { ...row, ...patch }, previous: row.state };
   }
 
   /** Puts a claimed use back when its escrow could not be settled, so it can be settled again. */
-  async unclaim(row: UseRow, previousState: UseState): Promise<void> {
-    await this.db('uses').where({ id: row.id }).update({ outcome: null, reason: '', state: previousState, settled_at: null });
+  async unclaim(id: string, previous: UseState): Promise<void> {
+    await this.db('uses').where({ id }).update({ outcome: null, reason: '', state: previous, settled_at: null });
   }
 }
 
