@@ -21,6 +21,14 @@ export async function resolveAgent(host: HostClient, as: CallAs, ref: string): P
   return { id: match.id, name: match.name };
 }
 
+/** An agent of the caller's tenant by id only (another tenant's answers NOT_FOUND, as an unknown one). */
+export async function agentById(host: HostClient, as: CallAs, id: string): Promise<AgentRef> {
+  const reply = (await host.call('GET', `/api/agents/${encodeURIComponent(id)}`, undefined, as)) as RouteAnswer;
+  if (reply.status === 200 && reply.body) return { id: reply.body.id, name: reply.body.name };
+  if (reply.status === 404 && reply.body?.code !== 'ROUTE_NOT_FOUND') throw notFound(`agent ${id}`);
+  throw upstreamError(reply, `looking up agent ${id}`);
+}
+
 /** Another extension's refusal passed on with its status and code; an unserved route says which extension to load. */
 export function upstreamError(reply: RouteAnswer, what: string): RoostError {
   if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') {

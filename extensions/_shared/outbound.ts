@@ -46,6 +46,8 @@ export interface OutboundRequest {
 export interface OutboundReply {
   status: number;
   body: unknown;
+  /** The answer's headers, lower-cased (an ETag, say). */
+  headers: IncomingMessage['headers'];
 }
 
 /** An http(s) URL, or a VALIDATION_ERROR saying why not. */
@@ -115,7 +117,8 @@ function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
 
 async function readBody(res: IncomingMessage, maxBytes: number, where: string, read: NonNullable<OutboundRequest['read']>): Promise<OutboundReply> {
   const status = res.statusCode ?? 0;
-  if (status >= 300 && status < 400) {
+  // 304 Not Modified answers a conditional request; it is no redirect.
+  if (status >= 300 && status < 400 && status !== 304) {
     res.resume();
     throw new RoostError('UPSTREAM_ERROR', `${where} answered a redirect (${status}) to ${res.headers.location ?? 'nowhere'}; redirects are not followed: use the final URL`, { status: 502 });
   }
@@ -129,11 +132,11 @@ async function readBody(res: IncomingMessage, maxBytes: number, where: string, r
     }
     chunks.push(chunk);
   }
-  if (read === 'bytes') return { status, body: Buffer.concat(chunks) };
+  if (read === 'bytes') return { status, body: Buffer.concat(chunks), headers: res.headers };
   const text = Buffer.concat(chunks).toString('utf8');
-  if (read === 'text') return { status, body: text };
+  if (read === 'text') return { status, body: text, headers: res.headers };
   try {
-    return { status, body: text === '' ? null : JSON.parse(text) };
+    return { status, body: text === '' ? null : JSON.parse(text), headers: res.headers };
   } catch {
     throw new RoostError('UPSTREAM_ERROR', `${where} answered ${status} with a body that is not JSON`, { status: 502 });
   }

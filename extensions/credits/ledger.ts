@@ -8,7 +8,7 @@ import { num, safeSum } from './amounts.js';
 import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
-export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend';
+export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend' | 'escrow_hold' | 'escrow_release' | 'escrow_refund';
 
 export interface Wallet {
   address: string;

@@ -73,4 +73,27 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_escrow',
+    async up(db) {
+      // Credits held between two wallets (a marketplace use): taken from the payer on hold, then paid
+      // to the payee on release or returned to the payer on refund. The payee may be of another tenant.
+      await db.schema.createTable('escrows', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('payer_wallet').notNullable().references('wallets.address');
+        t.string('payer_agent_id').notNullable();
+        t.string('payee_tenant_id').notNullable();
+        t.string('payee_wallet').notNullable().references('wallets.address');
+        t.string('payee_agent_id').notNullable();
+        t.bigInteger('micro_units').notNullable();
+        t.string('state').notNullable();
+        t.string('reference').notNullable().defaultTo('');
+        t.text('reason').notNullable().defaultTo('');
+        t.string('created_at').notNullable();
+        t.string('settled_at');
+        t.index(['tenant_id', 'state']);
+      });
+    },
+  },
 ];

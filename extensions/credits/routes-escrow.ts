@@ -1,0 +1,44 @@
+// Internal escrow routes (reachable only through `call`), for the marketplace: hold credits of one of the
+// caller's agents for a payee agent (of any tenant), then release them to the payee or refund them.
+import { validate } from '../../protocol/validate.js';
+import type { RouteHandler } from '../_shared/extension.js';
+import { created, ok } from '../_shared/http.js';
+import { resolveAgent } from './agents-client.js';
+import { announceBalance } from './announce.js';
+import { Escrows } from './escrow.js';
+import { schema } from './schemas.js';
+
+interface HoldBody {
+  agentId: string;
+  microUnits: number;
+  payee: { tenantId: string; agentId: string };
+  reference?: string;
+  reason?: string;
+}
+
+export const escrowRoutes: Record<string, RouteHandler> = {
+  async 'POST /api/credits/escrow'(req, ctx) {
+    const body = validate<HoldBody>(schema(ctx, 'escrow.json'), req.body);
+    const payer = await resolveAgent(ctx, { requestId: req.id }, req.auth.tenantId, body.agentId);
+    const payee = await resolveAgent(ctx, { tenantId: body.payee.tenantId }, body.payee.tenantId, body.payee.agentId);
+    const { escrow, change } = await new Escrows(ctx.db).hold(req.auth.tenantId, payer.wallet, { tenantId: body.payee.tenantId, wallet: payee.wallet }, body.microUnits, body.reference ?? '', body.reason ?? '');
+    announceBalance(ctx, change);
+    return created({ escrow, balance: change.balance });
+  },
+
+  async 'GET /api/credits/escrow/:id'(req, ctx) {
+    return ok(await new Escrows(ctx.db).get(req.auth.tenantId, req.params.id!));
+  },
+
+  async 'POST /api/credits/escrow/:id/release'(req, ctx) {
+    const { escrow, change } = await new Escrows(ctx.db).release(req.auth.tenantId, req.params.id!);
+    announceBalance(ctx, change);
+    return ok({ escrow });
+  },
+
+  async 'POST /api/credits/escrow/:id/refund'(req, ctx) {
+    const { escrow, change } = await new Escrows(ctx.db).refund(req.auth.tenantId, req.params.id!);
+    announceBalance(ctx, change);
+    return ok({ escrow, balance: change.balance });
+  },
+};

@@ -1,0 +1,34 @@
+// The feed other servers pull: this server's public listings, signed with the marketplace key. Its
+// ETag is a digest of the listings (not of the signing time), so a puller that has them gets 304.
+import { createHash } from 'node:crypto';
+import type { ExtensionContext } from '../_shared/extension.js';
+import { SigningKey } from '../_shared/signing.js';
+import { ListingStore, toListing } from './listings.js';
+
+export const FEED_MAX_LISTINGS = 1000;
+
+/** The marketplace's Ed25519 key (see _shared/signing.ts). */
+export const signingKey = (ctx: ExtensionContext): Promise<SigningKey> => SigningKey.forExtension(ctx.host, 'marketplace federation');
+
+/** What a federated server learns of a listing: no tenant, no seller agent. */
+export interface FeedListing {
+  id: string;
+  kind: string;
+  name: string;
+  description: string;
+  tags: string[];
+  priceMicroUnits: number;
+  rating: { average: number | null; count: number };
+  useCount: number;
+  updatedAt: string;
+}
+
+export async function feed(ctx: ExtensionContext): Promise<{ etag: string; listings: FeedListing[] }> {
+  const rows = await new ListingStore(ctx.db, ctx.sql).publicListings(FEED_MAX_LISTINGS);
+  const listings = rows.map((row) => {
+    const l = toListing(row, '');
+    return { id: l.id, kind: l.kind, name: l.name, description: l.description, tags: l.tags, priceMicroUnits: l.priceMicroUnits, rating: l.rating, useCount: l.useCount, updatedAt: l.updatedAt };
+  });
+  const etag = `"${createHash('sha256').update(JSON.stringify(listings)).digest('base64url').slice(0, 27)}"`;
+  return { etag, listings };
+}

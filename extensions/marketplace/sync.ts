@@ -1,0 +1,74 @@
+// Pulling listings from every registered instance at once, each within its own time limit: a 304 keeps
+// what was pulled before; a feed is kept only when its signature verifies with the key pinned at
+// registration. One instance that is down, slow or forged is reported and never fails the others.
+import type { ExtensionContext } from '../_shared/extension.js';
+import { request } from '../_shared/outbound.js';
+import { openEnvelope, publicKeyFrom } from '../_shared/signing.js';
+import { FEED_MAX_LISTINGS } from './feed.js';
+import { InstanceStore, type Instance } from './instances.js';
+
+export const FEED_PATH = '/api/marketplace/federation/feed';
+const FEED_MAX_BYTES = 8 * 1024 * 1024;
+
+export type SyncStatus = 'ok' | 'not_modified' | 'unreachable' | 'timeout' | 'bad_signature' | 'invalid';
+
+export interface SyncResult {
+  url: string;
+  status: SyncStatus;
+  listings: number;
+  error: string | null;
+}
+
+class SyncFailure extends Error {
+  constructor(
+    readonly status: SyncStatus,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function syncAll(ctx: ExtensionContext, tenantId: string): Promise<SyncResult[]> {
+  const store = new InstanceStore(ctx.db);
+  const instances = await store.list(tenantId);
+  return Promise.all(instances.map(async (instance): Promise<SyncResult> => {
+    try {
+      const pulled = await pull(instance);
+      if (pulled === 'not_modified') {
+        await store.noted(tenantId, instance.url, 'not_modified', null);
+        return { url: instance.url, status: 'not_modified', listings: instance.listingCount, error: null };
+      }
+      await store.replaced(tenantId, instance.url, pulled.etag, pulled.listings);
+      return { url: instance.url, status: 'ok', listings: pulled.listings.length, error: null };
+    } catch (err) {
+      const failure = err instanceof SyncFailure ? err : new SyncFailure(timedOut(err) ? 'timeout' : 'unreachable', (err as Error).message);
+      await store.noted(tenantId, instance.url, failure.status, failure.message);
+      return { url: instance.url, status: failure.status, listings: instance.listingCount, error: failure.message };
+    }
+  }));
+}
+
+const timedOut = (err: unknown) => (err as { status?: number }).status === 504;
+
+async function pull(instance: Instance): Promise<'not_modified' | { etag: string | null; listings: Array<Record<string, unknown> & { id: string }> }> {
+  const reply = await request({
+    method: 'GET', url: new URL(`${instance.url}${FEED_PATH}`), headers: instance.etag ? { 'if-none-match': instance.etag } : {},
+    timeoutMs: instance.timeoutMs, maxBytes: FEED_MAX_BYTES, reach: 'any',
+  });
+  if (reply.status === 304) return 'not_modified';
+  if (reply.status !== 200) throw new SyncFailure('unreachable', `the feed answered ${reply.status}`);
+  const key = publicKeyFrom({ algorithm: 'Ed25519', publicKey: instance.publicKey });
+  if (!key) throw new SyncFailure('invalid', 'the pinned key is not an Ed25519 key');
+  const opened = openEnvelope(reply.body, key);
+  if (!opened.ok) throw new SyncFailure('bad_signature', `feed refused: ${opened.reason}`);
+  const statement = opened.statement as { type?: unknown; listings?: unknown };
+  if (statement?.type !== 'roost.marketplace.feed' || !Array.isArray(statement.listings)) throw new SyncFailure('invalid', 'the signed statement is not a marketplace feed');
+  const listings = statement.listings.slice(0, FEED_MAX_LISTINGS).filter(isListing);
+  const etag = reply.headers.etag;
+  return { etag: typeof etag === 'string' && etag.length <= 200 ? etag : null, listings };
+}
+
+function isListing(value: unknown): value is Record<string, unknown> & { id: string } {
+  const l = value as Record<string, unknown> | null;
+  return !!l && typeof l === 'object' && typeof l.id === 'string' && l.id.length <= 100 && typeof l.name === 'string' && typeof l.kind === 'string';
+}
