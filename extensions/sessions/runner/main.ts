@@ -9,6 +9,7 @@ import { createDriver } from '../../_shared/providers/index.js';
 import { AgentLoop, type HostLink } from './agent.js';
 import { ExternalTools } from './external.js';
 import { McpTools } from './mcp.js';
+import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import type { ApprovalAnswer, ReadyInfo, RunnerConfig, TurnReply } from './protocol.js';
 import { Shell } from './shell.js';
 import { Toolbox } from './toolbox.js';
@@ -45,7 +46,8 @@ peer.handle('init', async (message) => {
       });
     }
     const external = config.externalTools?.length ? new ExternalTools(config.externalTools, peer) : null;
-    const toolbox = new Toolbox(ws, shell, mcp, external);
+    const sandbox = { protectedFiles: config.protectedFiles, current: () => peer.request<SandboxGrant | null>({ type: 'sandbox' }) };
+    const toolbox = new Toolbox(ws, shell, mcp, external, sandbox);
     loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
     const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };
     peer.notify({ type: 'ready', ...ready });

@@ -1,0 +1,30 @@
+// The sandbox extension: per-agent sandbox policies, this instance's pool of prepared bubblewrap
+// sandboxes, and which sessions run their tools sandboxed (applied by the sessions runner).
+import { RoostError } from '../../protocol/errors.js';
+import { runExtension } from '../_shared/extension.js';
+import { integerSetting, stringSetting } from '../_shared/settings.js';
+import { detectBubblewrap } from './bubblewrap.js';
+import { migrations } from './migrations.js';
+import { SandboxPool } from './pool.js';
+import { sandboxRoutes } from './routes.js';
+
+let pool: SandboxPool | undefined;
+
+runExtension({
+  migrations,
+  setup(ctx) {
+    const tools = detectBubblewrap(stringSetting(ctx, 'BWRAP') ?? 'bwrap');
+    if ('missing' in tools) ctx.host.log('warn', `sessions cannot be sandboxed: ${tools.missing}`);
+    pool = new SandboxPool(tools, integerSetting(ctx, 'POOL_SIZE', 2, 0, 64), (message) => ctx.host.log('warn', message));
+    pool.refill();
+  },
+  routes: sandboxRoutes({
+    pool() {
+      if (!pool) throw new RoostError('EXTENSION_UNAVAILABLE', 'the sandbox extension is still starting');
+      return pool;
+    },
+  }),
+  shutdown() {
+    pool?.close();
+  },
+});
