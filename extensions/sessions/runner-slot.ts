@@ -98,6 +98,7 @@ export class RunnerSlot {
           mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token },
           externalTools: external.specs,
           maxTokens: MAX_TOKENS,
+          sandboxLookup: true,
         },
         {
           onEvent: (event: RunnerEvent) => {

@@ -46,7 +46,7 @@ peer.handle('init', async (message) => {
       });
     }
     const external = config.externalTools?.length ? new ExternalTools(config.externalTools, peer) : null;
-    const sandbox = { protectedFiles: config.protectedFiles, current: () => peer.request<SandboxGrant | null>({ type: 'sandbox' }) };
+    const sandbox = config.sandboxLookup ? { protectedFiles: config.protectedFiles, current: () => peer.request<SandboxGrant | null>({ type: 'sandbox' }) } : null;
     const toolbox = new Toolbox(ws, shell, mcp, external, sandbox);
     loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
     const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };

@@ -23,6 +23,8 @@ export interface RunnerConfig {
   /** Tools of the external MCP servers this agent may use (mcp__<server>__<tool>); run through the host. */
   externalTools: ToolSpec[];
   maxTokens: number;
+  /** Ask the host (`sandbox`) for the session's sandbox before each shell and file tool. */
+  sandboxLookup?: boolean;
 }
 
 export interface TurnRequest {
