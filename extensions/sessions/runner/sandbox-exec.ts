@@ -49,7 +49,7 @@ export async function runSandboxed(grant: SandboxGrant, cwd: string, env: Record
   // Killing bwrap's outer process takes its pid namespace, and so every process of the command, with it.
   const stop = (why: string) => {
     verdict ??= why;
-    kill(child.pid);
+    killGroup(child.pid);
   };
   const wallSeconds = Math.min(options.timeoutSeconds, policy.wallTimeSeconds);
   const timer = setTimeout(() => stop(wallSeconds === policy.wallTimeSeconds ? `wall time of ${wallSeconds} s reached (sandbox limit); killed` : `timed out after ${wallSeconds} s (killed)`), wallSeconds * 1000);
@@ -101,13 +101,12 @@ function residentBytes(pid: number): number {
   }
 }
 
-function kill(pid: number | undefined): void {
+/** Kills a command's process group: for a sandboxed one, bwrap's outer process, which takes the namespace along. */
+export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
-  for (const target of [pid, -pid]) {
-    try {
-      process.kill(target, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }

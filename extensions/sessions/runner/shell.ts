@@ -5,7 +5,7 @@ import { execa, type ResultPromise } from 'execa';
 import type { ToolSpec } from '../../_shared/providers/index.js';
 import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import { restoreProtected, snapshotProtected } from './guard.js';
-import { describeSandbox, runSandboxed } from './sandbox-exec.js';
+import { describeSandbox, killGroup, runSandboxed } from './sandbox-exec.js';
 import { toolError, type Workspace } from './workspace.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_S = 30;
@@ -103,15 +103,6 @@ export class Shell {
   killAll(): void {
     for (const child of this.running) killGroup(child.pid);
     for (const kill of this.sandboxed) kill();
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }
 
