@@ -7,6 +7,7 @@ import { detectBubblewrap } from './bubblewrap.js';
 import { migrations } from './migrations.js';
 import { SandboxPool } from './pool.js';
 import { sandboxRoutes } from './routes.js';
+import { SandboxStore } from './store.js';
 
 let pool: SandboxPool | undefined;
 
@@ -24,6 +25,13 @@ runExtension({
       return pool;
     },
   }),
+  async event({ topic, payload, tenantId }, ctx) {
+    const session = (payload as { session?: { id?: unknown; statusReason?: unknown } } | null)?.session;
+    if (topic !== 'sessions.lifecycle' || !tenantId || session?.statusReason !== 'deleted' || typeof session.id !== 'string') return;
+    const store = new SandboxStore(ctx.db);
+    const assignment = await store.assignment(tenantId, session.id);
+    if (assignment && (await store.release(tenantId, session.id))) ctx.host.emit('sandbox.assignment', { sessionId: session.id, sandboxId: assignment.sandboxId, assigned: false }, tenantId);
+  },
   shutdown() {
     pool?.close();
   },

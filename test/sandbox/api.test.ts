@@ -131,6 +131,16 @@ describe('sandbox API', () => {
     assert.equal((await h.server.api('GET', `/api/internal/sandbox/sessions/${session.id}`)).body.code, 'ROUTE_NOT_FOUND', 'the runner\'s lookup is not served over HTTP');
   });
 
+  it('releases the sandbox of a live session that is deleted', async () => {
+    const agent = await h.agent({}, b.owner);
+    const session = await h.session({ agentId: agent.id }, b.owner);
+    assert.equal((await h.server.api('POST', '/api/sandbox/assign', { key: b.owner, body: { sessionId: session.id } })).status, 201);
+    assert.equal((await h.server.api('GET', '/api/sandbox/stats', { key: b.owner })).body.assigned, 1);
+    assert.equal((await h.server.api('DELETE', `/api/sessions/${session.id}`, { key: b.owner })).status, 204);
+    await waitFor('the assignment released', async () => ((await h.server.api('GET', '/api/sandbox/stats', { key: b.owner })).body.assigned === 0 ? true : undefined), 15_000);
+    assert.equal((await h.server.api('POST', `/api/sandbox/release/${session.id}`, { key: b.owner })).status, 404);
+  });
+
   it('without bubblewrap: reports the missing bwrap in the stats and refuses to assign with the reason', async () => {
     const server = await startTestServer({ env: { ...h.env, ROOST_EXT_SANDBOX_BWRAP: '/nonexistent/bwrap' } });
     try {
