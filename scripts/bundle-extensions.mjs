@@ -13,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const extensionsDir = join(root, 'extensions');
 
 /** Entries started as processes that no manifest names. */
-const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts'];
+const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/sessions/runner/sandbox-fs.ts'];
 
 /**
  * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),

@@ -8,6 +8,7 @@ import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { PROTOCOL, type InitMessage } from '../../protocol/messages.js';
 import { runnableEntry } from '../../protocol/paths.js';
+import type { SandboxGrant } from '../_shared/session-sandbox.js';
 import type { ApprovalAnswer, ApprovalAsk, ExternalToolCall, ExternalToolResult, ReadyInfo, RunnerConfig, RunnerEvent, TurnReply, TurnRequest } from './runner/protocol.js';
 
 export interface RunnerHandlers {
@@ -15,6 +16,8 @@ export interface RunnerHandlers {
   onApproval(ask: ApprovalAsk): Promise<ApprovalAnswer>;
   /** Runs an external MCP server's tool the runner was offered (already approved). */
   onExternalTool(call: ExternalToolCall): Promise<ExternalToolResult>;
+  /** The session's sandbox (extensions/sandbox), or null when it runs unsandboxed. */
+  onSandbox(): Promise<SandboxGrant | null>;
   /** `expected` is false when the runner died on its own (a crash, a kill -9). */
   onExit(exit: ChildExit, expected: boolean): void;
   log(level: string, message: string): void;
@@ -63,6 +66,7 @@ export class RunnerProcess {
     peer.handle('emit', (m) => handlers.onEvent(m.payload as RunnerEvent));
     peer.handle('confirm', (m) => handlers.onApproval(m as unknown as ApprovalAsk));
     peer.handle('external_tool', (m) => handlers.onExternalTool(m as unknown as ExternalToolCall));
+    peer.handle('sandbox', () => handlers.onSandbox());
     peer.handle('log', (m) => this.log?.(String(m.level ?? 'info'), String(m.message)));
     this.child.exited.then((exit) => handlers.onExit(exit, this.expected));
     const ready = new Promise<ReadyInfo>((resolve, reject) => {

@@ -8,7 +8,7 @@ import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { ExternalToolSet } from './external-tools.js';
-import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
+import { agentSpec, projectSpec, sessionSandbox, type AgentSpec } from './lookups.js';
 import { withMemories } from './memories.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
@@ -98,6 +98,7 @@ export class RunnerSlot {
           mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token },
           externalTools: external.specs,
           maxTokens: MAX_TOKENS,
+          sandboxLookup: true,
         },
         {
           onEvent: (event: RunnerEvent) => {
@@ -106,6 +107,7 @@ export class RunnerSlot {
           },
           onApproval: (ask) => rt.deps.broker.decide(this.approvalContext(), ask.tool),
           onExternalTool: (call) => external.call(host, as, call),
+          onSandbox: () => sessionSandbox(host, as, row.id),
           onExit: (exit, expected) => this.onExit(runner, exit, expected),
           log: (level, message) => host.log(level as 'info', message),
         },

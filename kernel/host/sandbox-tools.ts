@@ -1,8 +1,7 @@
 // Finding the sandbox's tools (bubblewrap and prlimit) and checking once that bwrap can make the
 // namespaces it needs here: shared by the server's extension launcher and the CLI's plugin runner.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { findExecutable } from '../../protocol/bwrap.js';
 
 export type SandboxTools = { bwrap: string; prlimit: string } | { missing: string };
 
@@ -16,16 +15,4 @@ export function findSandboxTools(bwrapName: string): SandboxTools {
   const probe = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
   if (probe.status !== 0) return { missing: `${bwrap} cannot create namespaces here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}` };
   return { bwrap, prlimit };
-}
-
-function findExecutable(name: string): string | undefined {
-  const candidates = isAbsolute(name) || name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
-  return candidates.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }

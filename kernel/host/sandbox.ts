@@ -3,7 +3,8 @@
 // and code, a private /tmp, its own data folder as the only writable place, no other process, no
 // network unless granted, no capabilities, and only the environment given here.
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { sep } from 'node:path';
+import { environmentArgs, existing, runtimeMounts, within } from '../../protocol/bwrap.js';
 import { childrenOf } from './proc.js';
 
 export interface SandboxLimits {
@@ -50,18 +51,12 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { memoryMb: 2048, openFiles
 const SCRATCH_TMP_BYTES = 64 * 1024 * 1024;
 /** The unprivileged user the extension runs as inside its user namespace (nobody). */
 const SANDBOX_ID = '65534';
-/** The runtime: shared libraries and programs, and the few /etc files a program needs to run and resolve names. */
-const RUNTIME_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
-const RUNTIME_ETC = [
-  '/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/host.conf',
-  '/etc/gai.conf', '/etc/passwd', '/etc/group', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime', '/etc/alternatives',
-];
 
 /** argv prefix: the command (and its arguments) follows it, started in `cwd` inside the sandbox. */
 export function sandboxArgv(spec: SandboxSpec, cwd: string): string[] {
   const { limits } = spec;
   const rlimits = [`--data=${limits.memoryMb * 1024 * 1024}`, `--nofile=${limits.openFiles}`, `--nproc=${limits.processes}`];
-  return [spec.prlimit, ...rlimits, '--', spec.bwrap, ...namespaces(spec), ...mounts(spec), ...environment(spec.env), '--chdir', cwd, '--'];
+  return [spec.prlimit, ...rlimits, '--', spec.bwrap, ...namespaces(spec), ...mounts(spec), ...environmentArgs(spec.env), '--chdir', cwd, '--'];
 }
 
 function namespaces(spec: SandboxSpec): string[] {
@@ -83,12 +78,7 @@ function mounts(spec: SandboxSpec): string[] {
   const args: string[] = [];
   const readable = existing(spec.readableRoots ?? []);
   for (const root of readable) args.push('--ro-bind', root, root);
-  if (!readable.includes('/')) {
-    for (const dir of RUNTIME_DIRS) args.push(...runtimePath(dir));
-    const nodeDir = dirname(process.execPath);
-    if (!RUNTIME_DIRS.some((dir) => within(dir, nodeDir))) args.push('--ro-bind', nodeDir, nodeDir);
-    for (const file of RUNTIME_ETC) args.push('--ro-bind-try', file, file);
-  }
+  if (!readable.includes('/')) args.push(...runtimeMounts());
   args.push('--proc', '/proc', '--dev', '/dev');
   if (!spec.hostTmp) args.push('--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp');
   if (spec.grants.has('filesystem')) for (const root of existing(spec.allowedRoots)) args.push('--bind', root, root);
@@ -110,18 +100,6 @@ function mounts(spec: SandboxSpec): string[] {
   return args;
 }
 
-function within(root: string, path: string): boolean {
-  return path === root || path.startsWith(root + sep);
-}
-
-/** Merged-/usr systems make /bin, /lib… symlinks into /usr: they stay symlinks in the sandbox. */
-function runtimePath(path: string): string[] {
-  if (!existsSync(path)) return [];
-  const real = realpathSync(path);
-  if (real === path) return ['--ro-bind', path, path];
-  return ['--symlink', relative(dirname(path), real), path];
-}
-
 /** The package root, the real folder behind a symlinked node_modules, and an extension folder outside the package. */
 function readOnlyCode(spec: SandboxSpec): string[] {
   const dirs = [spec.packageRoot];
@@ -130,16 +108,6 @@ function readOnlyCode(spec: SandboxSpec): string[] {
   const code = realpathSync(spec.codeDir);
   if (!dirs.some((dir) => within(dir, code))) dirs.push(code);
   return dirs;
-}
-
-function existing(paths: string[]): string[] {
-  return paths.filter((path) => existsSync(path)).map((path) => realpathSync(path));
-}
-
-function environment(env: Record<string, string | undefined>): string[] {
-  const args = ['--clearenv'];
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) args.push('--setenv', name, value);
-  return args;
 }
 
 /**

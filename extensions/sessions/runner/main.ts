@@ -6,6 +6,7 @@ import { RoostError } from '../../../protocol/errors.js';
 import type { InitMessage } from '../../../protocol/messages.js';
 import { Peer } from '../../../protocol/peer.js';
 import { createDriver } from '../../_shared/providers/index.js';
+import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import { AgentLoop, type HostLink } from './agent.js';
 import { ExternalTools } from './external.js';
 import { McpTools } from './mcp.js';
@@ -45,7 +46,8 @@ peer.handle('init', async (message) => {
       });
     }
     const external = config.externalTools?.length ? new ExternalTools(config.externalTools, peer) : null;
-    const toolbox = new Toolbox(ws, shell, mcp, external);
+    const sandbox = config.sandboxLookup ? { protectedFiles: config.protectedFiles, current: () => peer.request<SandboxGrant | null>({ type: 'sandbox' }) } : null;
+    const toolbox = new Toolbox(ws, shell, mcp, external, sandbox);
     loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
     const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };
     peer.notify({ type: 'ready', ...ready });

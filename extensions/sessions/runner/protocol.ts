@@ -1,8 +1,8 @@
 // What the sessions extension and its agent runner child say to each other over cli-v1 (NDJSON on the
 // runner's stdin/stdout, correlated by protocol/peer.ts). The host sends `init` (config below), then
 // `turn` requests; the runner answers each turn, sends `emit` notifications (stream events, in order),
-// asks `confirm` before a tool use, asks `external_tool` to run a tool of an external MCP server, and
-// `log`s. `cancel` or the end of stdin makes it leave at once.
+// asks `confirm` before a tool use, asks `external_tool` to run a tool of an external MCP server, asks
+// `sandbox` before a shell or file tool (the session's sandbox or null), and `log`s. `cancel` or the end of stdin makes it leave at once.
 import type { ProviderConfig, StreamEvent, ToolSpec, Usage } from '../../_shared/providers/index.js';
 
 export interface RunnerConfig {
@@ -23,6 +23,8 @@ export interface RunnerConfig {
   /** Tools of the external MCP servers this agent may use (mcp__<server>__<tool>); run through the host. */
   externalTools: ToolSpec[];
   maxTokens: number;
+  /** Ask the host (`sandbox`) for the session's sandbox before each shell and file tool. */
+  sandboxLookup?: boolean;
 }
 
 export interface TurnRequest {

@@ -1,8 +1,11 @@
 // run_command: a shell command in the working directory with a timeout, its own process group (so a
-// timeout or a stop kills everything it started), bounded output, and the protected-file guard.
+// timeout or a stop kills everything it started), bounded output, and the protected-file guard; in
+// the session's sandbox when it has one (sandbox-exec.ts).
 import { execa, type ResultPromise } from 'execa';
 import type { ToolSpec } from '../../_shared/providers/index.js';
+import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import { restoreProtected, snapshotProtected } from './guard.js';
+import { describeSandbox, killGroup, runSandboxed } from './sandbox-exec.js';
 import { toolError, type Workspace } from './workspace.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_S = 30;
@@ -27,18 +30,38 @@ export const SHELL_TOOL_SPEC: ToolSpec = {
   },
 };
 
+interface CommandOutcome {
+  head: string;
+  stdout: string;
+  stderr: string;
+  failed: boolean;
+}
+
 export class Shell {
   private readonly running = new Set<ResultPromise>();
+  private readonly sandboxed = new Set<() => void>();
 
   constructor(private readonly ws: Workspace, private readonly env: Record<string, string>) {}
 
-  async run(command: string, timeoutSeconds = DEFAULT_COMMAND_TIMEOUT_S): Promise<{ text: string; isError: boolean }> {
+  /** `sandbox`: the session's sandbox, when it has one; the command then runs inside it. */
+  async run(command: string, timeoutSeconds = DEFAULT_COMMAND_TIMEOUT_S, sandbox: SandboxGrant | null = null): Promise<{ text: string; isError: boolean }> {
     if (typeof command !== 'string' || command.trim() === '') throw toolError('command must be a non-empty string');
     const before = await snapshotProtected(this.ws);
+    const outcome = sandbox ? await this.inSandbox(command, timeoutSeconds, sandbox) : await this.direct(command, timeoutSeconds);
+    const repaired = await restoreProtected(this.ws, before);
+    const parts = [outcome.head];
+    if (outcome.stdout) parts.push(`stdout:\n${clip(outcome.stdout)}`);
+    if (outcome.stderr) parts.push(`stderr:\n${clip(outcome.stderr)}`);
+    if (repaired.length > 0) parts.push(`protected files were changed and have been restored: ${repaired.join(', ')}`);
+    if (sandbox) parts.push(describeSandbox(sandbox));
+    return { text: parts.join('\n'), isError: outcome.failed || repaired.length > 0 };
+  }
+
+  private async direct(command: string, timeoutSeconds: number): Promise<CommandOutcome> {
     const child = execa(command, {
       shell: true,
       cwd: this.ws.root,
-      env: { ...pick(process.env, BASE_ENV), ...this.env },
+      env: this.commandEnv(),
       extendEnv: false,
       stdin: 'ignore',
       detached: true,
@@ -55,26 +78,31 @@ export class Shell {
       clearTimeout(timer);
       this.running.delete(child);
     });
-    const repaired = await restoreProtected(this.ws, before);
-    const parts = [timedOut ? `timed out after ${timeoutSeconds} s (killed)` : `exit code ${result.exitCode ?? `signal ${result.signal}`}`];
-    if (result.stdout) parts.push(`stdout:\n${clip(String(result.stdout))}`);
-    if (result.stderr) parts.push(`stderr:\n${clip(String(result.stderr))}`);
-    if (repaired.length > 0) parts.push(`protected files were changed and have been restored: ${repaired.join(', ')}`);
-    return { text: parts.join('\n'), isError: timedOut || result.exitCode !== 0 || repaired.length > 0 };
+    const head = timedOut ? `timed out after ${timeoutSeconds} s (killed)` : `exit code ${result.exitCode ?? `signal ${result.signal}`}`;
+    return { head, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? ''), failed: timedOut || result.exitCode !== 0 };
+  }
+
+  private async inSandbox(command: string, timeoutSeconds: number, sandbox: SandboxGrant): Promise<CommandOutcome> {
+    const run = await runSandboxed(sandbox, this.ws.root, this.commandEnv(), ['/bin/sh', '-c', command], {
+      timeoutSeconds,
+      maxBuffer: MAX_CAPTURE_BYTES,
+      track: (kill) => {
+        this.sandboxed.add(kill);
+        return () => this.sandboxed.delete(kill);
+      },
+    });
+    const head = run.verdict ? `stopped by the sandbox: ${run.verdict} (exit code ${run.exitCode ?? 'none'})` : `exit code ${run.exitCode}`;
+    return { head, stdout: run.stdout, stderr: run.stderr, failed: run.verdict !== null || run.exitCode !== 0 };
+  }
+
+  private commandEnv(): Record<string, string> {
+    return { ...pick(process.env, BASE_ENV), ...this.env };
   }
 
   /** Kills every command still running (the runner is leaving). */
   killAll(): void {
     for (const child of this.running) killGroup(child.pid);
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
+    for (const kill of this.sandboxed) kill();
   }
 }
 

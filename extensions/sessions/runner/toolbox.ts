@@ -5,15 +5,26 @@ import type { ValidateFunction } from 'ajv';
 import { RoostError } from '../../../protocol/errors.js';
 import { describeErrors, schemaValidator } from '../../../protocol/validate.js';
 import type { ToolSpec } from '../../_shared/providers/index.js';
+import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import type { ExternalTools } from './external.js';
 import { FS_TOOL_SPECS, runFsTool } from './fs-tools.js';
 import type { McpTools } from './mcp.js';
+import { runFsToolSandboxed } from './sandboxed-fs.js';
 import { SHELL_TOOL_SPEC, type Shell } from './shell.js';
 import type { Workspace } from './workspace.js';
 
 export interface ToolOutcome {
   text: string;
   isError: boolean;
+}
+
+/**
+ * The session's sandbox, asked before every shell and file tool (an assignment or a release takes
+ * effect at the next tool use); a failed lookup fails the tool rather than run it unsandboxed.
+ */
+export interface SandboxSource {
+  current(): Promise<SandboxGrant | null>;
+  protectedFiles: string[];
 }
 
 /** What the model reads back from one tool use is bounded; the rest is elided. */
@@ -27,6 +38,7 @@ export class Toolbox {
     private readonly shell: Shell,
     private readonly mcp: McpTools | null,
     private readonly external: ExternalTools | null = null,
+    private readonly sandbox: SandboxSource | null = null,
   ) {
     for (const spec of [...FS_TOOL_SPECS, SHELL_TOOL_SPEC]) this.local.set(spec.name, { spec, validate: schemaValidator(spec.inputSchema) });
   }
@@ -68,7 +80,9 @@ export class Toolbox {
     const local = this.local.get(name);
     if (local) {
       if (!local.validate(input)) return { text: describeErrors(local.validate.errors ?? [], 'input'), isError: true };
-      if (name === 'run_command') return this.shell.run(input.command as string, input.timeout_seconds as number | undefined);
+      const sandbox = (await this.sandbox?.current()) ?? null;
+      if (name === 'run_command') return this.shell.run(input.command as string, input.timeout_seconds as number | undefined, sandbox);
+      if (sandbox) return runFsToolSandboxed(sandbox, this.ws, this.sandbox!.protectedFiles, name, input);
       return { text: await runFsTool(this.ws, name, input), isError: false };
     }
     if (this.mcp?.has(name)) return this.mcp.call(name, input, signal);
