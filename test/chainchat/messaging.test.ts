@@ -37,7 +37,6 @@ describe('chainchat messaging over the fake chain, through algosdk', () => {
     socket.send({ type: 'subscribe', chainchat: 'all' });
   });
   after(async () => {
-    if (process.env.CC_DEBUG) console.error(server.log().split('\n').filter((l) => /chainchat/i.test(l)).slice(0, 40).join('\n'));
     socket?.close();
     await server?.cleanup();
     await fakes?.close();
