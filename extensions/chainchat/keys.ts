@@ -28,9 +28,14 @@ export function accountX25519(secretKey: Uint8Array): { privateKey: KeyObject; p
 
 /** The secret two X25519 keys agree on; throws for a malformed or low-order public key. */
 export function agree(privateKey: KeyObject, peerPublic: Buffer): Buffer {
-  const publicKey = createPublicKey({ key: Buffer.concat([X25519_SPKI_PREFIX, peerPublic]), format: 'der', type: 'spki' });
-  const shared = diffieHellman({ privateKey, publicKey });
-  if (shared.every((b) => b === 0)) throw new Error('a low-order X25519 public key');
+  let shared: Buffer;
+  try {
+    const publicKey = createPublicKey({ key: Buffer.concat([X25519_SPKI_PREFIX, peerPublic]), format: 'der', type: 'spki' });
+    shared = diffieHellman({ privateKey, publicKey });
+  } catch {
+    shared = Buffer.alloc(0); // OpenSSL refuses a derivation that gives all zeros
+  }
+  if (shared.length !== 32 || shared.every((b) => b === 0)) throw new Error('a malformed or low-order X25519 public key');
   return shared;
 }
 

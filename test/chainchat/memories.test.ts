@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentToken, callAs, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { plaintextOnChain, startFakes, type Fakes } from './support.js';
+import { waitFor } from '../helpers/wait.js';
+import { Participant, plaintextOnChain, startFakes, type Fakes, type Key } from './support.js';
 
 describe('chainchat: memories on-chain and contacts, through the MCP SDK client', () => {
   let fakes: Fakes;
@@ -13,6 +14,8 @@ describe('chainchat: memories on-chain and contacts, through the MCP SDK client'
   let agentId: string;
   let mcp: Client;
   let mcpB: Client;
+  let roost: string;
+  let roostX: Key;
 
   const memories = async () => (await server.api('GET', `/api/agents/${agentId}/memories`, { key: a.owner })).body.memories as Array<{ key: string; content: string; txid: string | null }>;
 
@@ -26,7 +29,9 @@ describe('chainchat: memories on-chain and contacts, through the MCP SDK client'
     mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
     mcpB = await mcpClient(server, await agentToken(server, b.owner, agentB));
     const status = await server.api('GET', '/api/chainchat/status', { key: a.owner });
-    fakes.chain.fund(status.body.address, 20_000_000);
+    roost = status.body.address;
+    roostX = { mode: 'X', roostX25519: Buffer.from(status.body.x25519PublicKey, 'base64url') };
+    fakes.chain.fund(roost, 20_000_000);
   });
   after(async () => {
     await mcp?.close();
@@ -102,6 +107,25 @@ describe('chainchat: memories on-chain and contacts, through the MCP SDK client'
     assert.equal(elsewhere.isError, true);
     assert.match(elsewhere.text, /no PSK contact named/);
     assert.equal((await callTool(mcp, 'svc_lookup_contact', {})).isError, true);
+  });
+
+  it('sends an owner question on-chain through the notifications channel and takes the answer from there', async () => {
+    const owner = new Participant(fakes.chain);
+    assert.equal((await server.api('POST', '/api/allowlist', { key: a.owner, body: { address: owner.address, owner: true } })).status, 201);
+    await owner.send(roost, roostX, '/credits');
+    await owner.reply(roost, roostX, (t) => t === 'Owner addresses are not charged.');
+    const channel = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'chainchat', name: 'chain', config: { address: owner.address } } });
+    assert.equal(channel.status, 201, channel.text);
+    const asking = callTool(mcp, 'svc_ask_owner', { question: 'Deploy now?', options: ['yes', 'no'], timeout: 2 });
+    const question = await owner.reply(roost, roostX, (t) => t.startsWith('Question from your agent: Deploy now?'));
+    assert.match(question.text, /Options: 1\) yes {2}2\) no/);
+    const shortId = /\/answer (\w+)/.exec(question.text)![1]!;
+    await owner.send(roost, roostX, `/answer ${shortId} yes`);
+    const result = await asking;
+    assert.equal(result.isError, false, result.text);
+    assert.deepEqual([result.value.answered, result.value.answer, result.value.channel], [true, 'yes', 'chainchat']);
+    await owner.reply(roost, roostX, (t) => /Answered: yes/.test(t));
+    await waitFor('the question closed on-chain', async () => owner.received(roost, roostX).find((m) => /Answered: "yes"/.test(m.text)));
   });
 
   it('delivers an owner notification on-chain as a channel, and refuses one without an address', async () => {
