@@ -86,7 +86,11 @@ describe('chainchat messaging over the fake chain, through algosdk', () => {
     assert.equal(reply.txids.length, 1);
     const seen = await socket.next((m: any) => m.type === 'chainchat_message' && m.direction === 'inbound' && m.participant === alice.address);
     assert.equal(seen.content, secret);
-    const convo = await conversation(alice.address);
+    // The reply is recorded once its transactions are confirmed, just after the participant can read it.
+    const convo = await waitFor('the reply recorded', async () => {
+      const c = await conversation(alice.address);
+      return c.messages.length === 2 ? c : undefined;
+    });
     assert.deepEqual(convo.messages.map((m: any) => [m.direction, m.content]), [['inbound', secret], ['outbound', 'Hello from your agent.']]);
     const session = await server.api('GET', `/api/sessions/${convo.sessionId}`, { key: a.owner });
     assert.equal(session.body.source, 'chainchat');
