@@ -81,7 +81,8 @@ export class Shelf {
         updated_at: now,
       };
       if (existing) {
-        await this.ctx.db(this.table).where({ id }).update(sealed);
+        // A memory sent on-chain and then changed is no longer what the chain holds: it is unsent again.
+        await this.ctx.db(this.table).where({ id }).update(this.table === 'memories' ? { ...sealed, txid: null } : sealed);
         return { record: (await this.byId(owner, id))!, created: false };
       }
       try {

@@ -59,6 +59,10 @@ describe('chainchat: memories on-chain and contacts, through the MCP SDK client'
     const restored = (await memories()).find((m) => m.key === 'launch')!;
     assert.deepEqual([restored.content, restored.txid], [content, promoted.value.txid]);
     assert.deepEqual((await callTool(mcp, 'svc_sync_onchain_memories', {})).value, { restored: [], unchanged: ['launch'] });
+    // Changed after it was sent, the memory is unsent again.
+    assert.equal((await callTool(mcp, 'svc_save_memory', { key: 'launch', content: 'the code changed' })).isError, false);
+    assert.equal((await memories()).find((m) => m.key === 'launch')!.txid, null);
+    assert.equal((await callTool(mcp, 'svc_promote_memory', { key: 'launch' })).isError, false);
   });
 
   it('refuses a promote of an unknown memory or bad arguments', async () => {
