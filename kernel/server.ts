@@ -248,8 +248,16 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
  */
 export function extensionSettings(name: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const prefix = `ROOST_EXT_${name.toUpperCase().replace(/-/g, '_')}_`;
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(prefix) && entry[1] !== undefined).map(([key, value]) => [key.slice(prefix.length), value]));
+  const own = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(prefix) && entry[1] !== undefined).map(([key, value]) => [key.slice(prefix.length), value]));
+  // Variables documented without the prefix reach their one extension too; its prefixed ones win.
+  const named = Object.entries(NAMED_SETTINGS[name] ?? {}).filter(([, variable]) => env[variable] !== undefined && env[variable] !== '');
+  return { ...Object.fromEntries(named.map(([setting, variable]) => [setting, env[variable]!])), ...own };
 }
+
+/** Setting ← environment variable, per extension, for the variables the docs name without ROOST_EXT_. */
+const NAMED_SETTINGS: Record<string, Record<string, string>> = {
+  chainchat: { ALGOD_URL: 'ROOST_ALGOD_URL', INDEXER_URL: 'ROOST_INDEXER_URL', ALGOD_TOKEN: 'ROOST_ALGOD_TOKEN', INDEXER_TOKEN: 'ROOST_INDEXER_TOKEN' },
+};
 
 /** A port someone else holds is the one start-up failure a person fixes at once: say so, and how. */
 function listenError(err: NodeJS.ErrnoException, config: ServerConfig): Error {

@@ -2,7 +2,7 @@
 // memories for people, the tenant's memory settings, and the internal route sessions read a new
 // session's memory context from.
 import { join } from 'node:path';
-import { validationError } from '../../protocol/errors.js';
+import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
@@ -13,6 +13,7 @@ import { contextMemoriesOf, readAgentSettings, readSettings, writeAgentSettings,
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const MAX_QUERY = 2_000;
+const MAX_UNSENT = 200;
 
 /** The agent of the path, checked to be one of the caller's tenant (404 otherwise). */
 async function agentOfPath(req: RouteRequest, ctx: ExtensionContext): Promise<AgentRef> {
@@ -81,6 +82,21 @@ export const routes: Record<string, RouteHandler> = {
     await writeAgentSettings(ctx, agent.tenantId, agent.agentId, settings);
     ctx.host.audit('memory.agent_settings_updated', `agent:${agent.agentId}`, settings);
     return ok(await agentSettingsView(ctx, agent));
+  },
+
+  // On-chain memories (chainchat sends them): the txid a memory was sent in, and the memories not sent yet.
+  async 'PUT /api/internal/memory/agents/:id/memories/:key/txid'(req, ctx) {
+    const { txid } = validate<{ txid: string }>(schema(ctx, 'txid-put.json'), req.body);
+    const owner = { tenantId: req.auth.tenantId, ownerId: req.params.id! };
+    if (!(await (await memoryShelf(ctx)).setTxid(owner, req.params.key!, txid))) throw notFound(`memory "${req.params.key}"`);
+    return ok({ agentId: req.params.id, key: req.params.key, txid });
+  },
+
+  async 'GET /api/internal/memory/unsent'(req, ctx) {
+    const raw = Number(queryString(req.query, 'limit') ?? MAX_UNSENT);
+    if (!Number.isInteger(raw) || raw < 1 || raw > MAX_UNSENT) throw validationError(`query.limit must be an integer from 1 to ${MAX_UNSENT}`);
+    const unsent = await (await memoryShelf(ctx)).unsent(req.auth.tenantId, raw);
+    return ok({ memories: unsent.map(({ ownerId, record }) => ({ agentId: ownerId, key: record.name, content: record.content })) });
   },
 
   async 'GET /api/internal/memory/agents/:id/context'(req, ctx) {

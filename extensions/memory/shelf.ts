@@ -81,7 +81,8 @@ export class Shelf {
         updated_at: now,
       };
       if (existing) {
-        await this.ctx.db(this.table).where({ id }).update(sealed);
+        // A memory sent on-chain and then changed is no longer what the chain holds: it is unsent again.
+        await this.ctx.db(this.table).where({ id }).update(this.table === 'memories' ? { ...sealed, txid: null } : sealed);
         return { record: (await this.byId(owner, id))!, created: false };
       }
       try {
@@ -129,6 +130,21 @@ export class Shelf {
     }
     const hasMore = rows.length > find.limit;
     return { records: rows.slice(0, find.limit).map((row) => this.toRecord(owner, row)), hasMore };
+  }
+
+  /** Records the on-chain transaction of the record named `name` (memories only); false when there is none. */
+  async setTxid(owner: Owner, name: string, txid: string): Promise<boolean> {
+    const nameHash = this.sealer.lookupHash(name, this.scope(owner));
+    return (await this.ctx.db(this.table).where({ tenant_id: owner.tenantId, owner_id: owner.ownerId, name_hash: nameHash }).update({ txid })) > 0;
+  }
+
+  /** A tenant's records not sent on-chain yet (memories only), oldest first, with their owners. */
+  async unsent(tenantId: string, limit: number): Promise<Array<{ ownerId: string; record: ShelfRecord }>> {
+    const rows = await this.ctx.sql.all<Row & { owner_id: string }>(
+      `SELECT ${this.columns}, d.owner_id FROM ${this.table} d WHERE d.tenant_id = ? AND d.txid IS NULL ORDER BY d.created_at, d.id LIMIT ?`,
+      [tenantId, limit],
+    );
+    return rows.map((row) => ({ ownerId: row.owner_id, record: this.toRecord({ tenantId, ownerId: row.owner_id }, row) }));
   }
 
   /** Counts records as recalled: recall order and a session's memory context prefer what is used. */

@@ -31,8 +31,10 @@ export function watchEscalations(host: HostClient, as: CallAs, sessionId: () => 
         }
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        // The listener goes when the wait ends, so a long turn does not pile them up on the signal.
+        const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+        const timer = setTimeout(done, POLL_MS);
+        signal.addEventListener('abort', done, { once: true });
       });
     }
   })();
