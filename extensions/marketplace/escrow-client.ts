@@ -3,6 +3,7 @@
 // on with their own status and code.
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import type { CallAs } from '../_shared/host-client.js';
 
 interface Reply {
   status: number;
@@ -22,6 +23,7 @@ export async function holdEscrow(ctx: ExtensionContext, requestId: string, body:
   return check(reply, 'an escrow hold').escrow as { id: string };
 }
 
-export async function settleEscrow(ctx: ExtensionContext, requestId: string, escrowId: string, outcome: 'release' | 'refund'): Promise<void> {
-  check(await ctx.host.call('POST', `/api/credits/escrow/${encodeURIComponent(escrowId)}/${outcome}`, null, { requestId }), `an escrow ${outcome}`);
+/** `as` is the request being served, or the buyer's tenant when the settler releases an overdue use. */
+export async function settleEscrow(ctx: ExtensionContext, as: CallAs, escrowId: string, outcome: 'release' | 'refund'): Promise<void> {
+  check(await ctx.host.call('POST', `/api/credits/escrow/${encodeURIComponent(escrowId)}/${outcome}`, null, as), `an escrow ${outcome}`);
 }

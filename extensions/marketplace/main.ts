@@ -4,5 +4,6 @@ import { runExtension } from '../_shared/extension.js';
 import { onEvent } from './events.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
+import { startSettler, stopSettler } from './settler.js';
 
-runExtension({ migrations, routes, event: onEvent });
+runExtension({ migrations, routes, event: onEvent, setup: startSettler, shutdown: stopSettler });

@@ -1,28 +1,13 @@
 // Recording uses of a listing, with escrow for paid ones (see uses.ts), and settling them.
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import type { RouteHandler } from '../_shared/extension.js';
 import { created, ok } from '../_shared/http.js';
 import { checkAgent, schema, visibleListing } from './common.js';
 import { holdEscrow, settleEscrow } from './escrow-client.js';
+import { settleUse } from './settle.js';
+import { settler } from './settler.js';
 import { toUse, UseStore, type Outcome, type UseRow } from './uses.js';
-
-async function settle(ctx: ExtensionContext, req: RouteRequest, useId: string, outcome: Outcome, reason: string): Promise<UseRow> {
-  const store = new UseStore(ctx.db);
-  const { row, previous } = await store.claim(req.auth.tenantId, useId, outcome, reason);
-  if (row.escrow_id) {
-    try {
-      await settleEscrow(ctx, req.id, row.escrow_id, outcome === 'success' ? 'release' : 'refund');
-    } catch (err) {
-      await store.unclaim(row.id, previous);
-      throw err;
-    }
-  }
-  const listing = await ctx.db('listings').where({ id: row.listing_id }).first('agent_id');
-  // The seller's tenant hears how its listing did (the reputation extension records it for the agent).
-  ctx.host.emit('marketplace.use', { useId: row.id, listingId: row.listing_id, agentId: listing?.agent_id ?? null, outcome, reason }, row.listing_tenant_id);
-  return row;
-}
 
 export const useRoutes: Record<string, RouteHandler> = {
   async 'POST /api/marketplace/listings/:id/use'(req, ctx) {
@@ -41,10 +26,11 @@ export const useRoutes: Record<string, RouteHandler> = {
       row = await store.create({ listingId: listing.id, listingTenantId: listing.tenant_id, tenantId: req.auth.tenantId, agentId: body.agentId ?? null, escrowId, microUnits: price });
     } catch (err) {
       // No use was recorded, so nothing may stay held for it.
-      if (escrowId) await settleEscrow(ctx, req.id, escrowId, 'refund');
+      if (escrowId) await settleEscrow(ctx, { requestId: req.id }, escrowId, 'refund');
       throw err;
     }
-    if (body.outcome) row = await settle(ctx, req, row.id, body.outcome, body.reason ?? '');
+    if (body.outcome) row = await settleUse(ctx, { requestId: req.id }, req.auth.tenantId, row.id, body.outcome, body.reason ?? '');
+    else if (escrowId) await settler().held();
     return created(toUse(row));
   },
 
@@ -54,6 +40,6 @@ export const useRoutes: Record<string, RouteHandler> = {
 
   async 'POST /api/marketplace/uses/:id/settle'(req, ctx) {
     const body = validate<{ outcome: Outcome; reason?: string }>(schema(ctx, 'settle.json'), req.body);
-    return ok(toUse(await settle(ctx, req, req.params.id!, body.outcome, body.reason ?? '')));
+    return ok(toUse(await settleUse(ctx, { requestId: req.id }, req.auth.tenantId, req.params.id!, body.outcome, body.reason ?? '')));
   },
 };

@@ -1,6 +1,6 @@
 // Uses of a listing. A use of a paid listing holds its price in escrow (state held) until the using
-// tenant settles it: success releases the credits to the seller agent, failure refunds them. A free
-// use only records its outcome.
+// tenant settles it: success releases the credits to the seller agent, failure refunds them; one nobody
+// settles is released when the settle window passes (settler.ts). A free use only records its outcome.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../protocol/errors.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TestServer } from '../helpers/server.js';
-import { createAgent, registerTenant, startServer, type Tenant } from '../agents/support.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
+import { createAgent, FIXTURES, registerTenant, startServer, type Tenant } from '../agents/support.js';
 
 const INITIAL = 5_000_000;
 const PRICE = 1_200_000;
@@ -134,5 +135,22 @@ describe('marketplace: uses of paid listings move credits through escrow', () =>
     const settled = await server.api('POST', `/api/marketplace/uses/${res.body.id}/settle`, { key: buyer.operator, body: { outcome: 'success' } });
     assert.equal(settled.body.state, 'free');
     assert.equal(settled.body.outcome, 'success');
+  });
+
+  it('releases a use nobody settles to the seller once the settle window has passed, across a restart', async () => {
+    const held = await use(buyer.operator, { agentId: buyerAgent.id });
+    assert.equal(held.body.state, 'held');
+    const sellerBefore = await balance(seller.viewer, sellerAgent.id);
+    await server.stop();
+    server = await startTestServer({ env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_MARKETPLACE_SETTLE_SECONDS: '1' }, dataDir: server.dataDir });
+    // Nothing asks the marketplace anything: it was started because it holds a use.
+    const released = await waitFor('the overdue use to be released', async () => {
+      const res = await server.api('GET', `/api/marketplace/uses/${held.body.id}`, { key: buyer.viewer });
+      return res.body.state === 'released' ? res.body : undefined;
+    }, 30_000);
+    assert.equal(released.outcome, 'success');
+    assert.match(released.reason, /not disputed within 1 s/);
+    assert.equal(await balance(seller.viewer, sellerAgent.id), sellerBefore + PRICE);
+    await assertBalanced(0);
   });
 });
