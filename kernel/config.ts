@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { DEFAULT_SANDBOX_LIMITS } from './host/sandbox.js';
+import { plansFrom, type PlanLimits } from './tenants/plans.js';
 import type { LogFormat } from './log.js';
 
 export interface ServerConfig {
@@ -68,6 +69,11 @@ export interface ServerConfig {
   bwrap: string;
   allowUnsandboxed: boolean;
   sandboxLimits: { memoryMb: number; openFiles: number; processes: number };
+  /** ROOST_PLANS: the plans tenants can be on and their limits (kernel/tenants/plans.ts). */
+  plans: Record<string, PlanLimits>;
+  /** RFC 8628 device authorization: how long a device code lives, and the polling interval it asks for. */
+  deviceCodeTtlSeconds: number;
+  devicePollIntervalSeconds: number;
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -113,6 +119,9 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? DEFAULT_SANDBOX_LIMITS.openFiles,
       processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? DEFAULT_SANDBOX_LIMITS.processes,
     },
+    plans: plansFrom(env.ROOST_PLANS),
+    deviceCodeTtlSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_CODE_TTL_SECONDS, 'ROOST_DEVICE_CODE_TTL_SECONDS') ?? 600),
+    devicePollIntervalSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_POLL_INTERVAL_SECONDS, 'ROOST_DEVICE_POLL_INTERVAL_SECONDS') ?? 5),
   };
 }
 
