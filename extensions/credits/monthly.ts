@@ -1,5 +1,5 @@
 // What a tenant's plan and its bill count from the ledger: credits put into its wallets this calendar
-// month (funding and grants, the plan's creditsPerMonth), and credits spent on turns over a period
+// month (funding and grants, not a new wallet's initial grant: the plan's creditsPerMonth), and credits spent on turns over a period
 // (the metered usage billing reports).
 import type { Knex } from 'knex';
 import { num } from './amounts.js';
@@ -13,7 +13,8 @@ export function monthStart(now = new Date()): string {
 }
 
 export async function addedThisMonth(db: Knex, tenantId: string): Promise<number> {
-  const row = await db('credit_transactions').where({ tenant_id: tenantId }).whereIn('kind', ['fund', 'grant']).andWhere('created_at', '>=', monthStart())
+  // A new wallet's initial grant comes with its agent, which the plan's agent limit already counts.
+  const row = await db('credit_transactions').where({ tenant_id: tenantId }).whereIn('kind', ['fund', 'grant']).whereNot('reference', 'initial-grant').andWhere('created_at', '>=', monthStart())
     .sum<{ total: number | string | null }[]>({ total: 'micro_units' }).first();
   return num(row?.total);
 }
