@@ -30,7 +30,7 @@ export function registerDeviceRoutes(router: Router<State>, k: Kernel): void {
     const clientId = field(ctx.request.body, 'client_id');
     if (!clientId) return oauthError(ctx, 'invalid_request', 'client_id is required (a short name of the client, up to 512 characters)');
     const grant = await k.devices.start(clientId);
-    const verificationUri = `${ctx.protocol}://${ctx.host}/api/auth/verify`;
+    const verificationUri = `${k.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`}/api/auth/verify`;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       device_code: grant.deviceCode,
