@@ -1,6 +1,7 @@
 // Subscriptions: subscribe a tenant to a paid plan (the customer and subscription are made at Stripe),
 // move it to another plan, read it, cancel it at the period's end or at once.
 import { join } from 'node:path';
+import type Stripe from 'stripe';
 import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
@@ -13,7 +14,7 @@ import { fromSubscription, isPaying, readOnlyAt, syncKernel } from './sync.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
-async function applySubscription(ctx: ExtensionContext, tenantId: string, customerId: string, sub: import('stripe').Stripe.Subscription, current: SubscriptionRow | undefined): Promise<SubscriptionRow> {
+async function applySubscription(ctx: ExtensionContext, tenantId: string, customerId: string, sub: Stripe.Subscription, current: SubscriptionRow | undefined): Promise<SubscriptionRow> {
   const config = billingConfig(ctx);
   const now = new Date().toISOString();
   const row: SubscriptionRow = {

@@ -32,12 +32,12 @@ export class BillingStore {
     return this.db<SubscriptionRow>('subscriptions').where({ customer_id: customerId }).first();
   }
 
-  async save(row: SubscriptionRow, db: Knex = this.db): Promise<void> {
-    await db('subscriptions').insert(row).onConflict('tenant_id').merge();
+  async save(row: SubscriptionRow): Promise<void> {
+    await this.db('subscriptions').insert(row).onConflict('tenant_id').merge();
   }
 
-  async patch(tenantId: string, fields: Partial<SubscriptionRow>, db: Knex = this.db): Promise<void> {
-    await db('subscriptions').where({ tenant_id: tenantId }).update({ ...fields, updated_at: new Date().toISOString() });
+  async patch(tenantId: string, fields: Partial<SubscriptionRow>): Promise<void> {
+    await this.db('subscriptions').where({ tenant_id: tenantId }).update({ ...fields, updated_at: new Date().toISOString() });
   }
 
   async reported(tenantId: string, periodStart: string): Promise<number> {

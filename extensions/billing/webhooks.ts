@@ -35,7 +35,8 @@ async function applySubscriptionEvent(ctx: ExtensionContext, event: Stripe.Event
   const store = new BillingStore(ctx.db);
   const row = await store.byCustomer(customerOf(sub) ?? '');
   if (!row) return 'unknown_customer';
-  if (num(row.last_event_at) > event.created) return 'stale';
+  // Older than what was applied, or about a subscription the tenant has since replaced.
+  if (num(row.last_event_at) > event.created || (row.subscription_id && row.subscription_id !== sub.id)) return 'stale';
   const at = isoFromUnix(event.created)!;
   const next: SubscriptionRow = { ...row, ...fromSubscription(sub, config, row, at), last_event_at: event.created, updated_at: new Date().toISOString() };
   if (event.type === 'customer.subscription.deleted') next.status = 'canceled';

@@ -2,7 +2,8 @@
 // month (funding and grants, not a new wallet's initial grant: the plan's creditsPerMonth), and credits spent on turns over a period
 // (the metered usage billing reports).
 import type { Knex } from 'knex';
-import { num } from './amounts.js';
+import { num, safeSum } from './amounts.js';
+import type { Wallet } from './ledger.js';
 import { requireWithinPlan } from '../_shared/plan-limits.js';
 import type { HostClient } from '../_shared/host-client.js';
 
@@ -19,8 +20,13 @@ export async function addedThisMonth(db: Knex, tenantId: string): Promise<number
   return num(row?.total);
 }
 
-/** 403 PLAN_LIMIT when adding `microUnits` would put more credits into the tenant's wallets this month than its plan allows. */
-export async function requireMonthlyRoom(host: HostClient, db: Knex, tenantId: string, microUnits: number): Promise<void> {
+/**
+ * 403 PLAN_LIMIT when adding `microUnits` to `wallet` would put more credits into the tenant's wallets this
+ * month than its plan allows. An amount the balance cannot take is the caller's 400 first (the ledger
+ * checks it again under its lock).
+ */
+export async function requireMonthlyRoom(host: HostClient, db: Knex, tenantId: string, wallet: Pick<Wallet, 'address' | 'balance'>, microUnits: number): Promise<void> {
+  safeSum(wallet.balance, microUnits, `the balance of wallet ${wallet.address}`);
   await requireWithinPlan(host, { tenantId }, 'creditsPerMonth', (await addedThisMonth(db, tenantId)) / MICRO, microUnits / MICRO);
 }
 

@@ -110,12 +110,6 @@ export class DeviceAuthorizations {
     return { ok: true, key, tenantId: record.tenantId, role: record.role, expiresAt: record.expiresAt };
   }
 
-  /** A pending, unexpired request by its user code, for the verification page; counts as a guess when unknown. */
-  async pending(userCode: string, caller: string): Promise<{ userCode: string; clientId: string; expiresAt: string }> {
-    const row = await this.findPending(userCode, caller);
-    return { userCode: row.user_code, clientId: row.client_id, expiresAt: new Date(Number(row.expires_at)).toISOString() };
-  }
-
   /** Approve (for the approver's tenant and role) or deny; each user code is decided once. */
   async decide(userCode: string, caller: string, decision: { approve: true; tenantId: string; role: Role; actor: string } | { approve: false; actor: string }): Promise<{ clientId: string }> {
     const row = await this.findPending(userCode, caller);

@@ -80,7 +80,6 @@ export function registerDeviceRoutes(router: Router<State>, k: Kernel): void {
       return;
     }
     // The key the device will collect is a member of the tenant: the plan's member limit holds.
-    await k.devices.pending(userCode, caller);
     await k.tenantPlans.require(identity.tenantId, 'members', await k.keys.countValid(identity.tenantId));
     const { clientId } = await k.devices.decide(userCode, caller, { approve: true, tenantId: identity.tenantId, role, actor: identity.actor });
     k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.device_approved', resource: `device:${clientId}`.slice(0, 200), detail: { role } });
