@@ -14,8 +14,8 @@ export type BillingStatus = (typeof BILLING_STATUSES)[number];
 
 /** creditsPerMonth counts whole credits put into the tenant's wallets in a calendar month (UTC). */
 export const DEFAULT_PLANS: Record<string, PlanLimits> = {
-  free: { agents: 10, concurrentSessions: 2, projects: 5, creditsPerMonth: 100, members: 5 },
-  pro: { agents: 100, concurrentSessions: 20, projects: 100, creditsPerMonth: 10_000, members: 50 },
+  free: { agents: 25, concurrentSessions: 10, projects: 25, creditsPerMonth: 100, members: 10 },
+  pro: { agents: 250, concurrentSessions: 50, projects: 250, creditsPerMonth: 10_000, members: 100 },
   enterprise: { agents: 10_000, concurrentSessions: 1_000, projects: 10_000, creditsPerMonth: 10_000_000, members: 1_000 },
 };
 

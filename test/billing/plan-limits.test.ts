@@ -85,6 +85,13 @@ describe('plan limits', { timeout: 60_000 }, () => {
     assertPlanLimit(await post('/api/sessions', { agentId: agent.id, initialPrompt: 'Me too.' }), 'concurrentSessions', 1);
   });
 
+  it('says which variable to set while Stripe is not configured', async () => {
+    const res = await post('/api/billing/subscription', { tenantId: tenant.id, plan: 'pro' });
+    assert.equal(res.status, 503, res.text);
+    assert.match(res.body.error, /ROOST_SECRET_STRIPE_API_KEY/);
+    assert.equal((await server.api('GET', '/api/tenants/me', { key: tenant.key })).body.plan, 'free');
+  });
+
   it('leaves the server owner\'s tenant to its own plan', async () => {
     for (const name of ['a', 'b', 'c']) assert.equal((await server.api('POST', '/api/agents', { body: { name, model: MODEL } })).status, 201);
   });

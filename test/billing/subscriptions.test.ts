@@ -47,7 +47,7 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     const after = await me(acme);
     assert.equal(after.plan, 'pro');
     assert.equal(after.billingStatus, 'active');
-    assert.equal(after.limits.agents, 100);
+    assert.equal(after.limits.agents, 250);
     const read = await server.api('GET', `/api/billing/subscription/${acme.id}`, { key: acme.key });
     assert.equal(read.status, 200);
     assert.equal(read.body.subscriptionId, res.body.subscriptionId);
@@ -158,6 +158,6 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     assert.equal(now.body.status, 'canceled');
     assert.equal(stripe.subscriptions.get(now.body.subscriptionId).status, 'canceled');
     const tenant = await me(acme);
-    assert.deepEqual([tenant.plan, tenant.billingStatus, tenant.limits.agents], ['free', 'canceled', 10]);
+    assert.deepEqual([tenant.plan, tenant.billingStatus, tenant.limits.agents], ['free', 'canceled', 25]);
   });
 });
