@@ -163,7 +163,7 @@ function readOnlyTenants(kernel: Kernel): Koa.Middleware<State> {
     if (MUTATING.has(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) {
       const plan = await kernel.tenantPlans.get(identity.tenantId);
       if (plan?.readOnly) {
-        throw new RoostError('TENANT_READ_ONLY', `this tenant's payment is overdue (past due since before ${plan.readOnlyAt}): it can read but not change anything until the payment goes through`);
+        throw new RoostError('TENANT_READ_ONLY', `this tenant's payment is overdue and its grace period ended at ${plan.readOnlyAt}: it can read but not change anything until the payment goes through`);
       }
     }
     await next();

@@ -20,8 +20,8 @@ interface TenantRow {
 export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/tenants/register', async (ctx) => {
     const body = validate<{ org: string; plan?: string }>('api/tenant-register.json', ctx.request.body);
-    // Paid plans come from the payment processor (the billing extension); a registration starts free.
     if (body.plan !== undefined && !k.tenantPlans.plans[body.plan]) throw new RoostError('VALIDATION_ERROR', `body.plan must be one of ${Object.keys(k.tenantPlans.plans).join(', ')}`);
+    // Paid plans come from the payment processor (the billing extension): only the server's owner starts a tenant on one.
     const { identity } = ctx.state;
     const machineOwner = isInstanceOwner(identity) || (identity.local && identity.keyHash === null && !k.config.localAuthRequired);
     if (body.plan !== undefined && body.plan !== 'free' && !machineOwner) {
