@@ -7,7 +7,7 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { assertError, billingEnv, registerTenant, type Tenant } from './harness.js';
+import { assertError, billingEnv, deliver, registerTenant, type Tenant } from './harness.js';
 
 const MODEL = 'claude-sonnet-5-5';
 
@@ -159,5 +159,16 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     assert.equal(stripe.subscriptions.get(now.body.subscriptionId).status, 'canceled');
     const tenant = await me(acme);
     assert.deepEqual([tenant.plan, tenant.billingStatus, tenant.limits.agents], ['free', 'canceled', 25]);
+  });
+
+  it('subscribes again after a cancellation: the same customer, a new subscription; events about the old one change nothing', async () => {
+    const old = (await server.api('GET', `/api/billing/subscription/${acme.id}`, { key: acme.key })).body;
+    const again = await server.api('POST', '/api/billing/subscription', { key: acme.key, body: { tenantId: acme.id, plan: 'pro' } });
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.body.customerId, old.customerId);
+    assert.notEqual(again.body.subscriptionId, old.subscriptionId);
+    const late = stripe.event('customer.subscription.deleted', stripe.subscriptions.get(old.subscriptionId), Math.floor(Date.now() / 1000) + 60);
+    assert.equal((await deliver(server, stripe, late)).body.outcome, 'stale');
+    assert.deepEqual([(await me(acme)).plan, (await me(acme)).billingStatus], ['pro', 'active']);
   });
 });

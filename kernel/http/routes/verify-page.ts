@@ -37,7 +37,7 @@ export function verifyPage(ctx: Koa.Context): void {
 <p>Check that the code below is the one your device shows, then approve it. The device gets a key of your tenant with your role.</p>
 <form id="device">
 <label for="user_code">Code shown on the device</label>
-<input id="user_code" name="user_code" autocomplete="off" spellcheck="false" required maxlength="12" placeholder="XXXX-XXXX" value="${escape(given)}">
+<input id="user_code" name="user_code" autocomplete="off" spellcheck="false" required maxlength="12" placeholder="WDJB-MJHT" value="${escape(given)}">
 <label for="api_key">Your API key</label>
 <input id="api_key" name="api_key" type="password" autocomplete="off">
 <p class="hint">Leave it empty on the server's own machine, where you are its owner.</p>
