@@ -160,12 +160,7 @@ function viewersOnlyRead(): Koa.Middleware<State> {
 function readOnlyTenants(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
     const { identity } = ctx.state;
-    if (MUTATING.has(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) {
-      const plan = await kernel.tenantPlans.get(identity.tenantId);
-      if (plan?.readOnly) {
-        throw new RoostError('TENANT_READ_ONLY', `this tenant's payment is overdue and its grace period ended at ${plan.readOnlyAt}: it can read but not change anything until the payment goes through`);
-      }
-    }
+    if (MUTATING.has(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) await kernel.tenantPlans.requireWritable(identity.tenantId);
     await next();
   };
 }

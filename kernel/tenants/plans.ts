@@ -3,7 +3,7 @@
 // extension reports (past due, and from when the tenant is read-only). Read on every mutating request,
 // so rows are cached briefly; instances sharing PostgreSQL see a change within CACHE_MS.
 import type { Knex } from 'knex';
-import { notFound, planLimit, validationError } from '../../protocol/errors.js';
+import { notFound, planLimit, RoostError, validationError } from '../../protocol/errors.js';
 
 export const LIMIT_NAMES = ['agents', 'concurrentSessions', 'projects', 'creditsPerMonth', 'members'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
@@ -104,6 +104,14 @@ export class TenantPlans {
     }
     this.cache.delete(tenantId);
     return this.mustGet(tenantId);
+  }
+
+  /** Throws 403 TENANT_READ_ONLY when the tenant is past its payment grace period. */
+  async requireWritable(tenantId: string): Promise<void> {
+    const plan = await this.get(tenantId);
+    if (plan?.readOnly) {
+      throw new RoostError('TENANT_READ_ONLY', `this tenant's payment is overdue and its grace period ended at ${plan.readOnlyAt}: it can read but not change anything until the payment goes through`);
+    }
   }
 
   /** Throws 403 PLAN_LIMIT when adding `adding` to `current` would pass the tenant's limit. */

@@ -114,6 +114,10 @@ describe('billing: payment webhooks', { timeout: 60_000 }, () => {
     assert.match(refused.body.error, /payment/);
     assertError(await server.api('POST', '/api/tenants/me/members', { key: tenant.key, body: { role: 'viewer' } }), 403, 'TENANT_READ_ONLY');
     assert.equal((await server.api('GET', '/api/projects', { key: tenant.key })).status, 200, 'reads still work');
+    const socket = await server.ws({ key: tenant.key });
+    socket.send({ type: 'agent_reward', agentId: 'any', microUnits: 1 });
+    assert.equal((await socket.next((m) => m.type === 'error')).code, 'TENANT_READ_ONLY', 'nor over the WebSocket');
+    await socket.close();
     assert.equal((await server.api('GET', `/api/billing/subscription/${tenant.id}`, { key: tenant.key })).status, 200, 'billing stays open');
     assert.equal((await createProject(acme, 'others unaffected')).status, 201);
 
