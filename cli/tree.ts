@@ -114,6 +114,12 @@ export const builtinCommands: CommandSpec[] = [
     load: async () => (await import('./commands/review.js')).handler,
   },
   {
+    name: 'login', description: 'Sign this machine in to a Roost server (device authorization) and keep the key in $ROOST_HOME/config.toml',
+    options: [['--server <url>', 'The server (default: ROOST_SERVER, the one logged in to last, or http://127.0.0.1:3000)']],
+    environment: [['ROOST_SERVER', 'the server to sign in to when --server is not given'], ['ROOST_HOME', 'where config.toml is kept (default ~/.roost)']],
+    load: async () => (await import('./commands/login.js')).handler,
+  },
+  {
     name: 'ai status', description: 'Show the active provider and model, and where each value came from',
     options: [
       ['--provider <name>', 'Provider as a flag would set it (anthropic, ollama)'],

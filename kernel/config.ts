@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { DEFAULT_SANDBOX_LIMITS } from './host/sandbox.js';
+import { plansFrom, type PlanLimits } from './tenants/plans.js';
 import type { LogFormat } from './log.js';
 
 export interface ServerConfig {
@@ -68,6 +69,13 @@ export interface ServerConfig {
   bwrap: string;
   allowUnsandboxed: boolean;
   sandboxLimits: { memoryMb: number; openFiles: number; processes: number };
+  /** ROOST_PLANS: the plans tenants can be on and their limits (kernel/tenants/plans.ts). */
+  plans: Record<string, PlanLimits>;
+  /** RFC 8628 device authorization: how long a device code lives, and the polling interval it asks for. */
+  deviceCodeTtlSeconds: number;
+  /** ROOST_PUBLIC_URL: the server's address as people reach it (behind a proxy), for links such as the device flow's verification_uri. */
+  publicUrl: string | undefined;
+  devicePollIntervalSeconds: number;
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -113,6 +121,10 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? DEFAULT_SANDBOX_LIMITS.openFiles,
       processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? DEFAULT_SANDBOX_LIMITS.processes,
     },
+    plans: plansFrom(env.ROOST_PLANS),
+    publicUrl: env.ROOST_PUBLIC_URL ? publicUrlFrom(env.ROOST_PUBLIC_URL) : undefined,
+    deviceCodeTtlSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_CODE_TTL_SECONDS, 'ROOST_DEVICE_CODE_TTL_SECONDS') ?? 600),
+    devicePollIntervalSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_POLL_INTERVAL_SECONDS, 'ROOST_DEVICE_POLL_INTERVAL_SECONDS') ?? 5),
   };
 }
 
@@ -144,6 +156,16 @@ function commaList(value: string | undefined): string[] {
 }
 
 /** An origin is scheme://host[:port] and nothing more; anything else would never match a browser's Origin. */
+function publicUrlFrom(value: string): string {
+  try {
+    const url = new URL(value);
+    if (/^https?:$/.test(url.protocol)) return url.origin;
+  } catch {
+    // answered below
+  }
+  throw validationError(`ROOST_PUBLIC_URL must be an http(s) URL such as https://roost.example.com, got "${value}"`);
+}
+
 function exactOrigin(value: string): string {
   let url: URL | undefined;
   try {

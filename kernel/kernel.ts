@@ -14,6 +14,8 @@ import type { Leadership } from './leader.js';
 import type { McpTokens } from './mcp/tokens.js';
 import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
+import type { TenantPlans } from './tenants/plans.js';
+import type { DeviceAuthorizations } from './auth/device.js';
 import type { WsHub } from './ws/hub.js';
 
 export interface Kernel {
@@ -25,6 +27,8 @@ export interface Kernel {
   bus: EventBus;
   audit: AuditLog;
   keys: KeyStore;
+  tenantPlans: TenantPlans;
+  devices: DeviceAuthorizations;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   settings: Settings;

@@ -13,6 +13,8 @@ import { packageRoot } from '../protocol/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
+import { DeviceAuthorizations } from './auth/device.js';
+import { TenantPlans } from './tenants/plans.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { SharedRateLimiter } from './auth/rate-limit-shared.js';
 import { ensureOwnerKey } from './auth/owner-key.js';
@@ -105,6 +107,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const routes = new RouteTable();
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
+      tenantPlans: new TenantPlans(db, config.plans),
+      devices: new DeviceAuthorizations(db, keys, { ttlSeconds: config.deviceCodeTtlSeconds, intervalSeconds: config.devicePollIntervalSeconds }),
       bus: new EventBus(log),
       audit: new AuditLog(db, config.dataDir, log),
       auth: new Authenticator(keys, config.localAuthRequired),

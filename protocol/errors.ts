@@ -8,6 +8,10 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   INVALID_API_KEY: 403,
   FORBIDDEN_ORIGIN: 403,
+  /** A create that would pass a limit of the tenant's plan; details.limit names it. */
+  PLAN_LIMIT: 403,
+  /** The tenant is past its payment grace period: it may read, not change anything. */
+  TENANT_READ_ONLY: 403,
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -59,6 +63,9 @@ export const validationError = (message: string, details?: unknown) =>
 export const notFound = (what: string) => new RoostError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message: string) => new RoostError('FORBIDDEN', message);
 export const conflict = (message: string) => new RoostError('CONFLICT', message);
+/** 403 PLAN_LIMIT: a create that would take the tenant past `limit` of its plan. */
+export const planLimit = (plan: string, limit: string, allowed: number, current: number) =>
+  new RoostError('PLAN_LIMIT', `the ${plan} plan allows ${allowed} ${limit}; the tenant has ${current}: upgrade the plan or remove some first`, { details: { limit, allowed, current, plan } });
 
 /** Turns anything thrown into a RoostError; unknown failures become INTERNAL without leaking internals. */
 export function toRoostError(err: unknown): RoostError {

@@ -151,6 +151,8 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   leader: undefined,
   system_metrics: 'system',
   restart: 'system',
+  tenant_plan: undefined,
+  set_tenant_plan: 'system',
 };
 
 /** Every capability a manifest may ask for. */

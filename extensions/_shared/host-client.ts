@@ -4,6 +4,15 @@ import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
 import type { ExecResult } from '../../protocol/messages.js';
 
+export interface TenantPlanView {
+  tenantId: string;
+  plan: string;
+  limits: Record<'agents' | 'concurrentSessions' | 'projects' | 'creditsPerMonth' | 'members', number>;
+  billingStatus: 'none' | 'active' | 'past_due' | 'canceled';
+  readOnlyAt: string | null;
+  readOnly: boolean;
+}
+
 /** `public: true` reaches only routes served over HTTP too (never `internal = true` ones). */
 export type CallAs = ({ requestId: string } | { tenantId: string }) & { public?: boolean };
 
@@ -60,6 +69,16 @@ export class HostClient {
   /** A graceful restart of the whole server (capability `system`). */
   async restart(reason: string): Promise<void> {
     await this.peer.request({ type: 'restart', reason });
+  }
+
+  /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */
+  tenantPlan(as: { requestId: string } | { tenantId: string }): Promise<TenantPlanView> {
+    return this.peer.request({ type: 'tenant_plan', ...as });
+  }
+
+  /** Moves a tenant to a plan or billing state (capability `system`: what the payment processor reported). */
+  setTenantPlan(tenantId: string, change: { plan?: string; billingStatus?: string; readOnlyAt?: string | null }): Promise<TenantPlanView> {
+    return this.peer.request({ type: 'set_tenant_plan', tenantId, ...change });
   }
 
   /** Ask to be started with the server while holding work that must go on (server extensions only). */

@@ -83,6 +83,12 @@ export class AgentStore {
     return row && toAgent(row);
   }
 
+  /** How many the tenant has: what its plan's limit counts. */
+  async count(tenantId: string): Promise<number> {
+    const row = await this.db('agents').where({ tenant_id: tenantId }).count<{ n: number | string }[]>({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
   async create(tenantId: string, input: AgentInput & { name: string }): Promise<Agent> {
     const now = new Date().toISOString();
     const provider = input.provider ?? 'anthropic';

@@ -7,6 +7,7 @@ import { todayUtc } from './amounts.js';
 import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
+import { requireMonthlyRoom } from './monthly.js';
 import { Reservations } from './reservations.js';
 import { requireRole } from '../_shared/roles.js';
 import { schema } from './schemas.js';
@@ -35,6 +36,7 @@ export const agentCreditRoutes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'operator', 'funding an agent');
     const body = validate<{ microUnits: number; reason?: string }>(schema(ctx, 'amount.json'), req.body);
     const { agent, wallet } = await agentOf(req, ctx);
+    await requireMonthlyRoom(ctx.host, ctx.db, req.auth.tenantId, wallet, body.microUnits);
     const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(req.auth.tenantId, wallet.address, { kind: 'fund', microUnits: body.microUnits, reason: body.reason ?? 'funded', reference: 'fund', actor: req.auth.actor });
     announceBalance(ctx, { tenantId: req.auth.tenantId, agentId: agent.id, wallet: wallet.address, balance });
     return ok({ agentId: agent.id, wallet: wallet.address, balance, transaction });

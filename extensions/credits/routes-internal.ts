@@ -3,10 +3,11 @@
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, ok } from '../_shared/http.js';
+import { created, ok, queryString } from '../_shared/http.js';
 import { resolveAgent, resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { ConfigStore } from './config.js';
+import { spentBetween } from './monthly.js';
 import type { BalanceChange } from './ledger.js';
 import { Reservations, type Usage } from './reservations.js';
 import { schema } from './schemas.js';
@@ -37,6 +38,14 @@ const announce = (ctx: ExtensionContext, changes: Array<BalanceChange | undefine
 };
 
 export const internalRoutes: Record<string, RouteHandler> = {
+  /** For billing: credits the caller's tenant spent on turns in [from, to) (ISO 8601), by day. */
+  async 'GET /api/credits/usage'(req, ctx) {
+    const from = isoQuery(req.query, 'from');
+    const to = isoQuery(req.query, 'to');
+    if (from >= to) throw validationError('query.from must be before query.to');
+    return ok({ tenantId: req.auth.tenantId, unit: 'microUnits', ...(await spentBetween(ctx.db, req.auth.tenantId, from, to)) });
+  },
+
   async 'POST /api/credits/reservations'(req, ctx) {
     const body = validate<ReserveBody>(schema(ctx, 'reservation.json'), req.body);
     const { wallet, provider, model } = await walletFor(req, ctx, body);
@@ -67,3 +76,10 @@ export const internalRoutes: Record<string, RouteHandler> = {
     return ok({ reservation, ...(change ? { balance: change.balance } : {}) });
   },
 };
+
+function isoQuery(query: Record<string, string | string[]>, name: string): string {
+  const value = queryString(query, name);
+  const ms = value === undefined ? NaN : Date.parse(value);
+  if (Number.isNaN(ms)) throw validationError(`query.${name} must be an ISO 8601 timestamp`);
+  return new Date(ms).toISOString();
+}

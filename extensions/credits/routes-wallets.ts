@@ -5,6 +5,7 @@ import { ok, page, queryString } from '../_shared/http.js';
 import { resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
+import { requireMonthlyRoom } from './monthly.js';
 import { Reservations } from './reservations.js';
 import { requireRole } from '../_shared/roles.js';
 import { schema } from './schemas.js';
@@ -33,6 +34,7 @@ export const walletRoutes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'owner', 'granting credits');
     const body = validate<{ microUnits: number; reason?: string }>(schema(ctx, 'amount.json'), req.body);
     const wallet = await resolveWallet(ctx, { requestId: req.id }, req.auth.tenantId, req.params.address!);
+    await requireMonthlyRoom(ctx.host, ctx.db, req.auth.tenantId, wallet, body.microUnits);
     const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(req.auth.tenantId, wallet.address, { kind: 'grant', microUnits: body.microUnits, reason: body.reason ?? 'granted', reference: 'grant', actor: req.auth.actor });
     announceBalance(ctx, { tenantId: req.auth.tenantId, agentId: wallet.agentId, wallet: wallet.address, balance });
     return ok({ wallet: wallet.address, agentId: wallet.agentId, balance, transaction });

@@ -8,6 +8,7 @@ import { resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { ConfigStore, type CreditConfig } from './config.js';
 import { Ledger } from './ledger.js';
+import { requireMonthlyRoom } from './monthly.js';
 import { Reservations } from './reservations.js';
 import { schema } from './schemas.js';
 
@@ -29,6 +30,7 @@ export const tools: Record<string, ToolHandler> = {
     const wallet = await walletOf(ctx, caller, args);
     const microUnits = args.microUnits as number;
     const reason = typeof args.reason === 'string' ? args.reason : 'granted by an agent';
+    await requireMonthlyRoom(ctx.host, ctx.db, caller.tenantId, wallet, microUnits);
     const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(caller.tenantId, wallet.address, { kind: 'grant', microUnits, reason, reference: 'svc_grant_credits', actor: actorOf(caller) });
     announceBalance(ctx, { tenantId: caller.tenantId, agentId: wallet.agentId, wallet: wallet.address, balance });
     ctx.host.audit('credits.granted_by_agent', `wallet:${wallet.address}`, { agentId: caller.agentId, sessionId: caller.sessionId, microUnits });

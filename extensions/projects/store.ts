@@ -45,6 +45,12 @@ export class ProjectStore {
     return row && toProject(row);
   }
 
+  /** How many the tenant has: what its plan's limit counts. */
+  async count(tenantId: string): Promise<number> {
+    const row = await this.db('projects').where({ tenant_id: tenantId }).count<{ n: number | string }[]>({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
   async create(tenantId: string, input: Required<Pick<ProjectInput, 'name' | 'workingDir'>> & ProjectInput): Promise<Project> {
     const now = new Date().toISOString();
     const row: Row = {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
+import { requireWithinPlan } from '../_shared/plan-limits.js';
 import { resolveProvider } from '../_shared/providers/resolve.js';
 import { ApprovalBroker } from './approvals.js';
 import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
@@ -83,6 +84,7 @@ export class SessionManager {
     const agent = await agentSpec(this.ctx.host, as, input.agentId);
     const project = input.projectId ? await projectSpec(this.ctx.host, as, input.projectId) : null;
     await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
+    await requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', await this.store.countActive(tenantId));
     const id = randomUUID();
     // A session does not start when credits (or the agent's daily cap) would refuse its first turn.
     const probe = await this.deps.credits.reserve(tenantId, { agentId: agent.id, sessionId: id, provider: agent.provider, model: agent.model });

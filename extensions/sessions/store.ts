@@ -60,6 +60,12 @@ export class SessionStore {
     private readonly sql: SqlReader,
   ) {}
 
+  /** Sessions of the tenant that hold a place now (created, running, resumed): its plan's concurrent sessions. */
+  async countActive(tenantId: string): Promise<number> {
+    const row = await this.db('sessions').where({ tenant_id: tenantId }).whereIn('status', ['created', 'running', 'resumed']).count<{ n: number | string }[]>({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
   async insert(row: SessionRow): Promise<void> {
     await this.db('sessions').insert(row);
   }

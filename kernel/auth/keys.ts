@@ -93,6 +93,14 @@ export class KeyStore {
     return rows.map(toRecord);
   }
 
+  /** Keys of the tenant that still work (not revoked, not expired): its members, for the plan's limit. */
+  async countValid(tenantId: string): Promise<number> {
+    const now = new Date().toISOString();
+    const row = await this.db('api_keys').where({ tenant_id: tenantId }).whereNull('revoked_at')
+      .andWhere((q) => void q.whereNull('expires_at').orWhere('expires_at', '>', now)).count<{ n: number | string }[]>({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
   async get(keyHash: string): Promise<KeyRecord | undefined> {
     const row = await this.row(keyHash);
     return row && !row.revoked_at ? toRecord(row) : undefined;

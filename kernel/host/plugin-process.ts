@@ -231,6 +231,10 @@ export class PluginProcess {
         return need('systemMetrics')();
       case 'restart':
         return need('restart')(m.reason).then(() => true);
+      case 'tenant_plan':
+        return need('tenantPlan')(this.tenantOf(m));
+      case 'set_tenant_plan':
+        return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus, readOnlyAt: m.readOnlyAt });
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });
@@ -245,6 +249,17 @@ export class PluginProcess {
     const encoding = reply.encoding ?? 'json';
     if (this.acceptsAttachments) return new WithAttachment({ status: reply.status, encoding }, reply.attachment);
     return { status: reply.status, body: decodeAttachment(reply.attachment, encoding) };
+  }
+
+  /** The tenant of the request being served (requestId), or the one named. */
+  private tenantOf(m: Record<string, any>): string {
+    if (typeof m.requestId === 'string') {
+      const auth = this.inFlightAuth.get(m.requestId);
+      if (!auth) throw new RoostError('VALIDATION_ERROR', `requestId ${m.requestId} is not a request in flight`);
+      return auth.tenantId;
+    }
+    if (typeof m.tenantId === 'string') return m.tenantId;
+    throw new RoostError('VALIDATION_ERROR', 'tenant_plan needs requestId (the request being served) or tenantId');
   }
 
   /** A call runs as the caller of the request it serves, or as this extension acting for a tenant. */

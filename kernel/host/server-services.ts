@@ -50,9 +50,18 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
     systemMetrics: () => k.metrics.registry.getMetricsAsJSON(),
+    tenantPlan: (tenantId) => k.tenantPlans.mustGet(tenantId),
+    setTenantPlan: async (tenantId, change) => {
+      const before = await k.tenantPlans.mustGet(tenantId);
+      const after = await k.tenantPlans.set(tenantId, change);
+      k.audit.append({ tenantId, actor: source, action: 'tenant.plan_changed', resource: `tenant:${tenantId}`, detail: { from: pick(before), to: pick(after) } });
+      return after;
+    },
     restart: async (reason) => {
       k.audit.append({ tenantId: null, actor: source, action: 'server.restart', resource: 'server', detail: { reason } });
       k.requestRestart(`${name}: ${reason}`);
     },
   };
 }
+
+const pick = (plan: { plan: string; billingStatus: string; readOnlyAt: string | null }) => ({ plan: plan.plan, billingStatus: plan.billingStatus, readOnlyAt: plan.readOnlyAt });

@@ -3,6 +3,7 @@
 import type { AuthContext, ExecResult } from '../../protocol/messages.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { LogFields } from '../log.js';
+import type { PlanChange } from '../tenants/plans.js';
 
 export interface ExecRequest {
   command: string;
@@ -72,4 +73,8 @@ export interface HostServices {
   systemMetrics?(): Promise<unknown>;
   /** A graceful restart of the whole server, shortly after answering (capability `system`). */
   restart?(reason: string): Promise<void>;
+  /** A tenant's plan, limits and billing state (kernel/tenants/plans.ts). */
+  tenantPlan?(tenantId: string): Promise<unknown>;
+  /** Moves a tenant to a plan or billing state: what the payment processor reported (capability `system`). */
+  setTenantPlan?(tenantId: string, change: PlanChange): Promise<unknown>;
 }

@@ -31,6 +31,8 @@ const ANONYMOUS: Identity = { tenantId: '', role: 'viewer', actor: 'anonymous', 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** POSTs that change nothing a viewer could not see anyway. */
 const VIEWER_POSTS = new Set(['/api/ws/ticket']);
+/** OAuth endpoints (RFC 8628) take the form encoding their RFC names, as well as JSON. */
+const FORM_PATHS = new Set(['/api/auth/device', '/api/auth/device/token']);
 
 export interface HttpFront {
   koa: Koa<State>;
@@ -52,13 +54,14 @@ export function createApp(kernel: Kernel): HttpFront {
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
   app.use(viewersOnlyRead());
+  app.use(readOnlyTenants(kernel));
   app.use(bodyGuard(kernel));
   app.use(serveExtensionRoute(kernel));
   app.use(
     // JSON is read as text and parsed by jsonBody(), which checks the JSON limits before JSON.parse.
     bodyParser({
       enableTypes: ['text'],
-      extendTypes: { text: ['application/json', '+json'] },
+      extendTypes: { text: ['application/json', '+json', 'application/x-www-form-urlencoded'] },
       parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
       textLimit: kernel.config.bodyLimitBytes,
       encoding: 'utf-8',
@@ -153,13 +156,23 @@ function viewersOnlyRead(): Koa.Middleware<State> {
   };
 }
 
+/** A tenant past its payment grace period reads only; paying (its billing routes) stays open. */
+function readOnlyTenants(kernel: Kernel): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const { identity } = ctx.state;
+    if (MUTATING.has(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) await kernel.tenantPlans.requireWritable(identity.tenantId);
+    await next();
+  };
+}
+
 /** The size limit holds whatever the content type; a body that is not JSON is refused unless the route takes it raw. */
 function bodyGuard(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
     const length = ctx.request.length ?? 0;
     if (length > kernel.config.bodyLimitBytes) throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${kernel.config.bodyLimitBytes} bytes`);
     const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
-    if (MUTATING.has(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !ctx.request.is('json', '+json')) {
+    const form = FORM_PATHS.has(ctx.path) && ctx.request.is('urlencoded');
+    if (MUTATING.has(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !form && !ctx.request.is('json', '+json')) {
       throw new RoostError('VALIDATION_ERROR', `the body must be JSON (Content-Type: application/json), not ${ctx.get('content-type') || 'untyped'}`);
     }
     await next();

@@ -23,7 +23,9 @@ export function parseJsonBody(text: string): unknown {
 export function jsonBody(): Koa.Middleware {
   return async (ctx, next) => {
     const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
-    if (typeof request.rawBody === 'string') request.body = parseJsonBody(request.rawBody);
+    if (typeof request.rawBody !== 'string') return next();
+    // Only the OAuth endpoints let a form through (app.ts bodyGuard); its fields arrive as strings.
+    request.body = ctx.request.is('urlencoded') ? Object.fromEntries(new URLSearchParams(request.rawBody)) : parseJsonBody(request.rawBody);
     await next();
   };
 }

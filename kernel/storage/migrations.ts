@@ -130,4 +130,31 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '008_plans_and_device_auth',
+    async up(db) {
+      // Plans: the limits now come from the plan (configuration); the column keeps per-tenant overrides only.
+      await db.schema.alterTable('tenants', (t) => {
+        t.string('billing_status').notNullable().defaultTo('none');
+        t.string('read_only_at');
+      });
+      await db('tenants').update({ limits: '{}' });
+      // RFC 8628 device authorizations. The device code is kept hashed; the key is made only when the
+      // approved device polls, so no key is ever stored in the clear.
+      await db.schema.createTable('device_authorizations', (t) => {
+        t.string('device_code_hash').primary();
+        t.string('user_code').notNullable().unique();
+        t.string('client_id').notNullable();
+        t.string('status').notNullable();
+        t.string('tenant_id');
+        t.string('role');
+        t.string('approved_by');
+        t.bigInteger('interval_ms').notNullable();
+        t.bigInteger('last_poll_at');
+        t.bigInteger('expires_at').notNullable();
+        t.string('created_at').notNullable();
+        t.index(['expires_at']);
+      });
+    },
+  },
 ];

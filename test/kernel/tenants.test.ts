@@ -46,7 +46,9 @@ describe('tenants and members', { timeout: 55_000 }, () => {
   after(() => server.cleanup());
 
   it('registers a tenant without any key and returns its owner key once', async () => {
-    const res = await server.api('POST', '/api/tenants/register', { body: { org: 'Acme', plan: 'pro' } });
+    // A paid plan from the start is the server owner's to give (others subscribe through billing).
+    assertError(await server.api('POST', '/api/tenants/register', { body: { org: 'Acme', plan: 'pro' } }), 403, 'FORBIDDEN');
+    const res = await server.api('POST', '/api/tenants/register', { key: instanceKey, body: { org: 'Acme', plan: 'pro' } });
     assert.equal(res.status, 201);
     assert.equal(res.body.tenant.org, 'Acme');
     assert.equal(res.body.tenant.plan, 'pro');

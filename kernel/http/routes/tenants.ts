@@ -2,44 +2,45 @@
 // returns its first owner key exactly once.
 import { randomUUID } from 'node:crypto';
 import type Router from '@koa/router';
-import { conflict, notFound } from '../../../protocol/errors.js';
+import { conflict, notFound, RoostError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
-import { requireRole } from '../../auth/identity.js';
+import { isInstanceOwner, requireRole } from '../../auth/identity.js';
 import type { KeyRecord, Role } from '../../auth/keys.js';
 import type { Kernel } from '../../kernel.js';
+import type { TenantPlan } from '../../tenants/plans.js';
 import type { State } from '../app.js';
 
 interface TenantRow {
   id: string;
   org: string;
   plan: string;
-  limits: string;
   created_at: string;
 }
-
-const PLAN_LIMITS: Record<string, Record<string, number>> = {
-  free: { agents: 10, sessionsPerDay: 100, members: 5 },
-  pro: { agents: 100, sessionsPerDay: 5_000, members: 50 },
-  enterprise: { agents: 10_000, sessionsPerDay: 1_000_000, members: 1_000 },
-};
 
 export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/tenants/register', async (ctx) => {
     const body = validate<{ org: string; plan?: string }>('api/tenant-register.json', ctx.request.body);
+    if (body.plan !== undefined && !k.tenantPlans.plans[body.plan]) throw new RoostError('VALIDATION_ERROR', `body.plan must be one of ${Object.keys(k.tenantPlans.plans).join(', ')}`);
+    // Paid plans come from the payment processor (the billing extension): only the server's owner starts a tenant on one.
+    const { identity } = ctx.state;
+    const machineOwner = isInstanceOwner(identity) || (identity.local && identity.keyHash === null && !k.config.localAuthRequired);
+    if (body.plan !== undefined && body.plan !== 'free' && !machineOwner) {
+      throw new RoostError('FORBIDDEN', `a new tenant starts on the free plan; subscribe to ${body.plan} through billing`);
+    }
     const plan = body.plan ?? 'free';
-    const tenant: TenantRow = { id: randomUUID(), org: body.org, plan, limits: JSON.stringify(PLAN_LIMITS[plan]), created_at: new Date().toISOString() };
-    await k.db('tenants').insert(tenant);
+    const tenant: TenantRow = { id: randomUUID(), org: body.org, plan, created_at: new Date().toISOString() };
+    await k.db('tenants').insert({ ...tenant, limits: '{}' });
     const { key, record } = await k.keys.create(tenant.id, 'owner', 'owner');
     k.audit.append({ tenantId: tenant.id, actor: ctx.state.identity.actor, action: 'tenant.register', resource: `tenant:${tenant.id}`, detail: { org: body.org, plan } });
     ctx.status = 201;
-    ctx.body = { tenant: toTenant(tenant), apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
+    ctx.body = { tenant: { ...toTenant(tenant), ...planView(await k.tenantPlans.mustGet(tenant.id)) }, apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
   });
 
   router.get('/api/tenants/me', async (ctx) => {
     const { identity } = ctx.state;
     const row = await k.db<TenantRow>('tenants').where({ id: identity.tenantId }).first();
     if (!row) throw notFound('tenant');
-    ctx.body = { ...toTenant(row), role: identity.role, keyHash: identity.keyHash };
+    ctx.body = { ...toTenant(row), ...planView(await k.tenantPlans.mustGet(row.id)), role: identity.role, keyHash: identity.keyHash };
   });
 
   router.get('/api/tenants/me/members', async (ctx) => {
@@ -51,6 +52,7 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
     const { identity } = ctx.state;
     requireRole(identity, 'owner');
     const body = validate<{ role: Role; label?: string; expiresInDays?: number }>('api/member-create.json', ctx.request.body);
+    await k.tenantPlans.require(identity.tenantId, 'members', await k.keys.countValid(identity.tenantId));
     const expiresAt = body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000).toISOString() : undefined;
     const { key, record } = await k.keys.create(identity.tenantId, body.role, body.label ?? '', expiresAt);
     k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.member_added', resource: `member:${record.keyHash}`, detail: { role: body.role } });
@@ -77,7 +79,11 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
 }
 
 function toTenant(row: TenantRow) {
-  return { id: row.id, org: row.org, plan: row.plan, limits: JSON.parse(row.limits) as Record<string, number>, createdAt: row.created_at };
+  return { id: row.id, org: row.org, plan: row.plan, createdAt: row.created_at };
+}
+
+function planView(plan: TenantPlan) {
+  return { limits: plan.limits, billingStatus: plan.billingStatus, readOnly: plan.readOnly, readOnlyAt: plan.readOnlyAt };
 }
 
 function toMember(record: KeyRecord) {

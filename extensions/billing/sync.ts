@@ -1,0 +1,50 @@
+// From what Stripe says to what the kernel enforces: a paying subscription puts the tenant on its plan,
+// anything else on free; a failed payment marks it past due, and read-only once the grace period ends.
+import type Stripe from 'stripe';
+import type { ExtensionContext } from '../_shared/extension.js';
+import type { BillingConfig } from './config.js';
+import { isoFromUnix } from './numbers.js';
+import type { SubscriptionRow } from './store.js';
+
+const PAYING = new Set(['active', 'trialing', 'past_due']);
+
+export const isPaying = (status: string) => PAYING.has(status);
+
+export function readOnlyAt(row: SubscriptionRow, config: BillingConfig): string | null {
+  return row.past_due_since ? new Date(Date.parse(row.past_due_since) + config.graceSeconds * 1000).toISOString() : null;
+}
+
+export async function syncKernel(ctx: ExtensionContext, row: SubscriptionRow, config: BillingConfig): Promise<void> {
+  const paying = isPaying(row.status);
+  await ctx.host.setTenantPlan(row.tenant_id, {
+    plan: paying ? row.plan : 'free',
+    billingStatus: row.past_due_since ? 'past_due' : paying ? 'active' : 'canceled',
+    readOnlyAt: readOnlyAt(row, config),
+  });
+}
+
+/** The plan a subscription bills: by its price (what is charged), else as its metadata names it. */
+function planOf(sub: Stripe.Subscription, config: BillingConfig): { plan: string | undefined; item: Stripe.SubscriptionItem | undefined } {
+  const byPrice = Object.fromEntries(Object.entries(config.planPrices).map(([plan, price]) => [price, plan]));
+  const item = sub.items.data.find((i) => byPrice[i.price.id] !== undefined);
+  return { plan: item ? byPrice[item.price.id] : sub.metadata?.plan, item };
+}
+
+/** The row's fields a Stripe subscription object decides; `at` is when Stripe described it (ISO). */
+export function fromSubscription(sub: Stripe.Subscription, config: BillingConfig, current: SubscriptionRow | undefined, at: string): Partial<SubscriptionRow> {
+  const { plan, item } = planOf(sub, config);
+  const metered = sub.items.data.find((i) => i.price.id === config.meteredPrice);
+  const pastDue = sub.status === 'past_due' || sub.status === 'unpaid';
+  return {
+    subscription_id: sub.id,
+    status: sub.status,
+    ...(plan ? { plan } : {}),
+    plan_item_id: item?.id ?? null,
+    metered_item_id: metered?.id ?? null,
+    current_period_start: isoFromUnix(item?.current_period_start),
+    current_period_end: isoFromUnix(item?.current_period_end),
+    cancel_at_period_end: Boolean(sub.cancel_at_period_end),
+    canceled_at: isoFromUnix(sub.canceled_at),
+    past_due_since: pastDue ? (current?.past_due_since ?? at) : null,
+  };
+}
