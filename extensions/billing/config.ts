@@ -1,5 +1,6 @@
-// The billing extension's settings (ROOST_EXT_BILLING_*), its Stripe client (host, port and protocol
-// configurable, so tests point the real SDK at a local fake) and its two secrets.
+// The billing extension's settings (ROOST_EXT_BILLING_*, handed to this extension alone), its Stripe
+// client (host, port and protocol configurable, so tests point the real SDK at a local fake) and its two
+// credentials, which are settings too: no other extension can read them.
 import Stripe from 'stripe';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
@@ -20,8 +21,8 @@ export interface BillingConfig {
   toleranceSeconds: number;
 }
 
-export const API_KEY_SECRET = 'ROOST_SECRET_STRIPE_API_KEY';
-export const WEBHOOK_SECRET = 'ROOST_SECRET_STRIPE_WEBHOOK_SECRET';
+const API_KEY_SETTING = 'STRIPE_API_KEY';
+const WEBHOOK_SECRET_SETTING = 'STRIPE_WEBHOOK_SECRET';
 
 const DEFAULT_PRICES = { pro: 'price_roost_pro', enterprise: 'price_roost_enterprise' };
 const DEFAULT_CREDIT_CENTS = { free: 100, pro: 90, enterprise: 75 };
@@ -53,10 +54,10 @@ export function billingConfig(ctx: ExtensionContext): BillingConfig {
   };
 }
 
-/** The Stripe client, made on first use (the key is a secret the kernel hands over on request). */
+/** The Stripe client, made on first use. */
 export async function stripeClient(ctx: ExtensionContext): Promise<Stripe> {
-  const key = await ctx.host.secret(API_KEY_SECRET);
-  if (!key) throw new RoostError('EXTENSION_UNAVAILABLE', `billing is not configured: set ${API_KEY_SECRET} to the Stripe secret key`);
+  const key = stringSetting(ctx, API_KEY_SETTING);
+  if (!key) throw new RoostError('EXTENSION_UNAVAILABLE', `billing is not configured: set ROOST_EXT_BILLING_${API_KEY_SETTING} to the Stripe secret key`);
   const protocol = stringSetting(ctx, 'STRIPE_PROTOCOL') ?? 'https';
   if (protocol !== 'http' && protocol !== 'https') throw validationError('ROOST_EXT_BILLING_STRIPE_PROTOCOL must be http or https');
   const host = stringSetting(ctx, 'STRIPE_HOST');
@@ -72,7 +73,7 @@ export async function stripeClient(ctx: ExtensionContext): Promise<Stripe> {
 }
 
 export async function webhookSecret(ctx: ExtensionContext): Promise<string> {
-  const secret = await ctx.host.secret(WEBHOOK_SECRET);
-  if (!secret) throw new RoostError('EXTENSION_UNAVAILABLE', `payment webhooks are not configured: set ${WEBHOOK_SECRET} to the endpoint's signing secret`);
+  const secret = stringSetting(ctx, WEBHOOK_SECRET_SETTING);
+  if (!secret) throw new RoostError('EXTENSION_UNAVAILABLE', `payment webhooks are not configured: set ROOST_EXT_BILLING_${WEBHOOK_SECRET_SETTING} to the endpoint's signing secret`);
   return secret;
 }

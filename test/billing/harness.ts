@@ -11,8 +11,8 @@ export interface Tenant {
 
 export function billingEnv(stripe: FakeStripe, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    ROOST_SECRET_STRIPE_API_KEY: FAKE_STRIPE_KEY,
-    ROOST_SECRET_STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+    ROOST_EXT_BILLING_STRIPE_API_KEY: FAKE_STRIPE_KEY,
+    ROOST_EXT_BILLING_STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
     ROOST_EXT_BILLING_STRIPE_HOST: '127.0.0.1',
     ROOST_EXT_BILLING_STRIPE_PORT: String(stripe.port),
     ROOST_EXT_BILLING_STRIPE_PROTOCOL: 'http',

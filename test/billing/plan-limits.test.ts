@@ -88,7 +88,7 @@ describe('plan limits', { timeout: 60_000 }, () => {
   it('says which variable to set while Stripe is not configured', async () => {
     const res = await post('/api/billing/subscription', { tenantId: tenant.id, plan: 'pro' });
     assert.equal(res.status, 503, res.text);
-    assert.match(res.body.error, /ROOST_SECRET_STRIPE_API_KEY/);
+    assert.match(res.body.error, /ROOST_EXT_BILLING_STRIPE_API_KEY/);
     assert.equal((await server.api('GET', '/api/tenants/me', { key: tenant.key })).body.plan, 'free');
   });
 
