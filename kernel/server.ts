@@ -3,7 +3,7 @@
 // within config.shutdownTimeoutMs: nothing restarts any more, WebSockets get 1001, in-flight requests
 // finish, extensions stop (stdin closed, then SIGTERM, then SIGKILL), the databases are checkpointed.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
@@ -25,6 +25,7 @@ import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { HttpDrain } from './http/drain.js';
+import { closeUiPort, listenUiPort } from './http/ui-port.js';
 import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
@@ -204,11 +205,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     front.koa.middleware.unshift(retryAfterHeader());
     const handler = front.koa.callback();
     const drain = new HttpDrain();
-    const server: Server = createServer((req, res) => {
+    const serve = (req: IncomingMessage, res: ServerResponse) => {
       drain.track(res);
       if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
       void handler(req, res);
-    });
+    };
+    const server: Server = createServer(serve);
     server.keepAliveTimeout = 65_000;
     answerClientErrors(server);
     // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
@@ -226,6 +228,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
+    if (config.uiPort !== undefined) {
+      const ui = await listenUiPort(config.uiPort, config.host, serve, (s) => ws.attach(s));
+      closers.push(() => closeUiPort(ui));
+    }
     const port = (server.address() as AddressInfo).port;
     const running: RunningServer = {
       kernel,
