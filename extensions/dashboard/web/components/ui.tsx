@@ -96,6 +96,7 @@ export function Table({ caption, head, children }: { caption: string; head: stri
 const TONES: Record<string, string> = {
   running: 'info', resumed: 'info', responding: 'info', discussing: 'info', reviewing: 'info', synthesizing: 'info', pending: 'warn',
   paused: 'warn', waiting: 'warn', awaiting_approval: 'warn', created: 'muted', completed: 'ok', done: 'ok', succeeded: 'ok', answered: 'ok',
+  approve: 'ok', reject: 'bad', abstain: 'muted',
   stopped: 'muted', timeout: 'warn', error: 'bad', failed: 'bad', aborted: 'muted', cancelled: 'muted', unloaded: 'muted', crashed: 'bad',
 };
 
@@ -104,7 +105,8 @@ export function Status({ value }: { value: string | null | undefined }) {
   return <span class={`badge badge-${TONES[text] ?? 'muted'}`}>{text.replace(/_/g, ' ')}</span>;
 }
 
-export const micro = (units: number | null | undefined): string => (units === null || units === undefined ? '—' : (units / 1_000_000).toFixed(units % 1_000_000 === 0 ? 0 : 4));
+/** Credits from microUnits (millionths), without trailing zeros. */
+export const micro = (units: number | null | undefined): string => (units === null || units === undefined ? '—' : (units / 1_000_000).toLocaleString('en', { maximumFractionDigits: 6 }));
 
 export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
 
