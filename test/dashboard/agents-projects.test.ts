@@ -54,7 +54,7 @@ describe('agents and projects in the dashboard', () => {
     await page.getByRole('button', { name: 'Save skills' }).click();
     await page.getByLabel('Daily spending cap').fill('2.5');
     await page.getByRole('button', { name: 'Set cap' }).click();
-    await page.getByText(/Daily cap: 2\.5000/).waitFor();
+    await page.getByText(/Daily cap: 2\.5 /).waitFor();
     await d.checkAccessibility('an agent page');
     await d.shot('agent-detail');
 

@@ -68,7 +68,7 @@ export function CouncilLaunch({ id }: { id: string }) {
               </Card>
             )}
             <Card title="Discussion">
-              <div class="stream" role="log" aria-label="Council discussion">
+              <div class="stream" role="log" aria-label="Council discussion" tabIndex={0}>
                 {events.length === 0 && <p class="empty">Nothing yet.</p>}
                 {events.map((e) =>
                   e.type === 'council_discussion_message' ? (

@@ -16,6 +16,7 @@ interface ApprovalRequest {
 
 export function SessionLive({ id }: { id: string }) {
   const session = useGet(`/api/sessions/${encodeURIComponent(id)}`);
+  const agent = useGet(session.data ? `/api/agents/${encodeURIComponent(session.data.agentId)}` : null);
   const [transcript, setTranscript] = useState(emptyTranscript);
   const [status, setStatus] = useState<string | null>(null);
   const [requests, setRequests] = useState<ApprovalRequest[]>([]);
@@ -83,7 +84,7 @@ export function SessionLive({ id }: { id: string }) {
             </Card>
             {!['stopped'].includes(current) && <SendMessage id={id} />}
             <dl class="facts">
-              <dt>Agent</dt><dd><a href={`#/agents/${encodeURIComponent(s.agentId)}`}>{s.agentId}</a></dd>
+              <dt>Agent</dt><dd><a href={`#/agents/${encodeURIComponent(s.agentId)}`}>{agent.data?.name ?? s.agentId}</a></dd>
               <dt>Model</dt><dd>{s.provider ?? '—'} / {s.model ?? '—'}</dd>
               <dt>Turns</dt><dd>{s.turns ?? 0}</dd>
               <dt>Source</dt><dd>{s.source}</dd>
@@ -100,7 +101,8 @@ export function Stream({ items }: { items: Item[] }) {
   useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [items.length]);
   if (items.length === 0) return <p class="empty">Nothing said yet.</p>;
   return (
-    <div class="stream" role="log" aria-live="polite" aria-label="Session stream">
+    // Focusable, so a keyboard can scroll it.
+    <div class="stream" role="log" aria-live="polite" aria-label="Session stream" tabIndex={0}>
       {items.map((item, i) => <StreamItem key={i} item={item} />)}
       <div ref={end} />
     </div>
