@@ -87,6 +87,8 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
     await page.getByText(/The chain verifies: \d+ entries checked/).waitFor();
     await page.getByLabel('Action starts with').fill('grant.capability');
     await page.getByRole('button', { name: 'Apply filters' }).click();
+    // Both entries are on the unfiltered first page too: wait for the filtered answer's count.
+    await page.getByText('1–2 of 2').waitFor();
     const table = page.getByRole('table', { name: 'Audit entries' });
     await table.getByText('grant.capability_revoked').waitFor();
     await table.getByText('grant.capability_granted').waitFor();
@@ -114,7 +116,8 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
       assert.deepEqual(result.violations.filter((v: any) => ['serious', 'critical'].includes(v.impact)).map((v: any) => v.id), []);
       // The theme switch overrides the system's choice.
       await page.getByRole('button', { name: /^Theme: system/ }).click({ timeout: UI_TIMEOUT });
-      assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(246, 247, 249)');
+      await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(246, 247, 249)', undefined, { timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: /^Theme: light/ }).waitFor({ timeout: UI_TIMEOUT });
     } finally {
       await phone.close();
     }
