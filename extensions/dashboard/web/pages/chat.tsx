@@ -2,6 +2,7 @@
 // approval_request for this connection alone).
 import { useState } from 'preact/hooks';
 import { listOf } from '../api.js';
+import { Approvals, type ApprovalRequest } from '../components/approval.js';
 import { Button, Card, Empty, ErrorNote, Loading, Page, Select, TextArea } from '../components/ui.js';
 import { useGet, useSocket } from '../hooks.js';
 import type { Item } from '../transcript.js';
@@ -31,7 +32,7 @@ export function Chat({ agentId }: { agentId?: string }) {
 
 function Conversation({ agentId }: { agentId: string }) {
   const [items, setItems] = useState<Item[]>([]);
-  const [requests, setRequests] = useState<Array<{ id: string; toolName: string; input: unknown }>>([]);
+  const [requests, setRequests] = useState<ApprovalRequest[]>([]);
   const [content, setContent] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [waiting, setWaiting] = useState(false);
@@ -64,21 +65,12 @@ function Conversation({ agentId }: { agentId: string }) {
     setContent('');
     setWaiting(true);
   };
-  const answer = (id: string, behavior: 'allow' | 'deny') => {
-    socket.send({ type: 'approval_response', requestId: id, behavior });
-    setRequests((r) => r.filter((x) => x.id !== id));
-  };
+  const answered = (id: string) => setRequests((r) => r.filter((x) => x.id !== id));
 
   return (
     <Card title="Conversation">
       <Stream items={items} />
-      {requests.map((r) => (
-        <div key={r.id} class="approval">
-          <p><strong>{r.toolName}</strong> asks to run.</p>
-          <pre>{JSON.stringify(r.input, null, 2)}</pre>
-          <Button onClick={() => answer(r.id, 'allow')}>Allow</Button> <Button kind="danger" onClick={() => answer(r.id, 'deny')}>Deny</Button>
-        </div>
-      ))}
+      <Approvals requests={requests} onAnswered={answered} />
       <form class="send" onSubmit={send}>
         <TextArea label="Your message" rows={2} value={content} onInput={(e) => setContent(e.currentTarget.value)} />
         <ErrorNote error={error} />

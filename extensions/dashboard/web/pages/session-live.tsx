@@ -2,17 +2,11 @@
 // came before, approvals answered with a click, stop and resume, a new message, and the cost so far.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { Approvals, type ApprovalRequest } from '../components/approval.js';
 import { Button, Card, ErrorNote, Loading, micro, Page, Status, TextArea } from '../components/ui.js';
 import { useAction, useGet, useSocket } from '../hooks.js';
 import { addEvent, emptyTranscript, type Item } from '../transcript.js';
 import { socket } from '../ws.js';
-
-interface ApprovalRequest {
-  id: string;
-  toolName: string;
-  input: unknown;
-  timeoutSeconds?: number;
-}
 
 export function SessionLive({ id }: { id: string }) {
   const session = useGet(`/api/sessions/${encodeURIComponent(id)}`);
@@ -37,10 +31,7 @@ export function SessionLive({ id }: { id: string }) {
     if (m.type === 'session_event' && m.event?.type === 'approval') setRequests((r) => r.filter((x) => x.id !== m.event.requestId));
   });
 
-  const answer = (request: ApprovalRequest, behavior: 'allow' | 'deny') => {
-    socket.send({ type: 'approval_response', requestId: request.id, behavior });
-    setRequests((r) => r.filter((x) => x.id !== request.id));
-  };
+  const answered = (id: string) => setRequests((r) => r.filter((x) => x.id !== id));
   const lifecycle = useAction(async (action: 'stop' | 'resume') => {
     await api('POST', `/api/sessions/${encodeURIComponent(id)}/${action}`, {});
     session.reload();
@@ -63,22 +54,7 @@ export function SessionLive({ id }: { id: string }) {
             }
           >
             <ErrorNote error={lifecycle.error} />
-            {requests.length > 0 && (
-              <Card title="Waiting for your approval">
-                <ul class="approvals">
-                  {requests.map((r) => (
-                    <li key={r.id} class="approval">
-                      <p><strong>{r.toolName}</strong> wants to run with:</p>
-                      <pre>{JSON.stringify(r.input, null, 2)}</pre>
-                      <div class="actions">
-                        <Button onClick={() => answer(r, 'allow')} aria-label={`Allow ${r.toolName}`}>Allow</Button>
-                        <Button kind="danger" onClick={() => answer(r, 'deny')} aria-label={`Deny ${r.toolName}`}>Deny</Button>
-                      </div>
-                    </li>
-                  ))}
-                </ul>
-              </Card>
-            )}
+            <Approvals requests={requests} onAnswered={answered} />
             <Card title="Conversation">
               <Stream items={transcript.items} />
             </Card>
