@@ -119,6 +119,24 @@ describe('serving the dashboard and signing in', () => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('roost.apiKey')), null);
   });
 
+  it('opens the WebSocket with a one-time ticket, never with the key in a URL', async () => {
+    const { page } = d;
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+    page.on('websocket', (socket) => urls.push(socket.url()));
+    const agent = (await d.server.api('POST', '/api/agents', { key: KEY, body: { name: 'Remote' } })).body;
+    await page.goto('/ui/');
+    await page.getByLabel('API key').fill(KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Chat' }).click();
+    await page.getByLabel('Agent').selectOption(agent.id);
+    await page.getByLabel('Your message').fill('hello');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('log', { name: 'Session stream' }).getByText('Hello from the fake.').waitFor();
+    assert.ok(urls.some((url) => /\/ws\?ticket=/.test(url)), 'the socket was opened with a ticket');
+    assert.ok(!urls.some((url) => url.includes(KEY) || url.includes(encodeURIComponent(KEY))), 'no URL carries the key');
+  });
+
   it('serves the signed-in app on ROOST_UI_PORT too', async () => {
     const { page } = d;
     await page.goto(`http://localhost:${uiPort}/ui/`);

@@ -1,45 +1,6 @@
 // A workflow drawn as SVG: nodes in columns by their distance from the start, edges as arrows, each
 // node coloured by the state of its latest node run. Accessible as a list of nodes with their states.
-export interface GraphNode {
-  id: string;
-  type: string;
-}
-export interface GraphEdge {
-  from: string;
-  to: string;
-  branch?: string;
-}
-
-const W = 150;
-const H = 44;
-const GAP_X = 60;
-const GAP_Y = 24;
-
-/** Column of each node: its shortest distance from a node nothing points to (cycles are cut). */
-export function layout(nodes: GraphNode[], edges: GraphEdge[]): Map<string, { x: number; y: number }> {
-  const depth = new Map<string, number>();
-  const targets = new Set(edges.map((e) => e.to));
-  const queue = nodes.filter((n) => n.type === 'start' || !targets.has(n.id)).map((n) => n.id);
-  for (const id of queue) depth.set(id, 0);
-  for (let i = 0; i < queue.length; i++) {
-    const id = queue[i]!;
-    for (const edge of edges) {
-      if (edge.from === id && !depth.has(edge.to)) {
-        depth.set(edge.to, depth.get(id)! + 1);
-        queue.push(edge.to);
-      }
-    }
-  }
-  const rows = new Map<number, number>();
-  const at = new Map<string, { x: number; y: number }>();
-  for (const node of nodes) {
-    const column = depth.get(node.id) ?? 0;
-    const row = rows.get(column) ?? 0;
-    rows.set(column, row + 1);
-    at.set(node.id, { x: 10 + column * (W + GAP_X), y: 10 + row * (H + GAP_Y) });
-  }
-  return at;
-}
+import { GAP_X, H, layout, W, type GraphEdge, type GraphNode } from './graph-layout.js';
 
 export function WorkflowGraph({ nodes, edges, states }: { nodes: GraphNode[]; edges: GraphEdge[]; states: Map<string, string> }) {
   const at = layout(nodes, edges);
