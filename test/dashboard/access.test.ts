@@ -137,6 +137,27 @@ describe('serving the dashboard and signing in', () => {
     assert.ok(!urls.some((url) => url.includes(KEY) || url.includes(encodeURIComponent(KEY))), 'no URL carries the key');
   });
 
+  it('lets a viewer read, shows the server refusing its changes, and offers it no plugin controls', async () => {
+    const member = await d.server.api('POST', '/api/tenants/me/members', { key: KEY, body: { role: 'viewer', label: 'reader' } });
+    assert.equal(member.status, 201, member.text);
+    const { page } = d;
+    await page.goto('/ui/');
+    await page.evaluate(() => sessionStorage.clear());
+    await page.reload();
+    await page.getByLabel('API key').fill(member.body.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('default · viewer').waitFor();
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('link', { name: 'Remote' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Not allowed');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('alert').filter({ hasText: 'viewers cannot change anything' }).waitFor();
+    await page.getByRole('link', { name: 'Plugins' }).click();
+    await page.getByRole('heading', { level: 2, name: 'analytics' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: /^(Revoke|Grant|Unload|Load) / }).count(), 0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
   it('serves the signed-in app on ROOST_UI_PORT too', async () => {
     const { page } = d;
     await page.goto(`http://localhost:${uiPort}/ui/`);

@@ -55,6 +55,9 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
     await page.getByRole('table', { name: 'Workflow runs' }).getByText('completed').waitFor();
     await d.checkAccessibility('a workflow page');
     await d.shot('workflow-graph');
+    await d.open('workflows', 'Workflows');
+    await page.getByRole('table', { name: 'Workflow runs' }).getByText('completed').waitFor();
+    await d.checkAccessibility('the workflows page');
   });
 
   it('shows schedules, the approval queue and owner questions', async () => {
@@ -64,6 +67,20 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
     await d.open('escalations', 'Approvals & questions');
     await d.page.getByText('Nothing waits for approval.').waitFor();
     await d.checkAccessibility('the approvals page');
+  });
+
+  it('shows work tasks in the navigation only when the server answers for them', async () => {
+    // The work tasks extension is optional: either way the page works.
+    const served = (await d.server.api('GET', '/api/work-tasks')).status === 200;
+    await d.open('work-tasks', 'Work tasks');
+    if (served) {
+      await d.page.getByRole('navigation').getByRole('link', { name: 'Work tasks' }).waitFor();
+      await d.page.getByText('No work tasks yet.').waitFor();
+    } else {
+      await d.page.getByText('Work tasks are not available on this server.').waitFor();
+      assert.equal(await d.page.getByRole('navigation').getByRole('link', { name: 'Work tasks' }).count(), 0);
+    }
+    await d.checkAccessibility('the work tasks page');
   });
 
   it('revokes a capability with a click, and grants it again', async () => {
