@@ -18,11 +18,3 @@ export async function listenUiPort(port: number, host: string, handler: RequestL
   });
   return server;
 }
-
-/** Closes the listener and every connection it still holds. */
-export function closeUiPort(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
