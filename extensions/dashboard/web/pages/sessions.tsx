@@ -44,8 +44,10 @@ function StartSession() {
   const [projectId, setProjectId] = useState('');
   const [prompt, setPrompt] = useState('');
   const [name, setName] = useState('');
+  const agentList = listOf(agents.data);
+  // Until one is picked, the first agent is the one shown and the one used.
+  const agent = agentId || agentList[0]?.id || '';
   const start = useAction(async () => {
-    const agent = agentId || listOf(agents.data)[0]?.id;
     const session = await api('POST', '/api/sessions', {
       agentId: agent,
       ...(projectId ? { projectId } : {}),
@@ -54,14 +56,13 @@ function StartSession() {
     });
     location.hash = link('sessions', session.id);
   });
-  const agentList = listOf(agents.data);
   if (agents.data && agentList.length === 0) {
     return <Card title="Start a session"><Empty>Create an agent first, on the <a href="#/agents">agents</a> page.</Empty></Card>;
   }
   return (
     <Card title="Start a session">
       <form class="grid" onSubmit={(e) => { e.preventDefault(); void start.run(); }}>
-        <Select label="Agent" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)} options={agentList.map((a: any) => [a.id, a.name])} />
+        <Select label="Agent" value={agent} onChange={(e) => setAgentId(e.currentTarget.value)} options={agentList.map((a: any) => [a.id, a.name])} />
         <Select label="Project" value={projectId} onChange={(e) => setProjectId(e.currentTarget.value)} options={[['', 'None'], ...listOf(projects.data).map((p: any): [string, string] => [p.id, p.name])]} />
         <Field label="Name (optional)" value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <TextArea label="First message" rows={3} value={prompt} onInput={(e) => setPrompt(e.currentTarget.value)} />
