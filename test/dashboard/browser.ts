@@ -65,11 +65,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
     },
     async checkAccessibility(what) {
-      // Evaluated through the DevTools protocol, which the page's CSP (no inline script) does not govern.
-      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-      const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
-      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`), [], `accessibility of ${what}`);
+      assert.deepEqual(await seriousViolations(page), [], `accessibility of ${what}`);
       assert.deepEqual(problems, [], `the page reported problems on ${what}`);
     },
     async close() {
@@ -79,4 +75,14 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     },
   };
   return d;
+}
+
+/** axe-core's serious and critical violations on the page, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP (no inline script) does not govern.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
 }

@@ -3,9 +3,10 @@
 // capability revoked (and granted again) by a click; the audit log, filtered, with the chain verified;
 // and the whole at a phone's width in the dark theme.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { waitFor } from '../helpers/wait.js';
-import { startDashboard, UI_TIMEOUT, type Dashboard } from './browser.js';
+import { ARTIFACTS, seriousViolations, startDashboard, UI_TIMEOUT, type Dashboard } from './browser.js';
 
 describe('analytics, workflows, plugins and the audit log in the dashboard', () => {
   let d: Dashboard;
@@ -126,11 +127,8 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
       assert.ok(width <= 390, `the page is ${width}px wide on a 390px phone`);
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.equal(background, 'rgb(17, 20, 24)');
-      await page.screenshot({ path: 'test-artifacts/dashboard/phone-dark-analytics.png', fullPage: true });
-      const { default: axe } = await import('axe-core');
-      await page.evaluate(axe.source);
-      const result = await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-      assert.deepEqual(result.violations.filter((v: any) => ['serious', 'critical'].includes(v.impact)).map((v: any) => v.id), []);
+      await page.screenshot({ path: join(ARTIFACTS, 'phone-dark-analytics.png'), fullPage: true });
+      assert.deepEqual(await seriousViolations(page), [], 'accessibility on a phone in the dark theme');
       // The theme switch overrides the system's choice.
       await page.getByRole('button', { name: /^Theme: system/ }).click({ timeout: UI_TIMEOUT });
       await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor === 'rgb(246, 247, 249)', undefined, { timeout: UI_TIMEOUT });
