@@ -3,7 +3,7 @@
 // within config.shutdownTimeoutMs: nothing restarts any more, WebSockets get 1001, in-flight requests
 // finish, extensions stop (stdin closed, then SIGTERM, then SIGKILL), the databases are checkpointed.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
@@ -27,6 +27,7 @@ import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { HttpDrain } from './http/drain.js';
+import { listenUiPort } from './http/ui-port.js';
 import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
@@ -207,16 +208,21 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     // First of the koa middleware (koa composes `middleware` in order), so it sees every error's final body.
     front.koa.middleware.unshift(retryAfterHeader());
     const handler = front.koa.callback();
-    const drain = new HttpDrain();
-    const server: Server = createServer((req, res) => {
+    // One drain per listening port (the main one, and ROOST_UI_PORT's when set).
+    const serveDraining = (drain: HttpDrain) => (req: IncomingMessage, res: ServerResponse) => {
       drain.track(res);
       if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
       void handler(req, res);
-    });
+    };
+    // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
+    const drainDeadline = () => deadline - Math.min(EXTENSION_STOP_MAX_MS, config.shutdownTimeoutMs * EXTENSION_STOP_SHARE);
+    const drain = new HttpDrain();
+    const server: Server = createServer(serveDraining(drain));
     server.keepAliveTimeout = 65_000;
     answerClientErrors(server);
-    // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
-    closers.push(() => drain.drain(server, deadline - Math.min(EXTENSION_STOP_MAX_MS, config.shutdownTimeoutMs * EXTENSION_STOP_SHARE)));
+    const uiDrain = new HttpDrain();
+    let uiServer: Server | undefined;
+    closers.push(() => Promise.all([drain.drain(server, drainDeadline()), uiServer && uiDrain.drain(uiServer, drainDeadline())]));
     closers.push(() => ws.close());
     ws.attach(server);
     const tokenSweep = setInterval(() => void kernel.mcpTokens.pruneExpired().catch(() => undefined), 3_600_000).unref();
@@ -230,6 +236,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
+    if (config.uiPort !== undefined) uiServer = await listenUiPort(config.uiPort, config.host, serveDraining(uiDrain), (s) => ws.attach(s));
     const port = (server.address() as AddressInfo).port;
     const running: RunningServer = {
       kernel,

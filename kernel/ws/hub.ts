@@ -41,7 +41,8 @@ export class WsHub {
     server.on('upgrade', (req, socket, head) => {
       this.upgrade(req, socket, head).catch(() => socket.destroy());
     });
-    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    // One heartbeat for every server attached (the main port and ROOST_UI_PORT).
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 

@@ -106,7 +106,7 @@ describe('bad input', { timeout: 55_000 }, () => {
   it('answers 404 ROUTE_NOT_FOUND for paths nobody serves, under /api and elsewhere', async () => {
     const paths: Array<[string, string]> = [
       ['GET', '/api/nope'], ['POST', '/api/nope'],
-      ['GET', `/api/projects/${projectId}/unknown`], ['GET', '/nope'], ['GET', '/'], ['POST', '/a2a/unknown'], ['GET', '/api'],
+      ['GET', `/api/projects/${projectId}/unknown`], ['GET', '/nope'], ['GET', '/nope/deeper'], ['POST', '/a2a/unknown'], ['GET', '/api'],
       ['GET', '/api/projects/%E0%A4%A'],
     ];
     for (const [method, path] of paths) assertError(await server.api(method, path), 404, 'ROUTE_NOT_FOUND', `${method} ${path}`);

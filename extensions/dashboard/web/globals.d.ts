@@ -1,0 +1,2 @@
+// Style sheets are bundled by esbuild; importing one yields nothing to use.
+declare module '*.css';

@@ -1,0 +1,67 @@
+// Which page a hash route shows, and the navigation's sections.
+import type { Me } from './app.js';
+import { AgentDetail, Agents } from './pages/agents.js';
+import { Analytics } from './pages/analytics.js';
+import { Audit } from './pages/audit.js';
+import { Chat } from './pages/chat.js';
+import { CouncilLaunch, Councils } from './pages/councils.js';
+import { Escalations } from './pages/escalations.js';
+import { Plugins } from './pages/plugins.js';
+import { Projects } from './pages/projects.js';
+import { Schedules } from './pages/schedules.js';
+import { SessionLive } from './pages/session-live.js';
+import { Sessions } from './pages/sessions.js';
+import { WorkTasks } from './pages/work-tasks.js';
+import { WorkflowDetail, Workflows } from './pages/workflows.js';
+
+export const NAV: Array<[string, string]> = [
+  ['sessions', 'Sessions'],
+  ['chat', 'Chat'],
+  ['agents', 'Agents'],
+  ['projects', 'Projects'],
+  ['councils', 'Councils'],
+  ['schedules', 'Schedules'],
+  ['workflows', 'Workflows'],
+  ['work-tasks', 'Work tasks'],
+  ['escalations', 'Approvals & questions'],
+  ['analytics', 'Analytics'],
+  ['plugins', 'Plugins'],
+  ['audit', 'Audit log'],
+];
+
+export function pageFor(route: string[], me: Me) {
+  const [section = 'sessions', id] = route;
+  switch (section) {
+    case 'sessions':
+      return id ? <SessionLive id={id} /> : <Sessions />;
+    case 'chat':
+      return <Chat agentId={id} />;
+    case 'agents':
+      return id ? <AgentDetail id={id} me={me} /> : <Agents />;
+    case 'projects':
+      return <Projects />;
+    case 'councils':
+      return id === 'launch' && route[2] ? <CouncilLaunch id={route[2]} /> : <Councils />;
+    case 'schedules':
+      return <Schedules />;
+    case 'workflows':
+      return id ? <WorkflowDetail id={id} runId={route[2]} /> : <Workflows />;
+    case 'work-tasks':
+      return <WorkTasks />;
+    case 'escalations':
+      return <Escalations />;
+    case 'analytics':
+      return <Analytics />;
+    case 'plugins':
+      return <Plugins me={me} />;
+    case 'audit':
+      return <Audit me={me} />;
+    default:
+      return (
+        <section class="page">
+          <h1 id="page-title" tabIndex={-1}>Not found</h1>
+          <p>Nothing is at this address. <a href="#/sessions">Go to the sessions</a>.</p>
+        </section>
+      );
+  }
+}
