@@ -19,8 +19,9 @@ export interface Tenant {
   viewer: string;
 }
 
-export async function registerTenant(server: TestServer, org: string): Promise<Tenant> {
-  const reg = await server.api('POST', '/api/tenants/register', { body: { org } });
+/** A tenant with an owner, an operator and a viewer key; on the free plan unless the (keyless, so owner) caller names another. */
+export async function registerTenant(server: TestServer, org: string, plan?: string): Promise<Tenant> {
+  const reg = await server.api('POST', '/api/tenants/register', { body: { org, ...(plan ? { plan } : {}) } });
   assert.equal(reg.status, 201, reg.text);
   const member = async (role: string) => {
     const res = await server.api('POST', '/api/tenants/me/members', { key: reg.body.apiKey, body: { role } });

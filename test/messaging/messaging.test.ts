@@ -21,7 +21,8 @@ describe('messaging: agents exchanging threaded messages through svc_send_messag
 
   before(async () => {
     h = await startMessagingServer({ slowMs: 20_000 });
-    t = await registerTenant(h.server, 'messaging-org');
+    // Every thread keeps its recipient's session alive: more than the free plan's 10 at once.
+    t = await registerTenant(h.server, 'messaging-org', 'pro');
     other = await registerTenant(h.server, 'messaging-other');
     for (const name of ['alice', 'bob', 'carol', 'dave']) agents[name] = await namedAgent(h.server, t.operator, name);
     agents.stranger = await namedAgent(h.server, other.operator, 'stranger');

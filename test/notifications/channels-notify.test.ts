@@ -99,15 +99,15 @@ describe('notification channels and owner notifications', () => {
   });
 
   it('a channel whose bridge extension is missing fails with the reason, while the others deliver', async () => {
-    const { body: channel } = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'chainchat', config: { address: 'ADDR' } } });
-    const sent = await callTool(mcp, 'svc_notify_owner', { message: 'two channels', channels: ['pager-2', 'chainchat'] });
+    const { body: channel } = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'codehost', config: { repo: 'octo/app' } } });
+    const sent = await callTool(mcp, 'svc_notify_owner', { message: 'two channels', channels: ['pager-2', 'codehost'] });
     assert.equal(sent.isError, false, sent.text);
     const failing = await waitFor('the failing delivery to have tried', async () => {
       const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
       const d = body.deliveries.find((x: any) => x.channelId === channel.id);
       return d.attempts >= 1 && body.deliveries.some((x: any) => x.channelType === 'webhook' && x.status === 'delivered') ? d : undefined;
     });
-    assert.match(failing.lastError, /the chainchat bridge extension is not loaded/);
+    assert.match(failing.lastError, /the codehost bridge extension is not loaded/);
     assert.equal((await server.api('DELETE', `/api/notification-channels/${channel.id}`, { key: a.owner })).status, 204);
   });
 
