@@ -8,6 +8,7 @@ import { created, noContent, ok, queryString } from '../_shared/http.js';
 import { baseUrl, configured, octokit } from './client.js';
 import { Lists, normaliseRepo } from './lists.js';
 import { openPull, type PullInput } from './pulls.js';
+import { receive } from './inbound.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const lists = (ctx: ExtensionContext) => new Lists(ctx.db);
@@ -66,6 +67,8 @@ export const routes: Record<string, RouteHandler> = {
     ctx.host.audit('codehost.repo_unblocked', `repo:${repo}`, {});
     return noContent();
   },
+
+  'POST /webhooks/vcshost': receive,
 
   async 'GET /api/internal/vcshost/blocked'(req, ctx) {
     const repo = queryString(req.query, 'repo') ?? '';
