@@ -5,6 +5,7 @@ import { deliverPrompt } from '../_shared/agent-reply.js';
 import { resolveAgent } from '../_shared/agent-lookup.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { Lists, REPO } from './lists.js';
+import { state } from './state.js';
 
 const MENTION = /(?:^|[^\w@])@([A-Za-z0-9][\w.-]{0,99})/g;
 
@@ -30,6 +31,7 @@ export async function handleMention(ctx: ExtensionContext, tenantId: string, men
     const prompt = `${mention.sender} mentioned you on ${mention.where} (${mention.url}):\n\n${mention.text}`;
     const sent = await deliverPrompt(ctx.host, as, { agentId: agent.id, prompt, session: { source: 'agent', name: `${mention.where} mention`.slice(0, 200) } });
     ctx.host.audit('codehost.mention_session', `session:${sent.sessionId}`, { repo: mention.repo, sender: mention.sender, agentId: agent.id });
+    await state().deliverer.publish(tenantId, 'mention.session_started', mention.repo, { ...mention, agentId: agent.id, sessionId: sent.sessionId });
     return { action: 'session_started', sessionId: sent.sessionId, agentId: agent.id };
   }
   return { action: 'ignored', reason: 'no agent of this tenant is mentioned' };

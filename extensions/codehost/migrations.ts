@@ -29,4 +29,40 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_outbound_webhooks',
+    async up(db) {
+      await db.schema.createTable('webhooks', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.text('url').notNullable();
+        t.text('events').notNullable();
+        t.string('repo');
+        t.text('secret_sealed').notNullable();
+        t.boolean('active').notNullable().defaultTo(true);
+        t.text('description').notNullable().defaultTo('');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.index(['tenant_id', 'created_at']);
+      });
+      await db.schema.createTable('webhook_deliveries', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('webhook_id').notNullable().references('webhooks.id').onDelete('CASCADE');
+        t.string('event').notNullable();
+        t.text('payload').notNullable();
+        t.string('status').notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.bigInteger('next_attempt_at').notNullable();
+        t.integer('response_status');
+        t.text('last_error');
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.string('delivered_at');
+        t.index(['status', 'next_attempt_at']);
+        t.index(['tenant_id', 'created_at']);
+        t.index(['webhook_id', 'created_at']);
+      });
+    },
+  },
 ];

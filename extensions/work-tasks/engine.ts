@@ -139,7 +139,7 @@ export class Engine {
     await this.announce(ended, message);
     this.ctx.host.emit('work_tasks.outcome', {
       taskId: ended.id, agentId: ended.agent_id, tenantId: ended.tenant_id, status: ended.status,
-      merged: ended.pr_state === 'merged', prUrl: ended.pr_url, failureReason: ended.failure_reason,
+      merged: ended.pr_state === 'merged', prUrl: ended.pr_url, failureReason: ended.failure_reason, repo: ended.repo_slug, branch: ended.branch,
     }, ended.tenant_id);
     this.ctx.host.audit(`work_task.${status}`, `work-task:${ended.id}`, { agentId: ended.agent_id, prUrl: ended.pr_url, failureReason: ended.failure_reason });
     this.scan();
