@@ -1,8 +1,9 @@
 // The codehost extension: the code host's REST API through @octokit/rest, the tenant's repository
 // blocklist and user allowlist, the code-host tools for agents, inbound code-host webhooks and
-// outbound webhook registrations with signed, retried deliveries.
+// outbound webhook registrations with signed, retried deliveries, and mention polling.
 import { runExtension } from '../_shared/extension.js';
 import { migrations } from './migrations.js';
+import { pollingRoutes } from './polling-routes.js';
 import { routes } from './routes.js';
 import { startState, state, stopState } from './state.js';
 import { tools } from './tools.js';
@@ -10,7 +11,7 @@ import { webhookRoutes } from './webhook-routes.js';
 
 runExtension({
   migrations,
-  routes: { ...routes, ...webhookRoutes },
+  routes: { ...routes, ...webhookRoutes, ...pollingRoutes },
   tools,
   setup: startState,
   shutdown: stopState,

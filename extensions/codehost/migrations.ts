@@ -65,4 +65,40 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '003_mention_polling',
+    async up(db) {
+      await db.schema.createTable('mention_polls', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('repo').notNullable();
+        t.integer('interval_seconds').notNullable();
+        t.boolean('active').notNullable().defaultTo(true);
+        t.text('etag');
+        t.string('since');
+        t.bigInteger('next_poll_at').notNullable();
+        t.string('last_polled_at');
+        t.integer('last_status');
+        t.text('last_error');
+        t.integer('polls').notNullable().defaultTo(0);
+        t.integer('not_modified').notNullable().defaultTo(0);
+        t.string('created_at').notNullable();
+        t.string('updated_at').notNullable();
+        t.unique(['tenant_id', 'repo']);
+        t.index(['active', 'next_poll_at']);
+      });
+      // Each comment once per config, whatever how often a poll sees it: the dedup key.
+      await db.schema.createTable('mention_seen', (t) => {
+        t.string('config_id').notNullable().references('mention_polls.id').onDelete('CASCADE');
+        t.string('comment_id').notNullable();
+        t.string('sender').notNullable();
+        t.text('url').notNullable();
+        t.string('outcome').notNullable();
+        t.text('reason');
+        t.string('session_id');
+        t.string('seen_at').notNullable();
+        t.primary(['config_id', 'comment_id']);
+      });
+    },
+  },
 ];

@@ -1,11 +1,14 @@
-// What the codehost extension holds while it runs: the sealer for webhook secrets and the deliverer.
+// What the codehost extension holds while it runs: the sealer for webhook secrets, the deliverer of
+// outbound webhooks and the mention poller.
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { Sealer } from '../_shared/sealed.js';
 import { Deliverer, deliveryConfig } from './deliveries.js';
+import { Poller } from './poller.js';
 
 interface State {
   deliverer: Deliverer;
+  poller: Poller;
   sealer(): Promise<Sealer>;
 }
 
@@ -18,12 +21,13 @@ export function startState(ctx: ExtensionContext): void {
     sealer = undefined;
     throw err;
   }));
-  current = { deliverer: new Deliverer(ctx, sealerOnce, deliveryConfig(ctx)), sealer: sealerOnce };
+  current = { deliverer: new Deliverer(ctx, sealerOnce, deliveryConfig(ctx)), poller: new Poller(ctx), sealer: sealerOnce };
   current.deliverer.start();
 }
 
 export function stopState(): void {
   current?.deliverer.stop();
+  current?.poller.stop();
 }
 
 export function state(): State {
