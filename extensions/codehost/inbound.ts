@@ -38,6 +38,7 @@ export async function receive(req: RouteRequest, ctx: ExtensionContext) {
 
 async function act(ctx: ExtensionContext, event: string, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
   if (event === 'ping') return { action: 'pong' };
+  if (event === 'pull_request' && ['closed', 'reopened'].includes(String(body.action))) return pullState(ctx, body);
   if (!['issue_comment', 'pull_request_review_comment'].includes(event) || body.action !== 'created') return { action: 'ignored', reason: `event ${event}/${String(body.action)} starts nothing` };
   const repo = String(body.repository?.full_name ?? '');
   const number = body.issue?.number ?? body.pull_request?.number;
@@ -45,4 +46,14 @@ async function act(ctx: ExtensionContext, event: string, body: Record<string, an
     repo, sender: String(body.comment?.user?.login ?? body.sender?.login ?? ''), text: String(body.comment?.body ?? ''),
     where: number ? `${repo}#${String(number)}` : repo, url: String(body.comment?.html_url ?? ''),
   });
+}
+
+/** A pull request merged, closed or reopened: the work tasks that opened it record the state. */
+async function pullState(ctx: ExtensionContext, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
+  const state = body.action === 'reopened' ? 'open' : body.pull_request?.merged === true ? 'merged' : 'closed';
+  const reply = await ctx.host.call<{ updated?: number }>('POST', '/api/internal/work-tasks/pull-state', {
+    repo: String(body.repository?.full_name ?? ''), number: Number(body.pull_request?.number), state,
+  }, { tenantId: INSTANCE_TENANT });
+  if (reply.status !== 200) return { action: 'ignored', reason: `work tasks could not record the pull request's state (${reply.status})` };
+  return { action: 'pull_request_recorded', state, tasks: reply.body.updated ?? 0 };
 }

@@ -137,13 +137,31 @@ export class Engine {
     await this.cleanUp(ended);
     await this.locks.release(row.id);
     await this.announce(ended, message);
-    this.ctx.host.emit('work_tasks.outcome', {
-      taskId: ended.id, agentId: ended.agent_id, tenantId: ended.tenant_id, status: ended.status,
-      merged: ended.pr_state === 'merged', prUrl: ended.pr_url, failureReason: ended.failure_reason, repo: ended.repo_slug, branch: ended.branch,
-    }, ended.tenant_id);
+    this.outcome(ended);
     this.ctx.host.audit(`work_task.${status}`, `work-task:${ended.id}`, { agentId: ended.agent_id, prUrl: ended.pr_url, failureReason: ended.failure_reason });
     this.scan();
     return true;
+  }
+
+  /** `work_tasks.outcome`: when the task ends, and again when its pull request is merged or closed. */
+  outcome(row: TaskRow): void {
+    this.ctx.host.emit('work_tasks.outcome', {
+      taskId: row.id, agentId: row.agent_id, tenantId: row.tenant_id, status: row.status,
+      merged: row.pr_state === 'merged', prUrl: row.pr_url, failureReason: row.failure_reason, repo: row.repo_slug, branch: row.branch, prState: row.pr_state,
+    }, row.tenant_id);
+  }
+
+  /** The code host said a pull request was merged or closed: the completed tasks that opened it record it. */
+  async pullState(tenantId: string, repo: string, number: number, state: string): Promise<number> {
+    const rows = await this.ctx.db<TaskRow>('work_tasks').where({ tenant_id: tenantId, repo_slug: repo, pr_number: number, status: 'completed' });
+    for (const row of rows) {
+      if (row.pr_state === state) continue;
+      await this.store.update(row.id, { pr_state: state });
+      const next = (await this.store.byId(row.id))!;
+      await this.announce(next, `pull request ${state}`);
+      this.outcome(next);
+    }
+    return rows.length;
   }
 
   async cancel(row: TaskRow): Promise<TaskRow> {

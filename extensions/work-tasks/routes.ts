@@ -37,4 +37,9 @@ export const routes: Record<string, RouteHandler> = {
     const row = await mustGet(req);
     return ok(toTask(await engine().cancel(row)));
   },
+
+  async 'POST /api/internal/work-tasks/pull-state'(req, ctx) {
+    const input = validate<{ repo: string; number: number; state: 'merged' | 'closed' | 'open' }>(schema(ctx, 'pull-state.json'), req.body);
+    return ok({ updated: await engine().pullState(req.auth.tenantId, input.repo.toLowerCase(), input.number, input.state) });
+  },
 };

@@ -2,7 +2,6 @@
 // whichever the project has), run in the task's worktree.
 import { spawn } from 'node:child_process';
 import { detectProject, findTask } from '../_shared/project/detect.js';
-import { shellQuote } from '../../cli/tasks/quote.js';
 import type { ValidationResult } from './store.js';
 
 export const VALIDATION_TASKS = ['lint', 'build', 'test'];
@@ -16,7 +15,7 @@ export async function validate(dir: string, env: Record<string, string>, timeout
     if (!task) continue;
     const argv = task.command.argv;
     const run = await runCommand(argv, project.root, env, timeoutMs, signal);
-    results.push({ task: name, command: shellQuote(argv), exitCode: run.code, ok: run.code === 0, output: run.output });
+    results.push({ task: name, command: argv.join(' '), exitCode: run.code, ok: run.code === 0, output: run.output });
     if (signal.aborted) break;
   }
   return results;

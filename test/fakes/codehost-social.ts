@@ -100,6 +100,9 @@ export function socialRoute(state: SocialState, repos: Record<string, FakeRepo>,
   }
   const issueComments = /^\/issues\/(\d+)\/comments$/.exec(rest);
   if (issueComments && method === 'POST') {
+    const number = Number(issueComments[1]);
+    const exists = pulls.some((p) => p.repo === slug && p.number === number) || state.issues.some((i) => i.repo === slug && i.number === number);
+    if (!exists) return send(res, 404, { message: 'Not Found' }), true;
     if (typeof body?.body !== 'string' || body.body === '') return send(res, 422, { message: 'Validation Failed', errors: [{ field: 'body', code: 'missing_field' }] }), true;
     return send(res, 201, commentJson(state.addComment(slug, Number(issueComments[1]), state.login, body.body))), true;
   }

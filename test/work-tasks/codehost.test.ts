@@ -79,6 +79,13 @@ describe('codehost and the work tools', () => {
     assert.equal(missing.isError, true);
     assert.match(missing.text, /not found on the code host/);
     assert.equal((await callTool(mcp, 'svc_review_pr', { repo: 'acme/widgets', number: 1, event: 'MAYBE' })).isError, true);
+    assert.equal((await callTool(mcp, 'svc_unstar_repo', { repo: 'acme/widgets' })).isError, true);
+    assert.equal((await callTool(mcp, 'svc_fork_repo', { repo: 'acme/widgets' })).isError, true);
+    assert.match((await callTool(mcp, 'svc_comment_on_pr', { repo: 'acme/widgets', number: 999, body: 'x' })).text, /not found/);
+    assert.equal((await callTool(mcp, 'svc_comment_on_pr', { repo: 'acme/widgets', number: 1, body: '' })).isError, true);
+    assert.equal((await callTool(mcp, 'svc_list_issues', { repo: 'acme/widgets', state: 'sideways' })).isError, true);
+    assert.equal((await callTool(mcp, 'svc_list_work_tasks', { status: 'sideways' })).isError, true);
+    assert.equal((await callTool(mcp, 'svc_repo_blocklist', { action: 'add' })).isError, true);
   });
 
   it('refuses a blocked repository everywhere: tools, pull requests and work tasks', async () => {

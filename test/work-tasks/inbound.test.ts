@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sign } from '@octokit/webhooks-methods';
 import { waitFor } from '../helpers/wait.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, writes, type Harness } from './harness.js';
 
 const SECRET = 'webhook-secret-for-tests';
 
@@ -61,6 +61,19 @@ describe('inbound code-host webhooks', () => {
     assert.equal((await deliver(payload.replace('hi', 'ho'), { signature: await sign(SECRET, payload) })).status, 401);
     assert.equal((await deliver(payload, { delivery: '' })).status, 400);
     assert.equal((await deliver('{not json')).status, 400);
+  });
+
+  it('records a merged pull request on the work task that opened it', async () => {
+    const { projectId } = await h.repo();
+    h.anthropic.setScript(writes('42'));
+    const task = (await h.server.api('POST', '/api/work-tasks', { body: { agentId: agent.id, description: 'Merge me', projectId } })).body;
+    const done = await h.until(task.id, (t) => t.status === 'completed', 'the task to complete');
+    const payload = JSON.stringify({ action: 'closed', repository: { full_name: 'acme/widgets' }, pull_request: { number: done.pr.number, merged: true } });
+    const res = await deliver(payload, { event: 'pull_request' });
+    assert.deepEqual([res.status, res.body.action, res.body.state, res.body.tasks], [200, 'pull_request_recorded', 'merged', 1]);
+    const merged = await h.task(task.id);
+    assert.equal(merged.pr.state, 'merged');
+    assert.match(merged.steps.at(-1).message, /pull request merged/);
   });
 
   it('ignores what starts nothing: unknown users, blocked repositories, no mention, other events', async () => {
