@@ -87,7 +87,8 @@ export class Engine {
     this.driving.set(row.id, controller);
     runTask(this, row.id, controller.signal)
       .catch(async (err: unknown) => {
-        if (err instanceof TaskEnded) return;
+        // Aborted: the task ended elsewhere, or this process is shutting down (another run resumes it).
+        if (err instanceof TaskEnded || controller.signal.aborted) return;
         const reason = err instanceof Error ? err.message : String(err);
         const current = await this.store.byId(row.id);
         if (current) await this.finish(current, 'failed', { failure_reason: reason }, `failed: ${reason}`);
@@ -134,9 +135,9 @@ export class Engine {
     if (!(await this.store.transition(row.id, status, patch))) return false;
     this.driving.get(row.id)?.abort();
     const ended = (await this.store.byId(row.id))!;
+    await this.announce(ended, message);
     await this.cleanUp(ended);
     await this.locks.release(row.id);
-    await this.announce(ended, message);
     this.outcome(ended);
     this.ctx.host.audit(`work_task.${status}`, `work-task:${ended.id}`, { agentId: ended.agent_id, prUrl: ended.pr_url, failureReason: ended.failure_reason });
     this.scan();

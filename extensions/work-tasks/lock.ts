@@ -29,8 +29,4 @@ export class RepoLocks {
   async release(taskId: string): Promise<void> {
     await this.db('repo_locks').where({ task_id: taskId }).delete();
   }
-
-  holder(repo: string): Promise<{ task_id: string; expires_at: number } | undefined> {
-    return this.db('repo_locks').where({ repo }).first();
-  }
 }

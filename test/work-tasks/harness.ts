@@ -27,6 +27,8 @@ export interface Harness {
   until(id: string, done: (t: any) => boolean, what: string, timeoutMs?: number): Promise<any>;
   /** kill -9 the server, then start a new one on the same data dir. */
   crashAndRelaunch(): Promise<void>;
+  /** Stops the server (SIGTERM), then starts a new one on the same data dir. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     async crashAndRelaunch() {
       server.process.kill('SIGKILL');
       await server.process.catch(() => undefined);
+      server = await startTestServer({ env: fullEnv, dataDir });
+    },
+    async restart() {
+      await server.stop();
       server = await startTestServer({ env: fullEnv, dataDir });
     },
     async close() {

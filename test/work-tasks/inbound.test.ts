@@ -73,7 +73,7 @@ describe('inbound code-host webhooks', () => {
     assert.deepEqual([res.status, res.body.action, res.body.state, res.body.tasks], [200, 'pull_request_recorded', 'merged', 1]);
     const merged = await h.task(task.id);
     assert.equal(merged.pr.state, 'merged');
-    assert.match(merged.steps.at(-1).message, /pull request merged/);
+    assert.ok(merged.steps.some((s: any) => s.message === 'pull request merged'), JSON.stringify(merged.steps));
   });
 
   it('ignores what starts nothing: unknown users, blocked repositories, no mention, other events', async () => {

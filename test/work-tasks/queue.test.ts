@@ -68,6 +68,19 @@ describe('work tasks: lock, queue, cancel, restart', () => {
     assert.equal((await h.task(task.id)).status, 'cancelled');
   });
 
+  it('survives a graceful restart mid-task', async () => {
+    const gate = deferred();
+    h.anthropic.setScript(gatedScript(gate));
+    const { projectId } = await h.repo();
+    const agent = await h.agent();
+    const task = (await h.server.api('POST', '/api/work-tasks', { body: { agentId: agent.id, description: 'Survive a restart', projectId } })).body;
+    await h.until(task.id, (t) => t.status === 'running' && t.sessionId, 'the task to run');
+    await h.restart();
+    gate.release();
+    const done = await h.until(task.id, (t) => ['completed', 'failed', 'cancelled'].includes(t.status), 'the task to end after the restart', 90_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+  });
+
   it('survives kill -9 of the server mid-task and finishes after the relaunch', async () => {
     const gate = deferred();
     h.anthropic.setScript(gatedScript(gate));
