@@ -16,7 +16,8 @@ export interface CreateInput {
   projectId: string;
 }
 
-async function record(engine: Engine, as: CallAs, path: string, what: string): Promise<Record<string, unknown>> {
+/** A record of another extension, read as the caller: 404 stays 404, an unloaded owner is 503. */
+export async function record(engine: Engine, as: CallAs, path: string, what: string): Promise<Record<string, unknown>> {
   const reply = await engine.ctx.host.call<Record<string, unknown>>('GET', path, undefined, as);
   if (reply.status === 200 && reply.body) return reply.body;
   if (reply.status === 404 && reply.body?.code !== 'ROUTE_NOT_FOUND') throw notFound(what);

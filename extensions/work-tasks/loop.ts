@@ -5,6 +5,7 @@ import { RoostError } from '../../protocol/errors.js';
 import { deliverPrompt, waitForReply } from '../_shared/agent-reply.js';
 import { MAX_ITERATIONS } from './config.js';
 import { isBlocked, openPull } from './codehost.js';
+import { record } from './create.js';
 import { TaskEnded, type Engine } from './engine.js';
 import { addWorktree, changedFiles, commitAll, currentBranch, originUrl, push, repoSlug, WORKTREES } from './git.js';
 import { pullTitle } from './naming.js';
@@ -48,9 +49,8 @@ async function prepare(engine: Engine, queued: TaskRow): Promise<TaskRow> {
 }
 
 async function sourceProject(engine: Engine, row: TaskRow): Promise<{ workingDir: string; env_vars: Record<string, string> }> {
-  const reply = await engine.ctx.host.call<Record<string, unknown>>('GET', `/api/projects/${encodeURIComponent(row.project_id)}`, undefined, { tenantId: row.tenant_id });
-  if (reply.status !== 200) throw new RoostError('NOT_FOUND', `project ${row.project_id} is gone`);
-  return { workingDir: String(reply.body.workingDir), env_vars: (reply.body.env_vars as Record<string, string>) ?? {} };
+  const project = await record(engine, { tenantId: row.tenant_id }, `/api/projects/${encodeURIComponent(row.project_id)}`, `project ${row.project_id}`);
+  return { workingDir: String(project.workingDir), env_vars: (project.env_vars as Record<string, string>) ?? {} };
 }
 
 /** One turn of the agent: the task (or the validation failures) sent, its answer awaited. */

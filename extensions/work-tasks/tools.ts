@@ -3,7 +3,7 @@ import { notFound, RoostError } from '../../protocol/errors.js';
 import type { ToolMessage } from '../../protocol/messages.js';
 import type { ToolHandler } from '../_shared/extension.js';
 import { codeSymbols, findReferences } from './code-index.js';
-import { createTask } from './create.js';
+import { createTask, record } from './create.js';
 import { repoTop } from './git.js';
 import { engine } from './state.js';
 import { toTask } from './store.js';
@@ -25,9 +25,7 @@ async function sessionProject(caller: Caller): Promise<{ projectId: string; work
 async function projectOf(caller: Caller, given: unknown): Promise<Record<string, unknown>> {
   const projectId = typeof given === 'string' ? given : (await sessionProject(caller))?.projectId;
   if (!projectId) throw new RoostError('VALIDATION_ERROR', 'project_id is required: the calling session has no project');
-  const reply = await engine().ctx.host.call<Record<string, unknown>>('GET', `/api/projects/${encodeURIComponent(projectId)}`, undefined, { tenantId: caller.tenantId });
-  if (reply.status !== 200 || !reply.body) throw notFound(`project ${projectId}`);
-  return reply.body;
+  return record(engine(), { tenantId: caller.tenantId }, `/api/projects/${encodeURIComponent(projectId)}`, `project ${projectId}`);
 }
 
 async function taskOf(caller: Caller, given: unknown) {
