@@ -1,8 +1,10 @@
-// A fake GitHub-like code host: the few REST routes roost's github plugin uses, with GitHub's status
-// codes and error bodies (401 Bad credentials, 404 Not Found, 422 Validation Failed). It keeps pull
-// requests in memory and records every request so tests can see exactly what was sent.
+// A fake GitHub-like code host: the REST routes roost's github plugin and codehost extension use, with
+// GitHub's status codes and error bodies (401 Bad credentials, 404 Not Found, 422 Validation Failed).
+// It keeps pull requests, issues, comments, stars, forks and follows in memory and records every
+// request so tests can see exactly what was sent. Social and issue routes live in codehost-social.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { newSocialState, socialRoute, type SocialState } from './codehost-social.js';
 
 export interface FakeCheckRun {
   name: string;
@@ -27,20 +29,26 @@ export interface FakeCodeHost {
   url: string;
   requests: CodeHostRequest[];
   pulls: Array<{ number: number; repo: string; title: string; body: string; head: string; base: string; draft: boolean }>;
+  /** Issues, comments, reviews, stars, forks, follows (codehost-social.ts). */
+  social: SocialState;
   close(): Promise<void>;
 }
 
-export async function startCodeHost(options: { token: string; repos: Record<string, FakeRepo> }): Promise<FakeCodeHost> {
+export async function startCodeHost(options: { token: string; repos: Record<string, FakeRepo>; scopes?: string[]; login?: string }): Promise<FakeCodeHost> {
   const requests: CodeHostRequest[] = [];
   const pulls: FakeCodeHost['pulls'] = [];
+  const social = newSocialState(options.login ?? 'roost-bot');
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const path = req.url ?? '/';
     requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
-    if (req.headers.authorization !== `Bearer ${options.token}`) {
+    const bearer = /^(?:Bearer|token) (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer !== options.token) {
       return send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
     }
+    res.setHeader('x-oauth-scopes', (options.scopes ?? ['repo']).join(', '));
     const url = new URL(path, 'http://codehost');
+    if (socialRoute(social, options.repos, pulls, req, res, url, body)) return;
     const match = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
     const slug = match ? `${decodeURIComponent(match[1]!)}/${decodeURIComponent(match[2]!)}` : '';
     const repo = options.repos[slug];
@@ -88,6 +96,7 @@ export async function startCodeHost(options: { token: string; repos: Record<stri
     url: `http://127.0.0.1:${port}`,
     requests,
     pulls,
+    social,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -107,7 +116,7 @@ async function readBody(req: IncomingMessage): Promise<any> {
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+export function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
 }

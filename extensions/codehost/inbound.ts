@@ -1,0 +1,59 @@
+// POST /webhooks/vcshost: the code host's webhook. The raw body's HMAC-SHA256 (header
+// X-Hub-Signature-256) is checked with @octokit/webhooks-methods (constant time) against
+// ROOST_EXT_CODEHOST_WEBHOOK_SECRET, and each delivery id (X-GitHub-Delivery) is taken once: a replay
+// is refused. A comment that mentions an agent starts a session (mentions.ts) for the instance's
+// tenant: the webhook secret is the deployment's, so its allowlist and agents are the instance owner's.
+import { verify } from '@octokit/webhooks-methods';
+import { RoostError } from '../../protocol/errors.js';
+import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
+import { INSTANCE_TENANT } from '../_shared/roles.js';
+import { stringSetting } from '../_shared/settings.js';
+import { handleMention } from './mentions.js';
+
+export async function receive(req: RouteRequest, ctx: ExtensionContext) {
+  const secret = stringSetting(ctx, 'WEBHOOK_SECRET');
+  if (!secret) throw new RoostError('EXTENSION_UNAVAILABLE', 'code-host webhooks are not configured: set ROOST_EXT_CODEHOST_WEBHOOK_SECRET');
+  const payload = typeof req.body === 'string' ? req.body : '';
+  const signature = req.headers['x-hub-signature-256'] ?? '';
+  const valid = /^sha256=[0-9a-f]{64}$/.test(signature) && (await verify(secret, payload, signature).catch(() => false));
+  if (!valid) throw new RoostError('AUTH_REQUIRED', 'the webhook signature (X-Hub-Signature-256) does not match the body');
+  const delivery = req.headers['x-github-delivery'] ?? '';
+  const event = req.headers['x-github-event'] ?? '';
+  if (!/^[\w-]{1,100}$/.test(delivery) || !/^[a-z_]{1,60}$/.test(event)) throw new RoostError('VALIDATION_ERROR', 'X-GitHub-Delivery and X-GitHub-Event are required');
+  let body: Record<string, any>;
+  try {
+    body = JSON.parse(payload) as Record<string, any>;
+  } catch {
+    throw new RoostError('BAD_JSON', 'the webhook body is not JSON');
+  }
+  try {
+    await ctx.db('inbound_deliveries').insert({ delivery_id: delivery, event, outcome: 'received', received_at: new Date().toISOString() });
+  } catch {
+    throw new RoostError('CONFLICT', `delivery ${delivery} was received already (a replay)`);
+  }
+  const outcome = await act(ctx, event, body);
+  await ctx.db('inbound_deliveries').where({ delivery_id: delivery }).update({ outcome: JSON.stringify(outcome) });
+  return { status: outcome.action === 'session_started' ? 202 : 200, body: { delivery, event, ...outcome } };
+}
+
+async function act(ctx: ExtensionContext, event: string, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
+  if (event === 'ping') return { action: 'pong' };
+  if (event === 'pull_request' && ['closed', 'reopened'].includes(String(body.action))) return pullState(ctx, body);
+  if (!['issue_comment', 'pull_request_review_comment'].includes(event) || body.action !== 'created') return { action: 'ignored', reason: `event ${event}/${String(body.action)} starts nothing` };
+  const repo = String(body.repository?.full_name ?? '');
+  const number = body.issue?.number ?? body.pull_request?.number;
+  return handleMention(ctx, INSTANCE_TENANT, {
+    repo, sender: String(body.comment?.user?.login ?? body.sender?.login ?? ''), text: String(body.comment?.body ?? ''),
+    where: number ? `${repo}#${String(number)}` : repo, url: String(body.comment?.html_url ?? ''),
+  });
+}
+
+/** A pull request merged, closed or reopened: the work tasks that opened it record the state. */
+async function pullState(ctx: ExtensionContext, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
+  const state = body.action === 'reopened' ? 'open' : body.pull_request?.merged === true ? 'merged' : 'closed';
+  const reply = await ctx.host.call<{ updated?: number }>('POST', '/api/internal/work-tasks/pull-state', {
+    repo: String(body.repository?.full_name ?? ''), number: Number(body.pull_request?.number), state,
+  }, { tenantId: INSTANCE_TENANT });
+  if (reply.status !== 200) return { action: 'ignored', reason: `work tasks could not record the pull request's state (${reply.status})` };
+  return { action: 'pull_request_recorded', state, tasks: reply.body.updated ?? 0 };
+}

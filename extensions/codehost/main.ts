@@ -1,0 +1,24 @@
+// The codehost extension: the code host's REST API through @octokit/rest, the tenant's repository
+// blocklist and user allowlist, the code-host tools for agents, inbound code-host webhooks and
+// outbound webhook registrations with signed, retried deliveries, and mention polling.
+import { runExtension } from '../_shared/extension.js';
+import { migrations } from './migrations.js';
+import { pollingRoutes } from './polling-routes.js';
+import { routes } from './routes.js';
+import { startState, state, stopState } from './state.js';
+import { tools } from './tools.js';
+import { webhookRoutes } from './webhook-routes.js';
+
+runExtension({
+  migrations,
+  routes: { ...routes, ...webhookRoutes, ...pollingRoutes },
+  tools,
+  setup: startState,
+  shutdown: stopState,
+  async event({ topic, payload, tenantId }) {
+    // A work task ended: registrations that want work_task.<status> (of its repository) hear of it.
+    if (topic !== 'work_tasks.outcome' || !tenantId) return;
+    const outcome = payload as { status?: string; repo?: string | null };
+    await state().deliverer.publish(tenantId, `work_task.${String(outcome.status)}`, outcome.repo ?? null, payload);
+  },
+});

@@ -1,0 +1,45 @@
+// The work-task REST API.
+import { join } from 'node:path';
+import { notFound } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { created, ok, page, queryString } from '../_shared/http.js';
+import { createTask, type CreateInput } from './create.js';
+import { engine } from './state.js';
+import { toTask, type TaskRow } from './store.js';
+
+const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
+
+async function mustGet(req: RouteRequest): Promise<TaskRow> {
+  const row = await engine().store.get(req.auth.tenantId, req.params.id!);
+  if (!row) throw notFound(`work task ${req.params.id}`);
+  return row;
+}
+
+export const routes: Record<string, RouteHandler> = {
+  async 'GET /api/work-tasks'(req) {
+    const filter = { agentId: queryString(req.query, 'agentId'), status: queryString(req.query, 'status') };
+    return ok(await engine().store.list(req.auth.tenantId, filter, page(req.query)));
+  },
+
+  async 'POST /api/work-tasks'(req, ctx) {
+    const input = validate<CreateInput>(schema(ctx, 'work-task-create.json'), req.body);
+    const row = await createTask(engine(), { requestId: req.id }, req.auth.tenantId, input, req.auth.actor);
+    return created(toTask(row));
+  },
+
+  async 'GET /api/work-tasks/:id'(req) {
+    const row = await mustGet(req);
+    return ok({ ...toTask(row), steps: await engine().store.steps(row.id) });
+  },
+
+  async 'POST /api/work-tasks/:id/cancel'(req) {
+    const row = await mustGet(req);
+    return ok(toTask(await engine().cancel(row)));
+  },
+
+  async 'POST /api/internal/work-tasks/pull-state'(req, ctx) {
+    const input = validate<{ repo: string; number: number; state: 'merged' | 'closed' | 'open' }>(schema(ctx, 'pull-state.json'), req.body);
+    return ok({ updated: await engine().pullState(req.auth.tenantId, input.repo.toLowerCase(), input.number, input.state) });
+  },
+};

@@ -1,0 +1,34 @@
+// WebSocket `create_work_task`: the task is created as the client (the kernel already refused viewers),
+// and its updates (`work_task_update`) go to that client as they happen.
+import { join } from 'node:path';
+import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { validate } from '../../protocol/validate.js';
+import type { WsHandler } from '../_shared/extension.js';
+import { createTask } from './create.js';
+import { engine } from './state.js';
+import { toTask } from './store.js';
+
+export const ws: Record<string, WsHandler> = {
+  async create_work_task(message, client, ctx) {
+    const requestId = typeof message.requestId === 'string' ? message.requestId : undefined;
+    try {
+      const input = validate<{ agentId: string; description: string; projectId?: string }>(join(ctx.init.plugin.dir, 'schemas', 'ws-create.json'), message, 'message');
+      const as = { tenantId: client.auth.tenantId };
+      const projectId = input.projectId ?? (await onlyProject(as));
+      const row = await createTask(engine(), as, client.auth.tenantId, { agentId: input.agentId, description: input.description, projectId }, client.auth.actor);
+      engine().watch(row.id, client.id);
+      ctx.host.wsSend(client.id, { type: 'work_task_update', workTaskId: row.id, status: row.status, task: toTask(row), ...(requestId ? { requestId } : {}) });
+    } catch (err) {
+      const error = toRoostError(err);
+      ctx.host.wsSend(client.id, { type: 'error', message: error.message, code: error.code, ...(requestId ? { requestId } : {}) });
+    }
+  },
+};
+
+/** Without a projectId the tenant's only project is meant; with several, the client must name one. */
+async function onlyProject(as: { tenantId: string }): Promise<string> {
+  const reply = await engine().ctx.host.call<{ projects?: Array<{ id: string }> }>('GET', '/api/projects?limit=2', undefined, as);
+  const projects = reply.body?.projects ?? [];
+  if (projects.length !== 1) throw new RoostError('VALIDATION_ERROR', `message.projectId is required (this tenant has ${projects.length === 0 ? 'no project' : 'several projects'})`);
+  return projects[0]!.id;
+}
