@@ -2,13 +2,10 @@
 // a command's module only when that command runs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cac } from 'cac';
 import { packageRoot } from '../protocol/paths.js';
 import { createContext } from './context.js';
 import { printError, printResult, usageError } from './output.js';
 import { builtinCommands, GLOBAL_OPTIONS, type CommandSpec } from './tree.js';
-
-const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 export async function main(argv: string[]): Promise<number> {
   const specs = builtinCommands;
@@ -17,6 +14,8 @@ export async function main(argv: string[]): Promise<number> {
   const json = (dashDash === -1 ? argv : argv.slice(0, dashDash)).includes('--json');
   const pluginExit = await runPluginCommand(argv, specs, json);
   if (pluginExit !== undefined) return pluginExit;
+  // cac and the version only now: a plugin command needs neither.
+  const { cac } = await import('cac');
   const cli = cac('roost');
   for (const [flags, description] of GLOBAL_OPTIONS) cli.option(flags, description);
   // Only the overview (`roost`, `roost --help`) reads the plugin registry, to list plugin commands.
@@ -24,7 +23,7 @@ export async function main(argv: string[]): Promise<number> {
   cli.help((sections) => cli.matchedCommand
     ? withEnvironment(sections, specs.find((s) => cli.matchedCommand!.name === s.name))
     : [...sections, ...(pluginSection ? [pluginSection] : [])]);
-  cli.version(version);
+  cli.version((JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version);
 
   let chosen: { spec: CommandSpec; args: string[]; options: Record<string, unknown> } | undefined;
   for (const spec of specs) {
