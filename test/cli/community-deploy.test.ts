@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { execa } from 'execa';
 import { roostBin, tempGitRepo, writeTree } from '../helpers/cli.js';
+import { isAlive } from '../helpers/sandbox-pids.js';
 import { waitFor } from '../helpers/wait.js';
 import { assertSchema } from './json-schema.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
@@ -133,7 +134,7 @@ describe('community plugin: deploy', () => {
     assert.equal(run.code, 124);
     assert.match(run.stderr, /roost: command timed out after 1 s/);
     const pid = Number(await readFile(join(repo.work, 'slow.pid'), 'utf8'));
-    await waitFor('the timed-out command to be gone', async () => (alive(pid) ? undefined : true));
+    await waitFor('the timed-out command to be gone', async () => (isAlive(pid) ? undefined : true));
   });
 
   test('Ctrl-C stops the running command and exits 130', async () => {
@@ -145,7 +146,7 @@ describe('community plugin: deploy', () => {
     run.kill('SIGINT');
     const result = await run;
     assert.equal(result.exitCode, 130, String(result.stderr));
-    await waitFor('the interrupted command to be gone', async () => (alive(pid) ? undefined : true));
+    await waitFor('the interrupted command to be gone', async () => (isAlive(pid) ? undefined : true));
   });
 
   test('bad input: an unknown target, stray arguments and malformed [deploy] tables exit 2 before anything runs', async () => {
@@ -180,12 +181,3 @@ describe('community plugin: deploy', () => {
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
