@@ -12,8 +12,11 @@ import { parse as parseToml } from 'smol-toml';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const extensionsDir = join(root, 'extensions');
 
-/** Entries started as processes that no manifest names: the agent runner, and the roost command (cli/bin.ts runs it). */
-const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'cli/main.ts'];
+/**
+ * Entries started as processes that no manifest names: the agent runner, and the roost command
+ * (cli/bin.ts runs main; main imports plugin-command, a bundle of its own, for plugin commands).
+ */
+const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'cli/main.ts', 'cli/plugin-command.ts'];
 
 /**
  * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),
