@@ -64,7 +64,12 @@ export const builtinCommands: CommandSpec[] = [
   // run, lanes, work, introspect
   {
     name: 'run', args: '[task]', description: 'Run a built-in task of the detected stack (no task: list them); extra args after --',
-    options: [['--dry-run', 'Show the command without running it'], ['--stack <id>', 'Take the task from this stack (rust, node, go, python, ruby, java, swift)']],
+    options: [
+      ['--dry-run', 'Show the command without running it'],
+      ['--stack <id>', 'Take the task from this stack (rust, node, go, python, ruby, java, swift)'],
+      ['--workspace <package>', 'Run the task in one package of the JavaScript workspace (its name or folder)'],
+      ['--workspaces', 'Run the task in every workspace package that has it, in dependency order'],
+    ],
     load: async () => (await import('./commands/run.js')).handler,
   },
   {

@@ -126,6 +126,17 @@ export interface ExecResult {
   stderr: string;
   /** True when output past the capture limit was dropped (the head is kept). */
   truncated?: boolean;
+  /** The exec asked for `stream: true`: its output came as `exec_output` messages, none is here. */
+  streamed?: boolean;
+}
+
+/** Host → plugin, for an `exec` sent with `stream: true`: a chunk of its output as it came. */
+export interface ExecOutputMessage {
+  type: 'exec_output';
+  /** The id of the exec request this output belongs to. */
+  exec: string;
+  stream: 'stdout' | 'stderr';
+  data: string;
 }
 
 /** Plugin → host message types and the capability each needs (undefined: always allowed). */

@@ -1,11 +1,11 @@
 // JSON Schema validation with ajv, shared by the kernel, the CLI and extensions. Failures become a
 // VALIDATION_ERROR that names the offending field.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { validationError } from './errors.js';
-import { schemasDir } from './paths.js';
+import { distDir, schemasDir } from './paths.js';
 
 let shared: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -25,13 +25,26 @@ function ajv(): Ajv {
   return shared;
 }
 
+/**
+ * The validators scripts/build-validators.mjs generated for a schema file (ajv standalone code), or
+ * undefined when the build made none or the schema changed since: then ajv compiles it here.
+ */
+function precompiled(path: string): Record<string, ValidateFunction> | undefined {
+  const inSchemas = relative(schemasDir, path);
+  if (inSchemas.startsWith('..')) return undefined;
+  const file = join(distDir, 'validators', inSchemas.replace(/\.json$/, '.cjs'));
+  const built = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+  if (built === undefined || built < (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity)) return undefined;
+  return requireCjs(file) as Record<string, ValidateFunction>;
+}
+
 /** Compiles a schema object, or a file path (relative paths are under schemas/). Cached by path. */
 export function schemaValidator(schema: object | string): ValidateFunction {
   if (typeof schema !== 'string') return ajv().compile(schema);
   const path = isAbsolute(schema) ? schema : join(schemasDir, schema);
   let fn = compiled.get(path);
   if (!fn) {
-    fn = ajv().compile(JSON.parse(readFileSync(path, 'utf8')) as object);
+    fn = precompiled(path)?.default ?? ajv().compile(JSON.parse(readFileSync(path, 'utf8')) as object);
     compiled.set(path, fn);
   }
   return fn;
@@ -57,9 +70,12 @@ export function describeErrors(errors: ErrorObject[], what: string): string {
 }
 
 const PROTOCOL_SCHEMA_ID = 'roost/protocol/cli-v1.json';
+let protocolValidators: Record<string, ValidateFunction> | null | undefined;
 
 /** The validator of one cli-v1 message type (schemas/protocol/cli-v1.json), or undefined for unknown types. */
 export function messageValidator(type: string): ValidateFunction | undefined {
+  if (protocolValidators === undefined) protocolValidators = precompiled(join(schemasDir, 'protocol/cli-v1.json')) ?? null;
+  if (protocolValidators) return Object.hasOwn(protocolValidators, type) ? protocolValidators[type] : undefined;
   const instance = ajv();
   if (!instance.getSchema(PROTOCOL_SCHEMA_ID)) {
     instance.addSchema(JSON.parse(readFileSync(join(schemasDir, 'protocol/cli-v1.json'), 'utf8')) as object);

@@ -12,16 +12,21 @@ import { parse as parseToml } from 'smol-toml';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const extensionsDir = join(root, 'extensions');
 
-/** Entries started as processes that no manifest names. */
-const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/sessions/runner/sandbox-fs.ts'];
+/**
+ * Entries started as processes that no manifest names: the agent runner and its sandboxed file worker,
+ * and the roost command (cli/bin.ts runs main; main imports plugin-command, a bundle of its own, for
+ * plugin commands).
+ */
+const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/sessions/runner/sandbox-fs.ts', 'cli/main.ts', 'cli/plugin-command.ts'];
 
 /**
  * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),
  * the PostgreSQL driver (loaded only with ROOST_DATABASE_URL), ajv (protocol/validate.ts requires it
- * on first use), and the drivers of knex dialects Roost never uses, which are not installed.
+ * on first use), tinypool (it finds its worker file beside its own modules), and the drivers of knex
+ * dialects Roost never uses, which are not installed.
  */
 const EXTERNAL = [
-  'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats',
+  'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats', 'tinypool',
   'better-sqlite3', 'mysql', 'mysql2', 'mariadb', 'oracledb', 'tedious',
 ];
 

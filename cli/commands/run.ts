@@ -10,9 +10,16 @@ import { shellQuote } from '../tasks/quote.js';
 import { runTask } from '../tasks/run-task.js';
 
 export const handler: CommandHandler = async ({ args, options, rest }, ctx) => {
-  const project = detectProject(ctx.cwd);
-  const stackId = typeof options.stack === 'string' ? options.stack : undefined;
   const name = args[0];
+  if (options.workspaces) {
+    if (name === undefined) throw usageError('--workspaces needs a task: roost run <task> --workspaces');
+    if (options.workspace !== undefined || options.stack !== undefined) throw usageError('--workspaces runs every package\'s script: it takes neither --workspace nor --stack');
+    const { runAcrossWorkspaces } = await import('../tasks/workspace-run.js');
+    return runAcrossWorkspaces(ctx.cwd, name, rest, Boolean(options.dryRun), ctx);
+  }
+  const cwd = typeof options.workspace === 'string' ? (await import('../tasks/workspace-run.js')).workspaceDir(ctx.cwd, options.workspace) : ctx.cwd;
+  const project = detectProject(cwd);
+  const stackId = typeof options.stack === 'string' ? options.stack : undefined;
   if (name === undefined) return listing(project);
   if (project.stacks.length === 0) throw noStack(project);
   const task = findTask(project, name, stackId);

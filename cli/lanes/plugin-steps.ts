@@ -1,8 +1,6 @@
-// The hook through which plugin commands become lane steps. The plugin system provides
-// `resolvePluginStep` in cli/plugins/steps.ts; lanes work without it (then only lanes, built-in tasks
-// and inline commands resolve).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// The hook through which plugin commands become lane steps: the plugin system provides
+// `resolvePluginStep` in cli/plugins/steps.ts, loaded only when a step names neither a lane, a built-in
+// task nor an inline command.
 
 export interface StepIo {
   cwd: string;
@@ -23,11 +21,7 @@ export interface ExternalStep {
 /** Resolves a step name that is neither a lane nor a built-in task; undefined when no plugin offers it. */
 export type PluginStepResolver = (name: string, project: { root: string }) => Promise<ExternalStep | undefined>;
 
-const PROVIDER = new URL('../plugins/steps.js', import.meta.url);
-
-/** The installed plugin system's resolver, when there is one. */
+/** The plugin system's resolver. */
 export async function loadPluginStepResolver(): Promise<PluginStepResolver | undefined> {
-  if (!existsSync(fileURLToPath(PROVIDER))) return undefined;
-  const module = (await import(PROVIDER.href)) as { resolvePluginStep?: PluginStepResolver };
-  return module.resolvePluginStep;
+  return (await import('../plugins/steps.js')).resolvePluginStep;
 }

@@ -10,7 +10,7 @@ import { toEntry } from './install.js';
 import { readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
 
 export const DEFAULT_PLUGINS = ['deps', 'metrics', 'github'] as const;
-export const COMMUNITY_PLUGINS = ['secrets', 'sbom', 'license', 'context', 'coverage', 'notify'] as const;
+export const COMMUNITY_PLUGINS = ['secrets', 'sbom', 'license', 'context', 'coverage', 'notify', 'deploy'] as const;
 
 export interface DefaultsResult {
   installed: RegistryEntry[];

@@ -2,8 +2,8 @@
 // keys): git_tags, git_status, git_log, env and fledge_config.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { parse as parseToml } from 'smol-toml';
+import { gitTry } from '../work/git.js';
 
 export const EXTRA_METADATA_KEYS = ['git_tags', 'git_status', 'git_log', 'env', 'fledge_config'] as const;
 
@@ -13,8 +13,8 @@ const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|AC
 
 export async function extraMetadata(key: (typeof EXTRA_METADATA_KEYS)[number], root: string): Promise<unknown> {
   const git = async (...args: string[]) => {
-    const result = await execa('git', args, { cwd: root, reject: false, stdin: 'ignore' });
-    return result.exitCode === 0 ? String(result.stdout).split('\n').filter(Boolean) : null;
+    const result = await gitTry(root, args).catch(() => null); // no git: no answer
+    return result?.exitCode === 0 ? result.stdout.split('\n').filter(Boolean) : null;
   };
   switch (key) {
     case 'git_tags':

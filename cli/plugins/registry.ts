@@ -42,28 +42,6 @@ export interface Registry {
   plugins: RegistryEntry[];
 }
 
-const REGISTRY_SCHEMA = {
-  type: 'object',
-  required: ['version', 'plugins'],
-  properties: {
-    version: { const: 1 },
-    plugins: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'version', 'dir', 'capabilities', 'commands', 'hooks'],
-        properties: {
-          name: { type: 'string' },
-          dir: { type: 'string' },
-          capabilities: { type: 'array', items: { type: 'string' } },
-          commands: { type: 'array', items: { type: 'object', required: ['name', 'binary'] } },
-          hooks: { type: 'object' },
-        },
-      },
-    },
-  },
-};
-
 export async function readRegistry(home: string): Promise<Registry> {
   const file = registryFile(home);
   let text: string;
@@ -79,7 +57,7 @@ export async function readRegistry(home: string): Promise<Registry> {
   } catch {
     throw new RoostError('VALIDATION_ERROR', `${file} is not valid JSON; repair it or remove it and reinstall the plugins`);
   }
-  const check = schemaValidator(REGISTRY_SCHEMA);
+  const check = schemaValidator('plugin-registry.json');
   if (!check(data)) {
     throw new RoostError('VALIDATION_ERROR', `${file} is damaged (${describeErrors(check.errors ?? [], 'registry')}); repair it or remove it and reinstall the plugins`);
   }

@@ -57,7 +57,7 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
     ...(protocol !== PROTOCOL ? { FLEDGE_PLUGIN_DIR: entry.dir } : {}),
     ...options.env,
   };
-  const project = await projectInfo(options.cwd);
+  const project = await projectInfo(options.cwd, entry.capabilities.includes('metadata'));
   const box = await pluginBox(entry, options.home, project?.root ?? options.cwd, options.cwd, env, options.log);
   const plugin = protocol === 'plain'
     ? startPlain(file, options.args, { cwd: options.cwd, env: box.env, wrapper: box.wrapper, passThrough: options.passThrough ?? false, onLine: (line) => options.output(`${line}\n`) })

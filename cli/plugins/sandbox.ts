@@ -9,9 +9,10 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SANDBOX_LIMITS, sandboxArgv } from '../../kernel/host/sandbox.js';
-import { findSandboxTools, type SandboxTools } from '../../kernel/host/sandbox-tools.js';
+import type { SandboxTools } from '../../kernel/host/sandbox-tools.js';
 import { packageRoot } from '../../protocol/paths.js';
 import { pluginDataFile } from './home.js';
+import { sandboxTools } from './sandbox-probe.js';
 import type { RegistryEntry } from './registry.js';
 
 let tools: SandboxTools | undefined;
@@ -26,7 +27,7 @@ export interface PluginBox {
 }
 
 export async function pluginBox(entry: RegistryEntry, home: string, root: string, cwd: string, env: Record<string, string | undefined>, log: (line: string) => void): Promise<PluginBox> {
-  tools ??= findSandboxTools(process.env.ROOST_BWRAP || 'bwrap');
+  tools ??= await sandboxTools(home, process.env.ROOST_BWRAP || 'bwrap');
   const grants = new Set(entry.capabilities);
   if ('missing' in tools) {
     const unenforced = ['network', 'filesystem'].filter((c) => !grants.has(c));

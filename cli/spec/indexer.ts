@@ -1,7 +1,11 @@
 // Analyses the files of a project: in-process for small trees, in a tinypool of worker threads once
 // the tree is big enough for the pool's start-up cost to pay off.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
+import { distDir } from '../../protocol/paths.js';
 import { analyzeBatch, type FileAnalysis } from './analyze.js';
 import { classify } from './languages.js';
 
@@ -27,7 +31,7 @@ export async function analyseProject(root: string, files: string[], workers?: nu
   if (threads === 0) return { mode: 'in-process', workers: 0, analysed: analyzeBatch({ root, paths: relevant }) };
 
   const pool = new Tinypool({
-    filename: new URL('./worker.js', import.meta.url).href,
+    filename: workerFile(),
     minThreads: threads,
     maxThreads: threads,
   });
@@ -40,4 +44,10 @@ export async function analyseProject(root: string, files: string[], workers?: nu
   } finally {
     await pool.destroy();
   }
+}
+
+/** The worker beside this module; from the CLI's bundle (where this module is a chunk), the compiled one. */
+function workerFile(): string {
+  const beside = new URL('./worker.js', import.meta.url);
+  return existsSync(beside) ? beside.href : pathToFileURL(join(distDir, 'cli', 'spec', 'worker.js')).href;
 }

@@ -1,6 +1,6 @@
 // git as roost uses it: never prompts (GIT_TERMINAL_PROMPT=0), and a failure becomes a RoostError that
 // carries git's own explanation.
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
 import { RoostError } from '../../protocol/errors.js';
 
 export interface GitResult {
@@ -9,15 +9,21 @@ export interface GitResult {
   stderr: string;
 }
 
-/** Runs git; resolves whatever the exit code. */
-export async function gitTry(cwd: string, args: string[]): Promise<GitResult> {
-  const result = await execa('git', args, {
-    cwd, reject: false, stdin: 'ignore', env: { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+/** Far above any output roost asks git for (a status, a log), yet bounded. */
+const GIT_MAX_OUTPUT = 256 * 1024 * 1024;
+
+/** Runs git; resolves whatever the exit code. node:child_process, not execa: `roost run` and every plugin command ask git for the project's state, and execa alone costs more to load than they may take. */
+export function gitTry(cwd: string, args: string[]): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', args, {
+      cwd, encoding: 'utf8', maxBuffer: GIT_MAX_OUTPUT, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+    }, (err, stdout, stderr) => {
+      const code = (err as NodeJS.ErrnoException | null)?.code;
+      if (code === 'ENOENT') return reject(new RoostError('COMMAND_NOT_FOUND', 'git: command not found (is git installed and on PATH?)'));
+      resolve({ exitCode: err ? (typeof code === 'number' ? code : 1) : 0, stdout: stdout.trimEnd(), stderr: stderr.trim() });
+    });
+    child.stdin?.end();
   });
-  if (result.failed && result.exitCode === undefined) {
-    throw new RoostError('COMMAND_NOT_FOUND', 'git: command not found (is git installed and on PATH?)');
-  }
-  return { exitCode: result.exitCode ?? 1, stdout: String(result.stdout).trimEnd(), stderr: String(result.stderr).trim() };
 }
 
 /** Runs git and returns its trimmed stdout; a non-zero exit throws GIT_ERROR with git's message. */

@@ -1,7 +1,5 @@
 // pre_push hooks of installed plugins run before every push. The plugin system implements
-// `runPrePushHooks` in cli/plugins/hooks.ts; without it there are no hooks to run.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// `runPrePushHooks` in cli/plugins/hooks.ts, loaded only when a push runs.
 import { RoostError } from '../../protocol/errors.js';
 
 export interface PrePushHookContext {
@@ -30,13 +28,9 @@ export interface PrePushResult {
 
 export type RunPrePushHooks = (ctx: PrePushHookContext) => Promise<PrePushResult>;
 
-const PROVIDER = new URL('../plugins/hooks.js', import.meta.url);
-
 /** Runs the hooks (when a plugin system is installed); a failing hook throws HOOK_FAILED. */
 export async function runPrePushHooks(ctx: PrePushHookContext): Promise<{ ran: boolean }> {
-  if (!existsSync(fileURLToPath(PROVIDER))) return { ran: false };
-  const { runPrePushHooks: run } = (await import(PROVIDER.href)) as { runPrePushHooks?: RunPrePushHooks };
-  if (!run) return { ran: false };
+  const { runPrePushHooks: run } = await import('../plugins/hooks.js');
   const result = await run(ctx);
   if (!result.ok) {
     const why = result.failures.map((f) => `${f.plugin} (exit ${f.code})${lastLines(f.output)}`).join('; ') || 'a hook failed';

@@ -2,7 +2,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
-import type { ExecResult } from '../../protocol/messages.js';
+import type { ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
 
 export interface TenantPlanView {
   tenantId: string;
@@ -20,10 +20,30 @@ export class HostClient {
   /** The id of the request, tool call, WebSocket message or event whose handling is running now. */
   readonly serving = new AsyncLocalStorage<string>();
 
-  constructor(private readonly peer: Peer) {}
+  /** The output handler of each streamed exec in flight, by its request id. */
+  private readonly execStreams = new Map<string, (stream: 'stdout' | 'stderr', data: string) => void>();
+  private execStreamCounter = 0;
+
+  constructor(private readonly peer: Peer) {
+    peer.handle('exec_output', (message) => {
+      const { exec, stream, data } = message as unknown as ExecOutputMessage;
+      this.execStreams.get(exec)?.(stream, data);
+    });
+  }
 
   exec(command: string, options: { cwd?: string; timeout?: number } = {}): Promise<ExecResult> {
     return this.peer.request({ type: 'exec', command, ...options });
+  }
+
+  /**
+   * A long-running command whose output comes as it is printed, to `onOutput`; resolves with its exit
+   * code once it ends (timeout in seconds: default 3600, at most 86400). No request time limit applies.
+   */
+  execStream(command: string, onOutput: (stream: 'stdout' | 'stderr', data: string) => void, options: { cwd?: string; timeout?: number } = {}): Promise<ExecResult> {
+    const id = `exec-stream-${++this.execStreamCounter}`;
+    this.execStreams.set(id, onOutput);
+    return this.peer.request<ExecResult>({ type: 'exec', command, stream: true, ...options }, { id, timeoutMs: 0 })
+      .finally(() => this.execStreams.delete(id));
   }
 
   async store(key: string, value: string): Promise<void> {

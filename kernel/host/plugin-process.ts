@@ -191,7 +191,10 @@ export class PluginProcess {
     };
     switch (type) {
       case 'exec':
-        return s.exec({ command: m.command, cwd: m.cwd, timeout: m.timeout, signal: this.lifetime.signal });
+        return s.exec({
+          command: m.command, cwd: m.cwd, timeout: m.timeout, signal: this.lifetime.signal,
+          ...(m.stream === true ? { onOutput: (stream, data) => this.notify({ type: 'exec_output', exec: m.id, stream, data }) } : {}),
+        });
       case 'store':
         return s.store(m.key, m.value).then(() => true);
       case 'load':

@@ -8,10 +8,12 @@ import type { PlanChange } from '../tenants/plans.js';
 export interface ExecRequest {
   command: string;
   cwd?: string;
-  /** Seconds; default 30, at most 300. */
+  /** Seconds; default 30, at most 300 (streamed: default 3600, at most 86400). */
   timeout?: number;
   /** Aborted when the plugin that asked is gone: the command is stopped with it. */
   signal?: AbortSignal;
+  /** Streamed exec: each chunk of output as it comes (the result then carries no output). */
+  onOutput?: (stream: 'stdout' | 'stderr', data: string) => void;
 }
 
 export interface AskRequest {

@@ -23,22 +23,17 @@ function time(command: string, args: string[], cwd: string, env: Record<string, 
   return elapsed;
 }
 
-/** Medians of a and b over `runs` interleaved rounds (alternating which goes first), after one warm-up each. */
-function sideBySide(runs: number, a: () => number, b: () => number): [number, number] {
-  a();
-  b();
-  const as: number[] = [];
-  const bs: number[] = [];
+/** The median of each measure over `runs` interleaved rounds (the order turning each round), after one warm-up each. */
+function sideBySide(runs: number, ...measures: Array<() => number>): number[] {
+  for (const measure of measures) measure();
+  const samples = measures.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      as.push(a());
-      bs.push(b());
-    } else {
-      bs.push(b());
-      as.push(a());
+    for (let j = 0; j < measures.length; j++) {
+      const k = (i + j) % measures.length;
+      samples[k]!.push(measures[k]!());
     }
   }
-  return [median(as), median(bs)];
+  return samples.map(median);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'roost-bench-cli-'));
@@ -58,8 +53,11 @@ try {
   chmodSync(join(plugin, 'bin', 'hello'), 0o755);
   const home = { ROOST_HOME: join(dir, 'roost-home') };
   time(process.execPath, [roostBin, 'plugins', 'install', plugin, '--yes'], dir, home);
-  const [viaPlugin, alone] = sideBySide(15, () => time(process.execPath, [roostBin, 'hello'], dir, home), () => time(join(plugin, 'bin', 'hello'), [], dir));
-  const [nodeAlone] = sideBySide(15, () => time(process.execPath, ['-e', '0'], dir), () => 0);
+  // All three in the same rounds, so the machine's load weighs on each alike.
+  const [viaPlugin, alone, nodeAlone] = sideBySide(15,
+    () => time(process.execPath, [roostBin, 'hello'], dir, home),
+    () => time(join(plugin, 'bin', 'hello'), [], dir),
+    () => time(process.execPath, ['-e', '0'], dir));
   report('plugin command overhead (roost hello − the plugin alone) vs node -e 0', (viaPlugin - alone) / nodeAlone, 'x', '≤ 1.5×', {
     roostMs: viaPlugin, pluginAloneMs: alone, nodeMs: nodeAlone, runs: 15,
   });

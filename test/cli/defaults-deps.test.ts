@@ -130,7 +130,7 @@ describe('default plugin: deps', () => {
     ]);
     const community = await env.run(['plugins', 'install', '--community', '--json'], repo.work);
     assert.deepEqual(assertSchema('plugins-install', community.json).installed.map((p: any) => p.source), [
-      'builtin:secrets', 'builtin:sbom', 'builtin:license', 'builtin:context', 'builtin:coverage', 'builtin:notify',
+      'builtin:secrets', 'builtin:sbom', 'builtin:license', 'builtin:context', 'builtin:coverage', 'builtin:notify', 'builtin:deploy',
     ]);
   });
   after(async () => {

@@ -1,0 +1,31 @@
+// The roost command (started by cli/bin.ts). Kept small on purpose: a command word no built-in owns goes
+// to the plugin commands, anything else to cac and the built-in tree; each imports its module only then.
+import { builtinCommands, type CommandSpec } from './tree.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const specs = builtinCommands;
+  // Only roost's own flags count: `roost run test -- --json` hands --json to the task.
+  const dashDash = argv.indexOf('--');
+  const json = (dashDash === -1 ? argv : argv.slice(0, dashDash)).includes('--json');
+  const pluginExit = await runPluginCommand(argv, specs, json);
+  if (pluginExit !== undefined) return pluginExit;
+  const { runBuiltinCommand } = await import('./builtin-command.js');
+  return runBuiltinCommand(argv, specs, json);
+}
+
+/**
+ * A command word that no built-in owns may belong to a plugin: only then is the plugin registry read,
+ * so built-ins and `roost --version` start without touching it. The plugin gets its arguments raw.
+ */
+async function runPluginCommand(argv: string[], specs: CommandSpec[], json: boolean): Promise<number | undefined> {
+  const words = argv.slice(2);
+  const end = words.indexOf('--') === -1 ? words.length : words.indexOf('--');
+  const first = words.slice(0, end).find((w) => !w.startsWith('-'));
+  if (first === undefined || specs.some((s) => s.name.split(' ')[0] === first)) return undefined;
+  // By URL, so the bundler leaves it to its own one-file bundle beside this one (or beside main.js).
+  const entry = new URL('./plugin-command.js', import.meta.url).href;
+  const { runPluginCommand: run } = (await import(entry)) as typeof import('./plugin-command.js');
+  return run(words, json);
+}
+
+process.exitCode = await main(process.argv);
