@@ -1,9 +1,9 @@
 // Requests extensions make to other servers: http(s) only, no redirects followed, a time limit and a
-// size limit on the answer, and a reach: `any` (an address an owner registered), `no-metadata` (never a
-// link-local or cloud-metadata address) or `public` (not a loopback, private or shared address either).
-// The address is checked when the socket connects (the lookup hook), so a name cannot resolve to one
-// address when checked and another when used.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+// size limit on the answer, and a reach: `any` (an address an owner registered), `no-metadata` (never
+// a link-local or cloud-metadata address) or `public` (not a loopback, private, shared or reserved
+// address either). The address is checked when the socket connects (the lookup hook), so a name cannot
+// resolve to one address when checked and another when used.
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
@@ -26,16 +26,24 @@ PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
 PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
 PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
 PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
+PRIVATE.addSubnet('192.0.0.0', 24, 'ipv4'); // IETF protocol assignments
+PRIVATE.addSubnet('198.18.0.0', 15, 'ipv4'); // benchmarking
+PRIVATE.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
+PRIVATE.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, and broadcast
 PRIVATE.addAddress('::1', 'ipv6');
 PRIVATE.addAddress('::', 'ipv6');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6'); // unique local
+PRIVATE.addSubnet('ff00::', 8, 'ipv6'); // multicast
 const PRIVATE_NAMES = new Set(['localhost']);
 
 export interface OutboundRequest {
   method: 'GET' | 'POST';
   url: URL;
   headers?: Record<string, string>;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent exactly as given (a body that was signed, say), instead of `body`; name its content type in `headers`. */
+  payload?: string;
   timeoutMs: number;
   maxBytes: number;
   reach: Reach;
@@ -78,15 +86,29 @@ export function blockedAddress(address: string, reach: Reach): boolean {
 
 function refusedAddress(host: string, reach: Reach): RoostError {
   return new RoostError('FORBIDDEN', reach === 'public'
-    ? `${host} is a loopback, private or link-local address; only public addresses may be reached from here`
+    ? `${host} is a loopback, private, link-local or reserved address; only public addresses may be reached from here`
     : `${host} is a link-local or cloud-metadata address; only an address an owner registered may be reached there`);
+}
+
+/**
+ * Refuses (403 FORBIDDEN) a URL whose host is, or resolves to, an address outside the reach: for checking
+ * a target when it is registered. The request itself checks again as it connects.
+ */
+export async function checkReach(url: URL, reach: Reach): Promise<void> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (blockedAddress(host, reach)) throw refusedAddress(host, reach);
+  if (reach === 'any' || isIP(host)) return;
+  const addresses = await dnsPromises.lookup(host, { all: true }).catch(() => []);
+  if (addresses.length === 0) throw validationError(`the host ${host} does not resolve`);
+  const bad = addresses.find((a) => blockedAddress(a.address, reach));
+  if (bad) throw refusedAddress(`${host} (${bad.address})`, reach);
 }
 
 /** Sends the request and reads its answer (any status), within the time and size limits. */
 export async function request(req: OutboundRequest): Promise<OutboundReply> {
   const host = req.url.hostname.replace(/^\[|\]$/g, '');
   if (blockedAddress(host, req.reach)) throw refusedAddress(host, req.reach);
-  const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+  const payload = req.payload ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   const options: RequestOptions = {
     method: req.method,
     headers: { accept: (req.read ?? 'json') === 'json' ? 'application/json' : '*/*', ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...req.headers },

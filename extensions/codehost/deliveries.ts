@@ -7,10 +7,13 @@ import { sign } from '@octokit/webhooks-methods';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { Sealer } from '../_shared/sealed.js';
 import { integerSetting, stringSetting } from '../_shared/settings.js';
-import { checkTarget } from './targets.js';
+import { request } from '../_shared/outbound.js';
+import { checkTarget, targetReach } from './targets.js';
 import { WebhookStore, type DeliveryRow } from './webhook-store.js';
 
 const SEND_TIMEOUT_MS = 10_000;
+/** What a receiver's answer may weigh; only its status is used. */
+const REPLY_MAX_BYTES = 64 * 1024;
 const BATCH = 20;
 
 export interface DeliveryConfig {
@@ -83,20 +86,22 @@ export class Deliverer {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      await checkTarget(registration.url, this.config.allowPrivate);
+      const url = await checkTarget(registration.url, this.config.allowPrivate);
       const secret = (await this.sealer()).open(registration.secret_sealed, `webhook:${registration.id}`);
-      const res = await fetch(registration.url, {
+      const reply = await request({
         method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        url,
+        reach: targetReach(this.config.allowPrivate),
+        timeoutMs: SEND_TIMEOUT_MS,
+        maxBytes: REPLY_MAX_BYTES,
+        read: 'text',
         headers: {
           'content-type': 'application/json', 'user-agent': 'Roost-Webhooks/1', 'x-roost-event': delivery.event, 'x-roost-delivery': delivery.id,
           'x-roost-signature-256': await sign(secret, body),
         },
-        body,
+        payload: body,
       });
-      await res.body?.cancel();
-      status = res.status;
+      status = reply.status;
       if (status < 200 || status > 299) error = `the receiver answered ${status}`;
     } catch (err) {
       error = (err as Error).message;

@@ -169,7 +169,7 @@ describe('notification channels and owner notifications', () => {
       return body.deliveries[0].attempts >= 1 ? body.deliveries[0] : undefined;
     });
     assert.notEqual(refused.status, 'delivered');
-    assert.match(refused.lastError, /127\.0\.0\.1 is a loopback, private or link-local address/);
+    assert.match(refused.lastError, /127\.0\.0\.1 is a loopback, private, link-local or reserved address/);
     assert.equal(hook.received.length, before, 'nothing reached the receiver');
   });
 });

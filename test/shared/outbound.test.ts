@@ -32,7 +32,7 @@ describe('outbound requests', () => {
       assert.equal(blockedAddress(address, 'no-metadata'), true, address);
       assert.equal(blockedAddress(address, 'any'), false, address);
     }
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '100.64.0.1', '::1', 'fd12::1', 'localhost', 'app.localhost', '::ffff:10.0.0.1']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '100.64.0.1', '198.18.0.1', '224.0.0.1', '255.255.255.255', '::1', 'fd12::1', 'ff02::1', 'localhost', 'app.localhost', '::ffff:10.0.0.1']) {
       assert.equal(blockedAddress(address, 'public'), true, address);
       assert.equal(blockedAddress(address, 'no-metadata'), false, address);
     }
@@ -41,8 +41,8 @@ describe('outbound requests', () => {
 
   it('refuses a private address for a public reach, by literal address and by a name that resolves to one, before sending', async () => {
     const before = hits;
-    await assert.rejects(get(`http://127.0.0.1:${port}/`, 'public'), /127\.0\.0\.1 is a loopback, private or link-local address/);
-    await assert.rejects(get(`http://localhost:${port}/`, 'public'), /localhost is a loopback, private or link-local address/);
+    await assert.rejects(get(`http://127.0.0.1:${port}/`, 'public'), /127\.0\.0\.1 is a loopback, private, link-local or reserved address/);
+    await assert.rejects(get(`http://localhost:${port}/`, 'public'), /localhost is a loopback, private, link-local or reserved address/);
     await assert.rejects(get('http://169.254.169.254/latest/meta-data/', 'no-metadata'), /link-local or cloud-metadata/);
     assert.equal(hits, before, 'nothing was sent');
   });

@@ -127,7 +127,7 @@ describe('outbound webhooks', () => {
       for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[::ffff:127.0.0.1]/x']) {
         const res = await plain.api('POST', '/api/webhooks', { body: { url, events: ['*'] } });
         assert.equal(res.status, 403, `${url}: ${res.text}`);
-        assert.match(res.body.error, /loopback, private or reserved/);
+        assert.match(res.body.error, /loopback, private, link-local or reserved/);
       }
     });
   });
