@@ -200,7 +200,8 @@ export class SessionRuntime {
       return this.failed(err);
     }
     const remaining = this.row.timeout_remaining_ms ?? this.row.timeout_minutes * 60_000;
-    await this.save({ timeout_at: new Date(Date.now() + remaining).toISOString(), timeout_remaining_ms: null, started_at: this.row.started_at ?? new Date().toISOString(), ended_at: null });
+    const now = Date.now();
+    await this.save({ timeout_at: new Date(now + remaining).toISOString(), timeout_remaining_ms: null, started_at: this.row.started_at ?? new Date(now).toISOString(), ended_at: null });
     this.armTimeout();
     await this.setStatus('running');
     void pump(this);
