@@ -5,6 +5,7 @@ import { Analytics } from './pages/analytics.js';
 import { Audit } from './pages/audit.js';
 import { Chat } from './pages/chat.js';
 import { CouncilLaunch, Councils } from './pages/councils.js';
+import { DeviceApprove } from './pages/device-approve.js';
 import { Escalations } from './pages/escalations.js';
 import { Plugins } from './pages/plugins.js';
 import { Projects } from './pages/projects.js';
@@ -27,6 +28,7 @@ export const NAV: Array<[string, string]> = [
   ['analytics', 'Analytics'],
   ['plugins', 'Plugins'],
   ['audit', 'Audit log'],
+  ['device', 'Approve a device'],
 ];
 
 export function pageFor(route: string[], me: Me) {
@@ -56,6 +58,8 @@ export function pageFor(route: string[], me: Me) {
       return <Plugins me={me} />;
     case 'audit':
       return <Audit me={me} />;
+    case 'device':
+      return <DeviceApprove me={me} code={id} />;
     default:
       return (
         <section class="page">
