@@ -3,6 +3,7 @@ import type { Me } from './app.js';
 import { AgentDetail, Agents } from './pages/agents.js';
 import { Analytics } from './pages/analytics.js';
 import { Audit } from './pages/audit.js';
+import { Billing } from './pages/billing.js';
 import { Chat } from './pages/chat.js';
 import { CouncilLaunch, Councils } from './pages/councils.js';
 import { DeviceApprove } from './pages/device-approve.js';
@@ -26,6 +27,7 @@ export const NAV: Array<[string, string]> = [
   ['work-tasks', 'Work tasks'],
   ['escalations', 'Approvals & questions'],
   ['analytics', 'Analytics'],
+  ['billing', 'Billing and plan'],
   ['plugins', 'Plugins'],
   ['audit', 'Audit log'],
   ['device', 'Approve a device'],
@@ -54,6 +56,8 @@ export function pageFor(route: string[], me: Me) {
       return <Escalations />;
     case 'analytics':
       return <Analytics />;
+    case 'billing':
+      return <Billing me={me} />;
     case 'plugins':
       return <Plugins me={me} />;
     case 'audit':
