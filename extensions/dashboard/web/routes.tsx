@@ -8,6 +8,9 @@ import { Chat } from './pages/chat.js';
 import { CouncilLaunch, Councils } from './pages/councils.js';
 import { DeviceApprove } from './pages/device-approve.js';
 import { Escalations } from './pages/escalations.js';
+import { MarketEdit } from './pages/market-edit.js';
+import { MarketListing } from './pages/market-listing.js';
+import { Marketplace } from './pages/marketplace.js';
 import { Plugins } from './pages/plugins.js';
 import { Projects } from './pages/projects.js';
 import { Schedules } from './pages/schedules.js';
@@ -26,6 +29,7 @@ export const NAV: Array<[string, string]> = [
   ['workflows', 'Workflows'],
   ['work-tasks', 'Work tasks'],
   ['escalations', 'Approvals & questions'],
+  ['marketplace', 'Marketplace'],
   ['analytics', 'Analytics'],
   ['billing', 'Billing and plan'],
   ['plugins', 'Plugins'],
@@ -56,6 +60,10 @@ export function pageFor(route: string[], me: Me) {
       return <Escalations />;
     case 'analytics':
       return <Analytics />;
+    case 'marketplace':
+      if (id === 'listing' && route[2]) return <MarketListing id={route[2]} me={me} />;
+      if (id === 'new' || (id === 'edit' && route[2])) return <MarketEdit key={route[2] ?? 'new'} id={route[2]} />;
+      return <Marketplace tab={id} />;
     case 'billing':
       return <Billing me={me} />;
     case 'plugins':
