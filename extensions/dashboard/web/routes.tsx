@@ -4,6 +4,7 @@ import { AgentDetail, Agents } from './pages/agents.js';
 import { Analytics } from './pages/analytics.js';
 import { Audit } from './pages/audit.js';
 import { Billing } from './pages/billing.js';
+import { Chainchat } from './pages/chainchat.js';
 import { Chat } from './pages/chat.js';
 import { CouncilLaunch, Councils } from './pages/councils.js';
 import { DeviceApprove } from './pages/device-approve.js';
@@ -30,6 +31,7 @@ export const NAV: Array<[string, string]> = [
   ['work-tasks', 'Work tasks'],
   ['escalations', 'Approvals & questions'],
   ['marketplace', 'Marketplace'],
+  ['chainchat', 'Chainchat'],
   ['analytics', 'Analytics'],
   ['billing', 'Billing and plan'],
   ['plugins', 'Plugins'],
@@ -64,6 +66,8 @@ export function pageFor(route: string[], me: Me) {
       if (id === 'listing' && route[2]) return <MarketListing id={route[2]} me={me} />;
       if (id === 'new' || (id === 'edit' && route[2])) return <MarketEdit key={route[2] ?? 'new'} id={route[2]} />;
       return <Marketplace tab={id} />;
+    case 'chainchat':
+      return <Chainchat me={me} />;
     case 'billing':
       return <Billing me={me} />;
     case 'plugins':
