@@ -128,7 +128,7 @@ describe('serving the dashboard and signing in', () => {
     await page.goto('/ui/');
     await page.getByLabel('API key').fill(KEY);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('link', { name: 'Chat' }).click();
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
     await page.getByLabel('Agent').selectOption(agent.id);
     await page.getByLabel('Your message').fill('hello');
     await page.getByRole('button', { name: 'Send' }).click();

@@ -7,7 +7,7 @@ import { Button, Card, Empty, ErrorNote, Field, Loading } from '../components/ui
 import { useAction, useGet } from '../hooks.js';
 
 /** The SVG text as an image source: an <img> runs no script and reaches nothing, whatever the text holds. */
-export const svgImage = (svg: string): string => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+const svgImage = (svg: string): string => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
 export function Contacts({ operator }: { operator: boolean }) {
   const contacts = useGet('/api/chainchat/psk-contacts?limit=100');

@@ -33,7 +33,7 @@ export function MarketFederated() {
           ))}
         </Loading>
         <form class="inline" onSubmit={(e) => { e.preventDefault(); void act.run('POST', '/api/marketplace/federation/instances', { url: url.trim() }).then((ok) => ok && setUrl('')); }}>
-          <Field label="Server address" type="url" required placeholder="https://roost.example.com" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <Field label="Server address" type="url" required hint="its full address, starting with https" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
           <Button type="submit" disabled={act.busy}>Add server</Button>
           <Button kind="plain" disabled={act.busy} onClick={() => act.run('POST', '/api/marketplace/federation/sync', {})}>Sync now</Button>
         </form>

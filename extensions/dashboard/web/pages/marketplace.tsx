@@ -9,7 +9,7 @@ import { MarketFederated } from './market-federated.js';
 export const KINDS: Array<[string, string]> = [['agent', 'Agent'], ['skill_bundle', 'Skill bundle'], ['workflow', 'Workflow']];
 const TABS: Array<[string, string]> = [['', 'Search'], ['mine', 'My listings'], ['federated', 'Federated']];
 
-export function MarketTabs({ current }: { current: string }) {
+function MarketTabs({ current }: { current: string }) {
   return (
     <nav class="tabs" aria-label="Marketplace">
       {TABS.map(([path, label]) => (
@@ -28,7 +28,7 @@ export function Marketplace({ tab = '' }: { tab?: string }) {
   );
 }
 
-export function ListingRows({ listings }: { listings: any[] }) {
+function ListingRows({ listings }: { listings: any[] }) {
   return (
     <Table caption="Listings" head={['Name', 'Kind', 'Price (credits)', 'Rating', 'Uses', 'Tags']}>
       {listings.map((l) => (
