@@ -102,10 +102,10 @@ describe('serving the dashboard and signing in', () => {
     await page.getByRole('heading', { name: 'Sign in to Roost' }).waitFor();
     await d.checkAccessibility('the sign-in page');
     await page.getByLabel('API key').fill('rk_wrong');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: /key/i }).waitFor();
     await page.getByLabel('API key').fill(KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Sessions' }).waitFor();
     await page.getByText('default · owner').waitFor();
     // The key stays in this tab's sessionStorage and never goes into a URL; the WebSocket got a ticket.
@@ -127,8 +127,8 @@ describe('serving the dashboard and signing in', () => {
     const agent = (await d.server.api('POST', '/api/agents', { key: KEY, body: { name: 'Remote' } })).body;
     await page.goto('/ui/');
     await page.getByLabel('API key').fill(KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Chat' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
     await page.getByLabel('Agent').selectOption(agent.id);
     await page.getByLabel('Your message').fill('hello');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -145,7 +145,7 @@ describe('serving the dashboard and signing in', () => {
     await page.evaluate(() => sessionStorage.clear());
     await page.reload();
     await page.getByLabel('API key').fill(member.body.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('default · viewer').waitFor();
     await page.getByRole('link', { name: 'Agents' }).click();
     await page.getByRole('link', { name: 'Remote' }).waitFor();
@@ -162,7 +162,7 @@ describe('serving the dashboard and signing in', () => {
     const { page } = d;
     await page.goto(`http://localhost:${uiPort}/ui/`);
     await page.getByLabel('API key').fill(KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('link', { name: 'Plugins' }).click();
     await page.getByRole('heading', { level: 2, name: 'dashboard' }).waitFor();
     await d.shot('ui-port-plugins');

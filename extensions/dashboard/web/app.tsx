@@ -7,12 +7,16 @@ import { socket } from './ws.js';
 import { SignIn } from './pages/signin.js';
 import { pageFor, NAV } from './routes.js';
 import { ThemeToggle } from './components/theme.js';
+import { BillingStatus } from './pages/billing.js';
 
 export interface Me {
   id: string;
   org: string;
   role: 'owner' | 'operator' | 'viewer';
   keyHash: string | null;
+  billingStatus: 'none' | 'active' | 'past_due' | 'canceled';
+  readOnly: boolean;
+  readOnlyAt: string | null;
 }
 
 export function App() {
@@ -71,7 +75,10 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main id="main">{pageFor(route, me)}</main>
+      <main id="main">
+        {current !== 'billing' && <BillingStatus tenant={me} />}
+        {pageFor(route, me)}
+      </main>
     </div>
   );
 }

@@ -23,23 +23,25 @@ export interface Loaded<T> {
   reload(): void;
 }
 
-/** GETs `path` (none while it is null) and again on reload() or every `pollMs`. */
-export function useGet<T = any>(path: string | null, pollMs?: number): Loaded<T> {
+/** GETs `path` (none while it is null) and again on reload() or every `pollMs`. A read the API serves
+ *  as a POST with a query body (chainchat's conversations) passes that body as `query`. */
+export function useGet<T = any>(path: string | null, pollMs?: number, query?: unknown): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: path !== null });
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
+  const body = query === undefined ? undefined : JSON.stringify(query);
   useEffect(() => {
     if (path === null) return;
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    api<T>('GET', path).then(
+    (body === undefined ? api<T>('GET', path) : api<T>('POST', path, JSON.parse(body))).then(
       (data) => live && setState({ data, loading: false }),
       (error: ApiError) => live && setState({ error, loading: false }),
     );
     return () => {
       live = false;
     };
-  }, [path, tick]);
+  }, [path, body, tick]);
   useEffect(() => {
     if (!pollMs || path === null) return;
     const timer = setInterval(reload, pollMs);

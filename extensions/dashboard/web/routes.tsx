@@ -3,9 +3,15 @@ import type { Me } from './app.js';
 import { AgentDetail, Agents } from './pages/agents.js';
 import { Analytics } from './pages/analytics.js';
 import { Audit } from './pages/audit.js';
+import { Billing } from './pages/billing.js';
+import { Chainchat } from './pages/chainchat.js';
 import { Chat } from './pages/chat.js';
 import { CouncilLaunch, Councils } from './pages/councils.js';
+import { DeviceApprove } from './pages/device-approve.js';
 import { Escalations } from './pages/escalations.js';
+import { MarketEdit } from './pages/market-edit.js';
+import { MarketListing } from './pages/market-listing.js';
+import { Marketplace } from './pages/marketplace.js';
 import { Plugins } from './pages/plugins.js';
 import { Projects } from './pages/projects.js';
 import { Schedules } from './pages/schedules.js';
@@ -24,9 +30,13 @@ export const NAV: Array<[string, string]> = [
   ['workflows', 'Workflows'],
   ['work-tasks', 'Work tasks'],
   ['escalations', 'Approvals & questions'],
+  ['marketplace', 'Marketplace'],
+  ['chainchat', 'Chainchat'],
   ['analytics', 'Analytics'],
+  ['billing', 'Billing and plan'],
   ['plugins', 'Plugins'],
   ['audit', 'Audit log'],
+  ['device', 'Approve a device'],
 ];
 
 export function pageFor(route: string[], me: Me) {
@@ -52,10 +62,20 @@ export function pageFor(route: string[], me: Me) {
       return <Escalations />;
     case 'analytics':
       return <Analytics />;
+    case 'marketplace':
+      if (id === 'listing' && route[2]) return <MarketListing id={route[2]} me={me} />;
+      if (id === 'new' || (id === 'edit' && route[2])) return <MarketEdit key={route[2] ?? 'new'} id={route[2]} />;
+      return <Marketplace tab={id} />;
+    case 'chainchat':
+      return <Chainchat me={me} />;
+    case 'billing':
+      return <Billing me={me} />;
     case 'plugins':
       return <Plugins me={me} />;
     case 'audit':
       return <Audit me={me} />;
+    case 'device':
+      return <DeviceApprove me={me} code={id} />;
     default:
       return (
         <section class="page">

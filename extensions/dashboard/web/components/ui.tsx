@@ -96,7 +96,7 @@ export function Table({ caption, head, children }: { caption: string; head: stri
 const TONES: Record<string, string> = {
   running: 'info', resumed: 'info', responding: 'info', discussing: 'info', reviewing: 'info', synthesizing: 'info', pending: 'warn',
   paused: 'warn', waiting: 'warn', awaiting_approval: 'warn', created: 'muted', completed: 'ok', done: 'ok', succeeded: 'ok', answered: 'ok',
-  approve: 'ok', reject: 'bad', abstain: 'muted',
+  approve: 'ok', active: 'ok', trialing: 'ok', paid: 'ok', open: 'warn', past_due: 'bad', canceled: 'muted', reject: 'bad', abstain: 'muted',
   stopped: 'muted', timeout: 'warn', error: 'bad', failed: 'bad', aborted: 'muted', cancelled: 'muted', unloaded: 'muted', crashed: 'bad',
 };
 

@@ -4,6 +4,8 @@ import { api, listOf } from '../api.js';
 import type { Me } from '../app.js';
 import { Button, Card, Empty, ErrorNote, Field, link, Loading, Page, Select, Table, TextArea } from '../components/ui.js';
 import { useAction, useGet } from '../hooks.js';
+import { AgentReputation } from './agent-reputation.js';
+import { AgentSandbox } from './agent-sandbox.js';
 import { AgentMoney } from './agent-money.js';
 import { Persona, Skills } from './agent-profile.js';
 
@@ -79,6 +81,8 @@ export function AgentDetail({ id, me }: { id: string; me: Me }) {
           <Persona agentId={a.id} />
           <Skills agentId={a.id} />
           <AgentMoney agentId={a.id} canFund={me.role !== 'viewer'} />
+          <AgentReputation agentId={a.id} me={me} />
+          <AgentSandbox agentId={a.id} canEdit={me.role !== 'viewer'} />
         </Page>
       )}
     </Loading>

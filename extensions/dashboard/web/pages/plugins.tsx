@@ -4,6 +4,7 @@ import { api, listOf } from '../api.js';
 import type { Me } from '../app.js';
 import { Button, Card, ErrorNote, Loading, Page, Status } from '../components/ui.js';
 import { useAction, useGet } from '../hooks.js';
+import { SandboxPool } from '../components/sandbox-pool.js';
 
 export function Plugins({ me }: { me: Me }) {
   const plugins = useGet('/api/plugins', 10000);
@@ -14,6 +15,7 @@ export function Plugins({ me }: { me: Me }) {
   const owner = me.role === 'owner';
   return (
     <Page title="Plugins">
+      <SandboxPool />
       <ErrorNote error={act.error} />
       <Loading loaded={plugins}>
         {(data) => (
