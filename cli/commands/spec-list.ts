@@ -3,9 +3,9 @@
 import type { CliContext } from '../context.js';
 import { usageError, type CommandResult } from '../output.js';
 import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
-import { listProjectFiles } from '../spec/files.js';
-import { PARALLEL_THRESHOLD, analyseProject } from '../spec/indexer.js';
-import { buildProjectMap, type ProjectMap } from '../spec/project-map.js';
+import { listProjectFiles } from '../../extensions/_shared/spec/files.js';
+import { PARALLEL_THRESHOLD, analyseProject } from '../../extensions/_shared/spec/indexer.js';
+import { buildProjectMap, type ProjectMap } from '../../extensions/_shared/spec/project-map.js';
 import type { CommandInput } from '../tree.js';
 import { count } from '../../extensions/_shared/plural.js';
 

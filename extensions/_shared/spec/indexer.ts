@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import { distDir } from '../../protocol/paths.js';
+import { distDir } from '../../../protocol/paths.js';
 import { analyzeBatch, type FileAnalysis } from './analyze.js';
 import { classify } from './languages.js';
 
@@ -49,5 +49,5 @@ export async function analyseProject(root: string, files: string[], workers?: nu
 /** The worker beside this module; from the CLI's bundle (where this module is a chunk), the compiled one. */
 function workerFile(): string {
   const beside = new URL('./worker.js', import.meta.url);
-  return existsSync(beside) ? beside.href : pathToFileURL(join(distDir, 'cli', 'spec', 'worker.js')).href;
+  return existsSync(beside) ? beside.href : pathToFileURL(join(distDir, 'extensions', '_shared', 'spec', 'worker.js')).href;
 }
