@@ -157,6 +157,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   audit: undefined,
   ws_send: 'events',
   token: 'tokens',
+  mcp_tools: 'tokens',
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,

@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
 import type { ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
+import type { ToolSpec } from './providers/types.js';
 
 export interface TenantPlanView {
   tenantId: string;
@@ -89,6 +90,11 @@ export class HostClient {
   /** A graceful restart of the whole server (capability `system`). */
   async restart(reason: string): Promise<void> {
     await this.peer.request({ type: 'restart', reason });
+  }
+
+  /** The tools `/mcp` lists (capability `tokens`): a runner handed them needs no tools/list of its own. */
+  mcpTools(): Promise<ToolSpec[]> {
+    return this.peer.request({ type: 'mcp_tools' });
   }
 
   /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */

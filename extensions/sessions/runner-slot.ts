@@ -73,10 +73,12 @@ export class RunnerSlot {
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
     const agent = await agentSpec(host, as, row.agent_id);
-    const [provider, project, token, summary, systemPrompt, external] = await Promise.all([
+    const [provider, project, token, mcpTools, summary, systemPrompt, external] = await Promise.all([
       resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
       row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
+      // Handed to the runner, so a session start needs no MCP handshake (it connects at its first tool call).
+      host.mcpTools(),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
       withMemories(host, as, agent.id, agent.systemPrompt, rt.firstPrompt),
       ExternalToolSet.load(host, as, agent.id),
@@ -95,7 +97,7 @@ export class RunnerSlot {
           createWorkingDir: project === null,
           protectedFiles: rt.deps.config.protectedFiles,
           env: project?.env ?? {},
-          mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token },
+          mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token, tools: mcpTools },
           externalTools: external.specs,
           maxTokens: MAX_TOKENS,
           sandboxLookup: true,

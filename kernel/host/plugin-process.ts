@@ -230,6 +230,8 @@ export class PluginProcess {
         return need('wakeOnStart')(m.wake).then(() => true);
       case 'leader':
         return need('leader')(m.name);
+      case 'mcp_tools':
+        return need('mcpTools')();
       case 'system_metrics':
         return need('systemMetrics')();
       case 'restart':

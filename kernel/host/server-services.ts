@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import type { Kernel } from '../kernel.js';
+import { listedTools } from '../mcp/sdk-server.js';
 import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
 import type { HostServices } from './services.js';
@@ -50,6 +51,7 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
     systemMetrics: () => k.metrics.registry.getMetricsAsJSON(),
+    mcpTools: async () => listedTools(k),
     tenantPlan: (tenantId) => k.tenantPlans.mustGet(tenantId),
     setTenantPlan: async (tenantId, change) => {
       const before = await k.tenantPlans.mustGet(tenantId);

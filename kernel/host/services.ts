@@ -73,6 +73,8 @@ export interface HostServices {
   leader?(name: string): Promise<boolean>;
   /** The kernel's metrics as prom-client reads them (capability `system`). */
   systemMetrics?(): Promise<unknown>;
+  /** The tools `/mcp` lists, as its tools/list answers them (for a client handed them rather than asking). */
+  mcpTools?(): Promise<unknown>;
   /** A graceful restart of the whole server, shortly after answering (capability `system`). */
   restart?(reason: string): Promise<void>;
   /** A tenant's plan, limits and billing state (kernel/tenants/plans.ts). */

@@ -39,15 +39,18 @@ function tools(k: Kernel): Map<string, ToolEntry> {
   return out;
 }
 
+/** What tools/list answers: the same for every caller (a privileged tool is refused when called). */
+export function listedTools(k: Kernel): Array<{ name: string; description: string; inputSchema: { type: 'object'; [key: string]: unknown } }> {
+  return [...tools(k).values()].map(({ decl }) => ({
+    name: decl.name,
+    description: decl.privileged ? `${decl.description} (privileged: needs a grant in mcp_tool_permissions)` : decl.description,
+    inputSchema: { type: 'object', ...decl.inputSchema } as { type: 'object'; [key: string]: unknown },
+  }));
+}
+
 function buildServer(k: Kernel, identity: Identity): Server {
   const server = new Server({ name: 'roost', version: k.version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools(k).values()].map(({ decl }) => ({
-      name: decl.name,
-      description: decl.privileged ? `${decl.description} (privileged: needs a grant in mcp_tool_permissions)` : decl.description,
-      inputSchema: { type: 'object', ...decl.inputSchema } as { type: 'object'; [key: string]: unknown },
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools(k) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const name = request.params.name;
     const entry = tools(k).get(name);

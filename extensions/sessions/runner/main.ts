@@ -39,7 +39,8 @@ peer.handle('init', async (message) => {
     const ws = await Workspace.open(config.workingDir, config.protectedFiles);
     shell = new Shell(ws, config.env);
     let mcpError: string | undefined;
-    if (config.mcp) {
+    if (config.mcp?.tools) mcp = McpTools.handed(config.mcp.url, config.mcp.token, config.mcp.tools);
+    else if (config.mcp) {
       mcp = await McpTools.connect(config.mcp.url, config.mcp.token).catch((err: Error) => {
         mcpError = `the server's MCP tools are unavailable: ${err.message}`;
         return null;

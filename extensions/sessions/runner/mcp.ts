@@ -8,15 +8,26 @@ import type { ToolSpec } from '../../_shared/providers/index.js';
 const CALL_TIMEOUT_MS = 15 * 60_000;
 
 export class McpTools {
-  private constructor(private readonly client: Client, readonly specs: ToolSpec[]) {}
+  private client: Promise<Client> | undefined;
 
+  private constructor(
+    private readonly url: string,
+    private readonly token: string,
+    readonly specs: ToolSpec[],
+  ) {}
+
+  /** Connects now and asks `/mcp` for its tools. */
   static async connect(url: string, token: string): Promise<McpTools> {
-    const client = new Client({ name: 'roost-session-runner', version: '0.1.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    const specs = tools.map((t) => ({ name: t.name, description: t.description ?? t.name, inputSchema: t.inputSchema as Record<string, unknown> }));
-    return new McpTools(client, specs);
+    const client = open(url, token);
+    const { tools } = await (await client).listTools();
+    const mcp = new McpTools(url, token, tools.map((t) => ({ name: t.name, description: t.description ?? t.name, inputSchema: t.inputSchema as Record<string, unknown> })));
+    mcp.client = client;
+    return mcp;
+  }
+
+  /** Tools handed over by the sessions extension: the connection is made when a tool is first called. */
+  static handed(url: string, token: string, specs: ToolSpec[]): McpTools {
+    return new McpTools(url, token, specs);
   }
 
   has(name: string): boolean {
@@ -24,13 +35,27 @@ export class McpTools {
   }
 
   async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ text: string; isError: boolean }> {
-    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS, signal });
+    this.client ??= open(this.url, this.token);
+    // A failed connection is not kept: the next call tries again.
+    const client = await this.client.catch((err: unknown) => {
+      this.client = undefined;
+      throw err;
+    });
+    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS, signal });
     return { text: contentText(result.content), isError: result.isError === true };
   }
 
   async close(): Promise<void> {
-    await this.client.close().catch(() => undefined);
+    const client = await this.client?.catch(() => undefined);
+    await client?.close().catch(() => undefined);
   }
+}
+
+async function open(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'roost-session-runner', version: '0.1.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  await client.connect(transport);
+  return client;
 }
 
 /** What the model reads of an MCP tool result: its text parts, and any other part as JSON. */

@@ -19,7 +19,8 @@ export interface RunnerConfig {
   /** The project's env_vars, for run_command. */
   env: Record<string, string>;
   /** The server's MCP endpoint and a bearer token scoped to this agent and session. */
-  mcp: { url: string; token: string } | null;
+  /** `tools`: what `/mcp` lists, handed over so the runner connects only when a tool is called. */
+  mcp: { url: string; token: string; tools?: ToolSpec[] } | null;
   /** Tools of the external MCP servers this agent may use (mcp__<server>__<tool>); run through the host. */
   externalTools: ToolSpec[];
   maxTokens: number;
