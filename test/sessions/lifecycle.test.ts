@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { alive, gone, startHarness, sleep, type Harness } from './harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { alive, gone, startHarness, type Harness } from './harness.js';
 
 const listDir = { toolUses: [{ name: 'list_dir', input: {} }] };
 
@@ -113,10 +114,12 @@ describe('session lifecycle: context resets, timeouts, stop, crashes', () => {
     assert.ok(events.some((e: any) => e.type === 'runner_exited' && e.signal === 'SIGKILL'));
     assert.ok(events.some((e: any) => e.type === 'runner_started' && e.reason === 'crash' && e.previousPid === session.pid));
 
-    h.anthropic.setScript([{ text: 'Slow answer.', delayMs: 1_500 }, 'Second try answer.']);
+    // The kill must land while the provider holds the slow answer: once the request has reached the fake.
+    // (The killed runner's request is abandoned, so the long delay costs nothing.)
+    h.anthropic.setScript([{ text: 'Slow answer.', delayMs: 60_000 }, 'Second try answer.']);
+    const asked = h.anthropic.requests.length;
     await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'take a while' } });
-    await h.until(session.id, (s) => s.busy);
-    await sleep(300);
+    await waitFor('the slow turn to reach the provider', async () => (h.anthropic.requests.length > asked ? true : undefined), 60_000);
     process.kill(await h.hostPid(recovered.pid), 'SIGKILL');
     const retried = await h.until(session.id, (s) => s.turns === 2 && !s.busy);
     assert.equal(retried.status, 'running');
