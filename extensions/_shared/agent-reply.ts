@@ -13,6 +13,8 @@ export interface AskInput {
   sessionId?: string;
   /** Session fields for a new session: source (web, agent, chainchat), projectId, name, timeoutMinutes… */
   session?: Record<string, unknown>;
+  /** Credits already reserved for the turn that answers the prompt (the credits extension's reservation id). */
+  reservationId?: string;
   /** How long to wait for the reply (default 10 minutes). */
   timeoutMs?: number;
   /** Stop waiting when this fires (the session itself goes on). */
@@ -55,18 +57,19 @@ export interface Delivery {
 }
 
 /** The first half of askAgent, for callers that wait later or not at all: start or continue the session. */
-export async function deliverPrompt(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'sessionId' | 'session'>): Promise<Delivery> {
-  return input.sessionId ? continueSession(host, as, input.sessionId, input.prompt) : startSession(host, as, input);
+export async function deliverPrompt(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'sessionId' | 'session' | 'reservationId'>): Promise<Delivery> {
+  return input.sessionId ? continueSession(host, as, input.sessionId, input.prompt, input.reservationId) : startSession(host, as, input);
 }
 
-async function startSession(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'session'>): Promise<Delivery> {
-  const reply = await host.call<Record<string, unknown>>('POST', '/api/sessions', { ...input.session, agentId: input.agentId, initialPrompt: input.prompt }, as);
+async function startSession(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'session' | 'reservationId'>): Promise<Delivery> {
+  const body = { ...input.session, agentId: input.agentId, initialPrompt: input.prompt, ...(input.reservationId ? { reservationId: input.reservationId } : {}) };
+  const reply = await host.call<Record<string, unknown>>('POST', '/api/sessions', body, as);
   const session = orThrow(reply, `starting a session for agent ${input.agentId}`);
   return { sessionId: String(session.id), after: 0, session };
 }
 
-async function continueSession(host: HostClient, as: CallAs, sessionId: string, prompt: string): Promise<Delivery> {
-  const reply = await host.call<Record<string, unknown>>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, { content: prompt }, as);
+async function continueSession(host: HostClient, as: CallAs, sessionId: string, prompt: string, reservationId?: string): Promise<Delivery> {
+  const reply = await host.call<Record<string, unknown>>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, { content: prompt, ...(reservationId ? { reservationId } : {}) }, as);
   const body = orThrow(reply, `sending to session ${sessionId}`);
   // Events before our user message belong to earlier turns.
   return { sessionId, after: Number(body.seq) - 1 };

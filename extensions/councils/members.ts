@@ -19,34 +19,43 @@ export async function resolveAgents(host: HostClient, as: CallAs, agentIds: stri
   return names;
 }
 
+/** A stage's turns paid for ahead: each member's reservation, and the members who cannot pay (with the reason credits gave). */
+export interface StageCredits {
+  reserved: Map<string, string>;
+  refused: Map<string, string>;
+}
+
 /**
- * The members who cannot pay for a turn now, each with the reason credits gave. Sessions reserve and
- * commit credits for every turn themselves; this probe (reserve one turn's amount, release it at once,
- * as a session does before its first turn) keeps a stage from starting members that would only pause
- * for lack of credits. Without a credits extension everyone can pay; when credits cannot answer, the
- * stage goes on and the sessions' own reservations decide.
+ * Reserves one turn for each member before a stage starts. The member's session takes the reservation
+ * over (it answers the stage's question on it, and commits the real cost), so members that could not
+ * pay are never asked, and none runs out of credits half-way through the stage. A member who needs
+ * more than one turn (tool uses) pays for the others as sessions always do. Without a credits extension
+ * everyone can pay; when credits cannot answer, the stage goes on and the sessions' own reservations decide.
  */
-export async function unpaid(host: HostClient, tenantId: string, launchId: string, agentIds: string[], warn: (message: string) => Promise<unknown>): Promise<Map<string, string>> {
-  const refused = new Map<string, string>();
+export async function reserveTurns(host: HostClient, tenantId: string, launchId: string, agentIds: string[], warn: (message: string) => Promise<unknown>): Promise<StageCredits> {
+  const credits: StageCredits = { reserved: new Map(), refused: new Map() };
   await Promise.all(agentIds.map(async (agentId) => {
-    const as = { tenantId };
     type Reply = { status: number; body: { reservationId?: unknown; code?: unknown; error?: unknown } | null };
-    const reply: Reply = await host.call<Reply['body']>('POST', '/api/credits/reservations', { agentId, sessionId: `council-launch-${launchId}` }, as)
+    const reply: Reply = await host.call<Reply['body']>('POST', '/api/credits/reservations', { agentId, sessionId: `council-launch-${launchId}` }, { tenantId })
       .catch((err: Error) => ({ status: 503, body: { error: err.message, code: 'EXTENSION_UNAVAILABLE' } }));
     const body = reply.body;
     if ((reply.status === 200 || reply.status === 201) && typeof body?.reservationId === 'string') {
-      // Not awaited: the release need not hold up the question (it reaches credits before the turn's own reservation).
-      void host.call('POST', `/api/credits/reservations/${encodeURIComponent(body.reservationId)}/release`, {}, as).catch(() => undefined);
+      credits.reserved.set(agentId, body.reservationId);
       return;
     }
     if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') return;
     if (reply.status === 409 && typeof body?.code === 'string') {
-      refused.set(agentId, `${body.code}: ${String(body.error ?? 'credits refused the turn')}`);
+      credits.refused.set(agentId, `${body.code}: ${String(body.error ?? 'credits refused the turn')}`);
       return;
     }
-    await warn(`credits could not check agent ${agentId} (status ${reply.status}); its session's own reservations decide`);
+    await warn(`credits could not reserve a turn for agent ${agentId} (status ${reply.status}); its session's own reservations decide`);
   }));
-  return refused;
+  return credits;
+}
+
+/** Gives back reservations no session took over (a member that failed, or a question sent before a restart). Best effort: not awaited by the stage. */
+export function releaseTurns(host: HostClient, tenantId: string, reservationIds: Iterable<string>): void {
+  for (const id of reservationIds) void host.call('POST', `/api/credits/reservations/${encodeURIComponent(id)}/release`, {}, { tenantId }).catch(() => undefined);
 }
 
 /** Stops a member's session that is answering for a launch that no longer needs it (best effort). */

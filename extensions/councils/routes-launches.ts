@@ -1,7 +1,8 @@
 // /api/council-launches: reading launches and their events, and the operations that move a launch.
-import { conflict, notFound, validationError } from '../../protocol/errors.js';
+import { conflict, notFound, toRoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { askAgent } from '../_shared/agent-reply.js';
+import { askAgent, type AgentReply, type AskInput } from '../_shared/agent-reply.js';
+import type { CallAs, HostClient } from '../_shared/host-client.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { ok, page, queryString } from '../_shared/http.js';
 import { EventLog } from './event-log.js';
@@ -9,6 +10,9 @@ import { LaunchStore, type Launch } from './launch-store.js';
 import { launchDetail, launchView } from './launching.js';
 import { schema } from './routes-councils.js';
 import { launches } from './runner.js';
+
+/** How long a chat question waits for the synthesizer at most (the manifest's timeout_ms leaves a margin above it). */
+const CHAT_WAIT_MAX_SECONDS = 570;
 
 async function mustGet(ctx: ExtensionContext, req: RouteRequest): Promise<Launch> {
   const launch = await new LaunchStore(ctx.db, ctx.sql).get(req.auth.tenantId, req.params.id!);
@@ -93,10 +97,22 @@ export const launchRoutes: Record<string, RouteHandler> = {
     }
     const log = new EventLog(ctx);
     const question = await log.append(launch, { type: 'discussion_message', stage: 'completed', kind: 'chat_question', agentId: null, round: 0, content: message });
-    const reply = await askAgent(ctx.host, { requestId: req.id }, {
-      agentId: launch.synthesizerId, sessionId: launch.synthesisSessionId, prompt: message, timeoutMs: launch.config.memberTimeoutSeconds * 1000,
+    const reply = await askResuming(ctx.host, { requestId: req.id }, {
+      agentId: launch.synthesizerId, sessionId: launch.synthesisSessionId, prompt: message, timeoutMs: Math.min(launch.config.memberTimeoutSeconds, CHAT_WAIT_MAX_SECONDS) * 1000,
     });
     const answer = await log.append(launch, { type: 'discussion_message', stage: 'completed', kind: 'chat_answer', agentId: launch.synthesizerId, round: 0, content: reply.text });
     return ok({ reply: reply.text, question, answer });
   },
 };
+
+/** Asks in the synthesizer's session; one that ended meanwhile (its time ran out) is resumed first. */
+async function askResuming(host: HostClient, as: CallAs, input: AskInput & { sessionId: string }): Promise<AgentReply> {
+  try {
+    return await askAgent(host, as, input);
+  } catch (err) {
+    if (toRoostError(err).code !== 'CONFLICT') throw err;
+    const resumed = await host.call('POST', `/api/sessions/${encodeURIComponent(input.sessionId)}/resume`, {}, as);
+    if (resumed.status !== 200) throw err;
+    return askAgent(host, as, input);
+  }
+}

@@ -25,6 +25,8 @@ export function launches(ctx: ExtensionContext): LaunchRunner {
 
 export class LaunchRunner {
   private readonly live = new Map<string, AbortController>();
+  /** Launches moved on (by hand) while their loop was still winding down: run again once it has ended. */
+  private readonly again = new Set<string>();
   private readonly store: LaunchStore;
   private readonly events: EventLog;
   private stopping = false;
@@ -80,7 +82,11 @@ export class LaunchRunner {
   }
 
   private run(launch: Launch): void {
-    if (this.live.has(launch.id) || this.stopping) return;
+    if (this.stopping) return;
+    if (this.live.has(launch.id)) {
+      this.again.add(launch.id);
+      return;
+    }
     const controller = new AbortController();
     this.live.set(launch.id, controller);
     void this.syncWake();
@@ -88,6 +94,7 @@ export class LaunchRunner {
       .catch((err: Error) => this.ctx.host.log('error', `launch ${launch.id}: ${err.stack ?? err.message}`))
       .finally(() => {
         this.live.delete(launch.id);
+        if (this.again.delete(launch.id)) this.run(launch);
         void this.syncWake();
       });
   }

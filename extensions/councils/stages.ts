@@ -7,7 +7,7 @@ import { askAgent, waitForReply } from '../_shared/agent-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { EventLog, type MessageKind } from './event-log.js';
 import { LaunchStore, type Launch, type Member } from './launch-store.js';
-import { stopSession, unpaid } from './members.js';
+import { releaseTurns, reserveTurns, stopSession, type StageCredits } from './members.js';
 import { answersOf, breakdownOf, describeBreakdown, discussionPrompt, parseVote, respondingPrompt, reviewPrompt, synthesisPrompt, type Answer, type Vote } from './prompts.js';
 
 /** Failures of the way to a member rather than of the member: tried again while its time lasts. */
@@ -19,9 +19,13 @@ interface Asking {
   agentId: string;
   sessionId: string | null;
   sessionName: string;
+  /** The turn reserved for the answer; cleared once the question went out with it (the session settles it then). */
+  reservationId?: string | undefined;
   pending: () => Promise<{ sessionId: string; after: number } | null>;
   onSent: (sent: { sessionId: string; after: number }) => Promise<void>;
 }
+
+type Synthesizer = Pick<Member, 'agentId' | 'name' | 'sessionId'>;
 
 export class QuorumLost extends RoostError {
   constructor(launch: Launch, active: number) {
@@ -39,9 +43,8 @@ export class StageWork {
   }
 
   async responding(launch: Launch): Promise<void> {
-    const active = await this.ready(launch);
-    const answered = await this.answeredBy(launch.id, 'response', 0);
-    await this.askAll(launch, active.filter((m) => !answered.has(m.agentId)), 'responding:0', async (member) => ({
+    const { members, credits } = await this.prepare(launch, 'response', 0);
+    await this.askAll(launch, members, credits, 'responding:0', async (member) => ({
       prompt: respondingPrompt(launch.config, launch.prompt, launch.members.length),
       record: (content) => this.message(launch, { stage: 'responding', kind: 'response', agentId: member.agentId, round: 0, content }),
     }));
@@ -53,11 +56,10 @@ export class StageWork {
     for (let round = Math.max(launch.round, 1); round <= launch.config.rounds; round++) {
       if (round !== launch.round) await this.store.patch(launch.id, { round });
       const current = await this.reload(launch);
-      const active = await this.ready(current);
+      const { members, credits } = await this.prepare(current, 'discussion', round);
       const previous = answersOf(current.members, await this.events.messages(launch.id, round === 1 ? 'response' : 'discussion', round - 1));
-      const answered = await this.answeredBy(launch.id, 'discussion', round);
       await this.log(current, 'info', `discussion round ${round} of ${launch.config.rounds}`);
-      await this.askAll(current, active.filter((m) => !answered.has(m.agentId)), `discussing:${round}`, async (member) => ({
+      await this.askAll(current, members, credits, `discussing:${round}`, async (member) => ({
         prompt: discussionPrompt(launch.config, round, previous.filter((a) => a.agentId !== member.agentId)),
         record: (content) => this.message(current, { stage: 'discussing', kind: 'discussion', agentId: member.agentId, round, content }),
       }));
@@ -66,10 +68,9 @@ export class StageWork {
   }
 
   async reviewing(launch: Launch): Promise<void> {
-    const active = await this.ready(launch);
+    const { members, credits } = await this.prepare(launch, 'review', 0);
     const finals = await this.finals(launch);
-    const reviewed = await this.answeredBy(launch.id, 'review', 0);
-    await this.askAll(launch, active.filter((m) => !reviewed.has(m.agentId)), 'reviewing:0', async (member) => ({
+    await this.askAll(launch, members, credits, 'reviewing:0', async (member) => ({
       prompt: reviewPrompt(launch.config, launch.prompt, finals),
       record: async (content) => {
         const { vote, reason } = parseVote(content);
@@ -80,41 +81,66 @@ export class StageWork {
     await this.quorum(launch);
   }
 
-  /** The final answer with the vote breakdown. */
+  /**
+   * The final answer with the vote breakdown, written by the first who can of: the designated
+   * synthesizer, the chair, the other members still in. One who cannot pay, fails or times out is
+   * recorded and the next one writes it.
+   */
   async synthesizing(launch: Launch): Promise<{ result: string; synthesizerId: string; sessionId: string }> {
     const current = await this.reload(launch);
-    const synthesizer = this.synthesizerOf(current);
-    const refused = await unpaid(this.ctx.host, launch.tenantId, launch.id, [synthesizer.agentId], (m) => this.log(launch, 'warn', m));
-    if (refused.size > 0) throw new RoostError('CONFLICT', `the synthesizer ${synthesizer.name} cannot pay for a turn: ${[...refused.values()][0]}`);
     const votes = await this.votes(current);
     const breakdown = describeBreakdown(breakdownOf(votes));
-    await this.log(current, 'info', `${synthesizer.name} writes the final answer (votes: ${breakdown})`, synthesizer.agentId);
     const prompt = synthesisPrompt(launch.config, launch.prompt, await this.finals(current), votes, breakdown);
-    const reply = await this.answer(launch, prompt, {
-      ...synthesizer,
-      sessionName: `council ${launch.config.name}: synthesis`,
-      pending: async () => {
-        const now = await this.reload(launch);
-        return now.synthesisSessionId && now.synthesisAfter !== null ? { sessionId: now.synthesisSessionId, after: now.synthesisAfter } : null;
-      },
-      onSent: ({ sessionId, after }) => this.store.patch(launch.id, { synthesizer_id: synthesizer.agentId, synthesis_session_id: sessionId, synthesis_after: after }),
-    });
-    await this.message(current, { stage: 'synthesizing', kind: 'synthesis', agentId: synthesizer.agentId, round: 0, content: reply.text });
-    return { result: `${reply.text}\n\nVotes: ${breakdown}.`, synthesizerId: synthesizer.agentId, sessionId: reply.sessionId };
+    const candidates = this.synthesizers(current);
+    if (candidates.length === 0) throw new QuorumLost(launch, 0);
+    for (const [i, synthesizer] of candidates.entries()) {
+      try {
+        const reply = await this.synthesize(current, synthesizer, prompt, breakdown);
+        await this.message(current, { stage: 'synthesizing', kind: 'synthesis', agentId: synthesizer.agentId, round: 0, content: reply.text });
+        return { result: `${reply.text}\n\nVotes: ${breakdown}.`, synthesizerId: synthesizer.agentId, sessionId: reply.sessionId };
+      } catch (err) {
+        const next = candidates[i + 1];
+        if (this.signal.aborted || !next) throw err;
+        const why = toRoostError(err).message;
+        const member = current.members.find((m) => m.agentId === synthesizer.agentId);
+        if (member) await this.fail(current, member, `could not write the final answer: ${why}`);
+        else await this.log(current, 'warn', `${synthesizer.name} could not write the final answer: ${why}`, synthesizer.agentId);
+        await this.log(current, 'info', `${next.name} writes the final answer instead`, next.agentId);
+      }
+    }
+    throw new QuorumLost(launch, 0);
   }
 
-  /** The designated synthesizer, else the chair while it is in, else the first member still in. */
-  private synthesizerOf(launch: Launch): { agentId: string; name: string; sessionId: string | null } {
-    const inCouncil = (id: string | null) => launch.members.find((m) => m.agentId === id && m.status === 'active');
-    const { synthesizerId, chairId } = launch.config;
-    if (synthesizerId) {
-      const member = launch.members.find((m) => m.agentId === synthesizerId);
-      if (!member) return { agentId: synthesizerId, name: synthesizerId, sessionId: null };
-      if (member.status === 'active') return member;
+  private async synthesize(launch: Launch, synthesizer: Synthesizer, prompt: string, breakdown: string): Promise<{ text: string; sessionId: string }> {
+    const credits = await reserveTurns(this.ctx.host, launch.tenantId, launch.id, [synthesizer.agentId], (m) => this.log(launch, 'warn', m));
+    const refused = credits.refused.get(synthesizer.agentId);
+    if (refused) throw new RoostError('CONFLICT', `${synthesizer.name} cannot pay for a turn: ${refused}`);
+    await this.log(launch, 'info', `${synthesizer.name} writes the final answer (votes: ${breakdown})`, synthesizer.agentId);
+    const asking: Asking = {
+      ...synthesizer,
+      sessionName: `council ${launch.config.name}: synthesis`,
+      reservationId: credits.reserved.get(synthesizer.agentId),
+      pending: async () => {
+        const now = await this.reload(launch);
+        return now.synthesizerId === synthesizer.agentId && now.synthesisSessionId && now.synthesisAfter !== null ? { sessionId: now.synthesisSessionId, after: now.synthesisAfter } : null;
+      },
+      onSent: ({ sessionId, after }) => this.store.patch(launch.id, { synthesizer_id: synthesizer.agentId, synthesis_session_id: sessionId, synthesis_after: after }),
+    };
+    try {
+      return await this.answer(launch, prompt, asking);
+    } finally {
+      if (asking.reservationId) releaseTurns(this.ctx.host, launch.tenantId, [asking.reservationId]);
     }
-    const chosen = inCouncil(chairId) ?? launch.members.find((m) => m.status === 'active');
-    if (!chosen) throw new QuorumLost(launch, 0);
-    return chosen;
+  }
+
+  /** Who may write the final answer, in order: the designated synthesizer, the chair while it is in, the other members still in. */
+  private synthesizers(launch: Launch): Synthesizer[] {
+    const active = launch.members.filter((m) => m.status === 'active');
+    const { synthesizerId, chairId } = launch.config;
+    const designated = synthesizerId && !launch.members.some((m) => m.agentId === synthesizerId) ? [{ agentId: synthesizerId, name: synthesizerId, sessionId: null }] : [];
+    const first = (id: string | null) => active.filter((m) => m.agentId === id);
+    const ordered: Synthesizer[] = [...designated, ...first(synthesizerId), ...first(chairId), ...active];
+    return ordered.filter((s, i) => ordered.findIndex((o) => o.agentId === s.agentId) === i);
   }
 
   /** Each active member's latest answer (from the responding or discussing stage). */
@@ -135,12 +161,17 @@ export class StageWork {
     }));
   }
 
-  /** The active members once those who cannot pay are recorded as failed; throws when the quorum is lost. */
-  private async ready(launch: Launch): Promise<Member[]> {
-    const active = (await this.quorum(launch)).filter((m) => m.status === 'active');
-    const refused = await unpaid(this.ctx.host, launch.tenantId, launch.id, active.map((m) => m.agentId), (m) => this.log(launch, 'warn', m));
-    for (const [agentId, reason] of refused) await this.fail(launch, active.find((m) => m.agentId === agentId)!, `cannot pay for a turn: ${reason}`);
-    return (await this.quorum(launch)).filter((m) => m.status === 'active');
+  /**
+   * Who the stage still has to ask (the active members that have not answered it), each with a turn
+   * reserved before anyone is asked; members who cannot pay are recorded as out. Throws when the quorum is lost.
+   */
+  private async prepare(launch: Launch, kind: MessageKind, round: number): Promise<{ members: Member[]; credits: StageCredits }> {
+    const answered = await this.answeredBy(launch.id, kind, round);
+    const toAsk = (await this.quorum(launch)).filter((m) => m.status === 'active' && !answered.has(m.agentId));
+    const credits = await reserveTurns(this.ctx.host, launch.tenantId, launch.id, toAsk.map((m) => m.agentId), (m) => this.log(launch, 'warn', m));
+    for (const [agentId, reason] of credits.refused) await this.fail(launch, toAsk.find((m) => m.agentId === agentId)!, `cannot pay for a turn: ${reason}`);
+    if (credits.refused.size > 0) await this.quorum(launch);
+    return { members: toAsk.filter((m) => !credits.refused.has(m.agentId)), credits };
   }
 
   private async quorum(launch: Launch): Promise<Member[]> {
@@ -150,19 +181,23 @@ export class StageWork {
     return members;
   }
 
-  private async askAll(launch: Launch, members: Member[], step: string, question: (m: Member) => Promise<{ prompt: string; record: (content: string) => Promise<unknown> }>): Promise<void> {
+  private async askAll(launch: Launch, members: Member[], credits: StageCredits, step: string, question: (m: Member) => Promise<{ prompt: string; record: (content: string) => Promise<unknown> }>): Promise<void> {
+    const askings: Asking[] = [];
     await Promise.all(members.map(async (member) => {
+      const asking: Asking = {
+        ...member,
+        sessionName: `council ${launch.config.name}: ${member.name}`,
+        reservationId: credits.reserved.get(member.agentId),
+        pending: async () => {
+          const now = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId);
+          return now?.pendingStep === step && now.sessionId && now.pendingAfter !== null ? { sessionId: now.sessionId, after: now.pendingAfter } : null;
+        },
+        onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
+      };
+      askings.push(asking);
       try {
         const { prompt, record } = await question(member);
-        const { text } = await this.answer(launch, prompt, {
-          ...member,
-          sessionName: `council ${launch.config.name}: ${member.name}`,
-          pending: async () => {
-            const now = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId);
-            return now?.pendingStep === step && now.sessionId && now.pendingAfter !== null ? { sessionId: now.sessionId, after: now.pendingAfter } : null;
-          },
-          onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),
-        });
+        const { text } = await this.answer(launch, prompt, asking);
         if (this.signal.aborted) return;
         await this.store.updateMember(launch.id, member.agentId, { pending_step: null, pending_after: null });
         await record(text);
@@ -176,6 +211,7 @@ export class StageWork {
         await this.fail(launch, member, error.message);
       }
     }));
+    releaseTurns(this.ctx.host, launch.tenantId, askings.flatMap((a) => (a.reservationId ? [a.reservationId] : [])));
     if (this.signal.aborted) throw new RoostError('CANCELLED', 'the launch stopped');
   }
 
@@ -187,15 +223,23 @@ export class StageWork {
   private async answer(launch: Launch, prompt: string, asking: Asking): Promise<{ text: string; sessionId: string }> {
     const as = { tenantId: launch.tenantId };
     const deadline = Date.now() + launch.config.memberTimeoutSeconds * 1000;
+    let first = true;
     for (;;) {
       const timeoutMs = Math.max(deadline - Date.now(), 1);
       const waits = { timeoutMs, signal: this.signal };
+      // The reserved turn goes with the first try only: a try that failed may have handed it to a session already.
+      const reservationId = first ? asking.reservationId : undefined;
+      first = false;
       try {
         const pending = await asking.pending();
         return pending
           ? await waitForReply(this.ctx.host, as, pending.sessionId, pending.after, waits)
           : await askAgent(this.ctx.host, as, {
-            agentId: asking.agentId, prompt, onSent: asking.onSent, ...waits,
+            agentId: asking.agentId, prompt, ...waits, ...(reservationId ? { reservationId } : {}),
+            onSent: async (sent) => {
+              if (reservationId) asking.reservationId = undefined; // the session settles it now
+              await asking.onSent(sent);
+            },
             ...(asking.sessionId ? { sessionId: asking.sessionId } : { session: { name: asking.sessionName } }),
           });
       } catch (err) {

@@ -96,4 +96,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '003_reservation_claims',
+    async up(db) {
+      // A reservation made ahead of a turn (a council reserves its members' turns before a stage) is
+      // claimed by the session that answers it: once, by one session.
+      await db.schema.alterTable('reservations', (t) => {
+        t.string('claimed_at');
+      });
+    },
+  },
 ];

@@ -91,6 +91,23 @@ export class Reservations {
     });
   }
 
+  /**
+   * Hands a hold made ahead of a turn to the session that answers it: the hold must be this tenant's,
+   * still held, for this agent, and unclaimed (a session claiming it again changes nothing).
+   */
+  async claim(tenantId: string, id: string, claim: { sessionId: string; agentId: string }): Promise<Reservation> {
+    return this.db.transaction(async (trx) => {
+      const row = await locked(trx, tenantId, id);
+      if (row.claimed_at && row.session_id === claim.sessionId) return toReservation(row);
+      if (row.claimed_at) throw conflict(`reservation ${id} was already claimed by session ${row.session_id}`);
+      if (row.state !== 'held') throw conflict(`reservation ${id} is ${row.state}, not held`);
+      if (row.agent_id !== claim.agentId) throw conflict(`reservation ${id} was made for agent ${row.agent_id}, not ${claim.agentId}`);
+      const patch = { session_id: claim.sessionId, claimed_at: new Date().toISOString() };
+      await trx('reservations').where({ id }).update(patch);
+      return toReservation({ ...row, ...patch });
+    });
+  }
+
   /** Returns the whole hold. Releasing a released or expired reservation changes nothing. */
   async release(tenantId: string, id: string, why = 'released by the session'): Promise<Outcome> {
     return this.db.transaction(async (trx) => {

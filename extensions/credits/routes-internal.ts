@@ -59,6 +59,12 @@ export const internalRoutes: Record<string, RouteHandler> = {
     return created({ reservationId: reservation.id, enforced: config.enabled, reservation, ...(change ? { balance: change.balance } : {}) });
   },
 
+  /** A session takes over a hold made ahead of its turn; its commit or release then settles it. */
+  async 'POST /api/credits/reservations/:id/claim'(req, ctx) {
+    const claim = validate<{ sessionId: string; agentId: string }>(schema(ctx, 'claim.json'), req.body);
+    return ok({ reservation: await new Reservations(ctx.db).claim(req.auth.tenantId, req.params.id!, claim) });
+  },
+
   async 'POST /api/credits/reservations/:id/commit'(req, ctx) {
     const usage = validate<Usage>(schema(ctx, 'commit.json'), req.body);
     const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);

@@ -37,6 +37,20 @@ export class Credits {
     throw new RoostError('CREDITS_UNAVAILABLE', `credits could not reserve a turn (status ${reply.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''})`, { status: 503 });
   }
 
+  /**
+   * Takes over a reservation made ahead of the turn (a council's stage): false when this server has no
+   * credits extension (the turn is then free anyway); the credits extension's refusal otherwise.
+   */
+  async claim(tenantId: string, reservationId: string, claim: { sessionId: string; agentId: string }): Promise<boolean> {
+    const reply = await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/claim`, claim);
+    if (reply.status === 200) return true;
+    if (this.absent(reply)) return false;
+    const body = reply.body as { code?: unknown; error?: unknown } | null;
+    const why = typeof body?.error === 'string' ? body.error : `status ${reply.status}`;
+    if (reply.status === 404 || reply.status === 409) throw new RoostError(reply.status === 404 ? 'NOT_FOUND' : 'CONFLICT', `reservationId: ${why}`, { status: reply.status });
+    throw new RoostError('CREDITS_UNAVAILABLE', `credits could not take over reservation ${reservationId}: ${why}`, { status: 503 });
+  }
+
   /** What the turn was charged, in microUnits. */
   async commit(tenantId: string, reservationId: string, usage: Usage): Promise<number> {
     const reply = await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/commit`, usage);

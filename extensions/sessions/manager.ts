@@ -26,6 +26,8 @@ export interface CreateInput {
   agentId: string;
   projectId?: string;
   initialPrompt?: string;
+  /** Credits already reserved (by a council, for its stage) for the turn that answers the initial prompt. */
+  reservationId?: string;
   name?: string;
   source?: 'web' | 'chainchat' | 'agent';
   timeoutMinutes?: number;
@@ -86,9 +88,15 @@ export class SessionManager {
     await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
     await requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', await this.store.countActive(tenantId));
     const id = randomUUID();
-    // A session does not start when credits (or the agent's daily cap) would refuse its first turn.
-    const probe = await this.deps.credits.reserve(tenantId, { agentId: agent.id, sessionId: id, provider: agent.provider, model: agent.model });
-    if (probe) await this.deps.credits.release(tenantId, probe);
+    // A session does not start when credits (or the agent's daily cap) would refuse its first turn;
+    // a turn paid for in advance has shown that already.
+    let reservationId: string | undefined;
+    if (input.reservationId) {
+      if (await this.deps.credits.claim(tenantId, input.reservationId, { sessionId: id, agentId: agent.id })) reservationId = input.reservationId;
+    } else {
+      const probe = await this.deps.credits.reserve(tenantId, { agentId: agent.id, sessionId: id, provider: agent.provider, model: agent.model });
+      if (probe) await this.deps.credits.release(tenantId, probe);
+    }
     const now = new Date().toISOString();
     const row: SessionRow = {
       id,
@@ -130,7 +138,7 @@ export class SessionManager {
     rt.firstPrompt = input.initialPrompt;
     await rt.created();
     await rt.start('start');
-    if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt);
+    if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt, reservationId);
     this.ctx.host.audit('session.created', `session:${id}`, { agentId: agent.id, projectId: row.project_id, source: row.source });
     return rt.view();
   }
@@ -200,12 +208,13 @@ export class SessionManager {
     await this.ctx.host.wakeOnStart(wake).catch((err: Error) => this.ctx.host.log('warn', `wake_on_start failed: ${err.message}`));
   }
 
-  async send(tenantId: string, id: string, content: string): Promise<number> {
+  async send(tenantId: string, id: string, content: string, reservationId?: string): Promise<number> {
     const row = await this.mustGet(tenantId, id);
     const rt = this.live(tenantId, id);
-    if (this.heldElsewhere(rt, row)) return (await this.toHolder(tenantId, { kind: 'send', sessionId: id, args: { content } })) as number;
+    if (this.heldElsewhere(rt, row)) return (await this.toHolder(tenantId, { kind: 'send', sessionId: id, args: { content, reservationId } })) as number;
     if (!rt || !LIVE.includes(row.status)) throw conflict(`session ${id} is ${row.status}; resume it (or start a new one) to send messages`);
-    return rt.enqueue(content);
+    const paid = reservationId && (await this.deps.credits.claim(tenantId, reservationId, { sessionId: id, agentId: row.agent_id })) ? reservationId : undefined;
+    return rt.enqueue(content, paid);
   }
 
   async rename(tenantId: string, id: string, patch: { name?: string; timeoutMinutes?: number }): Promise<SessionView> {
@@ -284,7 +293,7 @@ export class SessionManager {
       case 'stop':
         return { value: await this.stop(tenantId, command.sessionId) };
       case 'send':
-        return { value: await this.send(tenantId, command.sessionId, String(command.args.content)) };
+        return { value: await this.send(tenantId, command.sessionId, String(command.args.content), typeof command.args.reservationId === 'string' ? command.args.reservationId : undefined) };
       case 'extend_timeout':
         return { value: await this.extendTimeout(tenantId, command.sessionId, Number(command.args.minutes)) };
     }

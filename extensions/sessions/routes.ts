@@ -53,8 +53,8 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
     },
 
     async 'POST /api/sessions/:id/messages'(req, ctx) {
-      const { content } = validate<{ content: string }>(schema(ctx, 'message-post.json'), req.body);
-      const seq = await manager().send(req.auth.tenantId, req.params.id!, content);
+      const { content, reservationId } = validate<{ content: string; reservationId?: string }>(schema(ctx, 'message-post.json'), req.body);
+      const seq = await manager().send(req.auth.tenantId, req.params.id!, content, reservationId);
       return { status: 202, body: { sessionId: req.params.id, seq, accepted: true } };
     },
 

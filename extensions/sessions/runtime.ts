@@ -83,10 +83,10 @@ export class SessionRuntime {
     this.deps.forward(this, message);
   }
 
-  /** A user turn; answered now if the session is running, else when it runs again. */
-  async enqueue(content: string): Promise<number> {
+  /** A user turn (paid for in advance when it comes with a reservation); answered now if the session is running, else when it runs again. */
+  async enqueue(content: string, reservationId?: string): Promise<number> {
     const event = this.record('user_message', { content });
-    await this.save({ pending_inputs: JSON.stringify([...this.pending, { content, seq: event.seq }]) });
+    await this.save({ pending_inputs: JSON.stringify([...this.pending, { content, seq: event.seq, ...(reservationId ? { reservationId } : {}) }]) });
     if (this.row.status === 'running') void pump(this);
     return event.seq;
   }

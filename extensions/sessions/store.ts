@@ -12,6 +12,8 @@ export interface PendingInput {
   content: string;
   /** Seq of the user_message event that recorded it. */
   seq: number;
+  /** Credits the sender reserved for the turn that answers it (a council member's stage): used instead of a new reservation. */
+  reservationId?: string;
 }
 
 export interface SessionRow {

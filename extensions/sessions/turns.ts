@@ -7,6 +7,7 @@ import { CREDIT_CODES } from './credits.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { TurnReply } from './runner/protocol.js';
 import type { SessionRuntime } from './runtime.js';
+import type { PendingInput } from './store.js';
 
 export async function pump(rt: SessionRuntime): Promise<void> {
   if (rt.busy) return;
@@ -27,20 +28,22 @@ export async function pump(rt: SessionRuntime): Promise<void> {
   if (rt.row.status === 'running' && !rt.closing && nextInput(rt) !== undefined) void pump(rt);
 }
 
-/** null: continue after tool results; a string: the next user message; undefined: nothing to do. */
-function nextInput(rt: SessionRuntime): string | null | undefined {
+/** null: continue after tool results; the next user message; undefined: nothing to do. */
+function nextInput(rt: SessionRuntime): PendingInput | null | undefined {
   if (rt.row.continuing) return null;
-  return rt.pending[0]?.content;
+  return rt.pending[0];
 }
 
-async function runTurn(rt: SessionRuntime, input: string | null): Promise<boolean> {
+async function runTurn(rt: SessionRuntime, next: PendingInput | null): Promise<boolean> {
+  const input = next?.content ?? null;
   const runner = await rt.slot.ensure('crash');
   const agent = rt.slot.agent!;
   const turn = rt.row.turns + 1;
   const { credits } = rt.deps;
   let reservation: string | null;
   try {
-    reservation = await credits.reserve(rt.tenantId, { agentId: rt.row.agent_id, sessionId: rt.id, provider: agent.provider, model: agent.model });
+    // A message paid for in advance (a council stage reserves its members' turns) is answered on that reservation.
+    reservation = next?.reservationId ?? (await credits.reserve(rt.tenantId, { agentId: rt.row.agent_id, sessionId: rt.id, provider: agent.provider, model: agent.model }));
   } catch (err) {
     if (err instanceof RoostError && CREDIT_CODES.has(err.code)) {
       await rt.pause(err.code, err.message);
@@ -48,7 +51,12 @@ async function runTurn(rt: SessionRuntime, input: string | null): Promise<boolea
     }
     throw err;
   }
-  const release = () => (reservation ? credits.release(rt.tenantId, reservation).catch(() => undefined) : undefined);
+  const release = async () => {
+    if (!reservation) return;
+    await credits.release(rt.tenantId, reservation).catch(() => undefined);
+    // A released advance reservation is spent: the message, when it is tried again, reserves anew.
+    if (next?.reservationId) await rt.save({ pending_inputs: JSON.stringify(rt.pending.map((p) => (p.seq === next.seq ? { content: p.content, seq: p.seq } : p))) });
+  };
   if (rt.row.status !== 'running' || rt.closing) {
     await release();
     return false;

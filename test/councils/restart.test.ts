@@ -1,5 +1,5 @@
-// A launch survives a server restart: stopped while its members discuss, it goes on at that stage on the
-// same data dir and completes, without asking any member the same question twice.
+// A launch survives a server restart: stopped while its members discuss, or while the synthesizer writes,
+// it goes on at that stage on the same data dir and completes, without asking anyone the same question twice.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { waitFor } from '../helpers/wait.js';
@@ -38,5 +38,24 @@ describe('a council launch across a server restart', () => {
       const asked = events.filter((e) => e.type === 'user_message' && /Discussion round 1 of 2/.test(e.content));
       assert.equal(asked.length, 1, `${member.name} was asked round 1 ${asked.length} times`);
     }
+  });
+
+  it('resumes at the synthesizing stage, and the synthesizer is asked once', async () => {
+    suite.f.override = (_tag, stage) => (stage === 'synthesizing' ? { hang: true } : undefined);
+    const council = await suite.f.council({ members: suite.ids, rounds: 0, chairId: suite.ids[1] });
+    const launch = await suite.f.launch(council.id);
+    const synthesizing = () => suite.f.h.anthropic.requests.filter((r) => r.path === '/v1/messages' && stageOf(r) === 'synthesizing').length;
+    await waitFor('the synthesizer to be asked', async () => (synthesizing() >= 1 ? true : undefined), 30_000);
+
+    suite.f.override = () => undefined;
+    await suite.f.h.restart();
+    const done = await suite.f.until(launch.id, 'the launch to complete after the restart', (l) => l.stage === 'completed' || l.stage === 'failed', 90_000);
+    assert.equal(done.stage, 'completed', done.error);
+    assert.equal(done.synthesizerId, suite.ids[1]);
+    assert.match(done.result, /written by BETA/);
+    const stages = (await suite.f.logs(launch.id)).filter((l) => l.type === 'council_stage_change').map((l) => l.stage);
+    assert.deepEqual(stages, ['responding', 'discussing', 'reviewing', 'synthesizing', 'completed']);
+    const asked = (await suite.f.h.events(done.synthesisSessionId)).filter((e) => e.type === 'user_message' && /Synthesis stage/.test(e.content));
+    assert.equal(asked.length, 1);
   });
 });

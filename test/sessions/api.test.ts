@@ -82,6 +82,9 @@ describe('the sessions API', () => {
     await expectError(api('POST', '/api/sessions', { agentId, initialPrompt: 'x'.repeat(1_100_000) }), 413, 'PAYLOAD_TOO_LARGE');
     await expectError(api('POST', '/api/sessions', { agentId: 'no-such-agent' }), 404, 'NOT_FOUND', /agent no-such-agent not found/);
     await expectError(api('POST', '/api/sessions', { agentId, projectId: 'no-such-project' }), 404, 'NOT_FOUND', /project no-such-project not found/);
+    // A turn paid in advance needs a prompt to answer, and a reservation of this tenant that credits holds.
+    await expectError(api('POST', '/api/sessions', { agentId, reservationId: 'r-1' }), 400, 'VALIDATION_ERROR', /initialPrompt/);
+    await expectError(api('POST', '/api/sessions', { agentId, initialPrompt: 'hi', reservationId: 'no-such-reservation' }), 404, 'NOT_FOUND', /reservationId: reservation no-such-reservation not found/);
     assert.equal((await api('GET', '/api/sessions')).body.total, before);
   });
 
@@ -102,6 +105,7 @@ describe('the sessions API', () => {
     await expectError(api('POST', `/api/sessions/${s.id}/messages`, { content: '' }), 400, 'VALIDATION_ERROR');
     await expectError(api('POST', `/api/sessions/${s.id}/messages`, { content: ['hi'] }), 400, 'VALIDATION_ERROR');
     await expectError(api('POST', '/api/sessions/nope/messages', { content: 'hi' }), 404, 'NOT_FOUND');
+    await expectError(api('POST', `/api/sessions/${s.id}/messages`, { content: 'hi', reservationId: 'no-such-reservation' }), 404, 'NOT_FOUND', /reservationId/);
     await expectError(api('GET', `/api/sessions/${s.id}/events?after=-1`), 400, 'VALIDATION_ERROR');
     await expectError(api('GET', `/api/sessions/${s.id}/events?limit=0`), 400, 'VALIDATION_ERROR');
     await expectError(api('POST', '/api/sessions/nope/stop'), 404, 'NOT_FOUND');
