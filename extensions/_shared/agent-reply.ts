@@ -41,6 +41,8 @@ interface SessionEvent {
 const STUCK = new Set(['paused', 'error', 'timeout', 'stopped']);
 /** How long one read of the session's events may wait for the next (the sessions route allows 15 s). */
 const LONG_POLL_MS = 10_000;
+/** The events that can end a wait for a reply: a read need not wake for each streamed delta before them. */
+const UNTIL = 'turn_end,status';
 
 export async function askAgent(host: HostClient, as: CallAs, input: AskInput): Promise<AgentReply> {
   const { sessionId, after } = await deliverPrompt(host, as, input);
@@ -91,7 +93,7 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
     // then the backoff spaces the reads.
     const waitMs = Math.max(0, Math.min(LONG_POLL_MS, deadline - Date.now()));
     const asked = Date.now();
-    const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000&waitMs=${waitMs}`, undefined, as);
+    const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000&waitMs=${waitMs}&until=${UNTIL}`, undefined, as);
     const events = orThrow(reply, `reading session ${sessionId}`).events;
     for (const event of events) {
       cursor = event.seq;

@@ -35,10 +35,15 @@ export class SessionLog {
   private messages: MessageRow[] = [];
   private writing: Promise<void> = Promise.resolve();
   private scheduled = false;
-  /** Readers waiting for an event past a seq (GET …/events?waitMs): woken by the next append. */
-  private readonly waiters = new Set<() => void>();
+  /** Readers waiting for an event past a seq (GET …/events?waitMs): woken by the next append (of one of the types they wait for). */
+  private readonly waiters = new Set<{ wake: () => void; types: ReadonlySet<string> | null }>();
+  /** The last seq of each type appended by this process; what was stored before it opened the log is not here. */
+  private readonly lastOfType = new Map<string, number>();
+  private readonly openedAfter: number;
 
-  private constructor(private readonly db: Knex, readonly sessionId: string, private nextSeq: number, private readonly publish: Publish) {}
+  private constructor(private readonly db: Knex, readonly sessionId: string, private nextSeq: number, private readonly publish: Publish) {
+    this.openedAfter = nextSeq - 1;
+  }
 
   static async open(db: Knex, sessionId: string, publish: Publish): Promise<SessionLog> {
     const row = await db('session_events').where({ session_id: sessionId }).max<{ m: number | null }[]>({ m: 'seq' }).first();
@@ -52,8 +57,12 @@ export class SessionLog {
     const message = messageOf(event);
     if (message) this.messages.push({ session_id: this.sessionId, seq: event.seq, turn, created_at: at, ...message });
     this.publish(event);
-    for (const wake of this.waiters) wake();
-    this.waiters.clear();
+    this.lastOfType.set(type, event.seq);
+    for (const waiter of this.waiters) {
+      if (waiter.types && !waiter.types.has(type)) continue;
+      waiter.wake();
+      this.waiters.delete(waiter);
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => void this.flush());
@@ -61,16 +70,22 @@ export class SessionLog {
     return event;
   }
 
-  /** Resolves once an event past `seq` has been appended, or after `ms` (whichever comes first). */
-  async waitBeyond(seq: number, ms: number): Promise<void> {
-    if (this.nextSeq - 1 > seq || ms <= 0) return;
+  /**
+   * Resolves once an event past `seq` has been appended — of one of `types`, when given (a reader
+   * waiting for a turn's end need not wake for each streamed delta) — or after `ms`, whichever comes first.
+   */
+  async waitBeyond(seq: number, ms: number, types: ReadonlySet<string> | null = null): Promise<void> {
+    if (ms <= 0 || seq < this.openedAfter) return;
+    const seen = types ? Math.max(-1, ...[...types].map((t) => this.lastOfType.get(t) ?? -1)) : this.nextSeq - 1;
+    if (seen > seq) return;
     let wake!: () => void;
     const appended = new Promise<void>((resolve) => (wake = resolve));
-    this.waiters.add(wake);
+    const waiter = { wake, types };
+    this.waiters.add(waiter);
     const timer = setTimeout(wake, ms);
     await appended;
     clearTimeout(timer);
-    this.waiters.delete(wake);
+    this.waiters.delete(waiter);
   }
 
   /** Resolves once every event appended so far is stored. */

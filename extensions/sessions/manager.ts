@@ -85,7 +85,7 @@ export class SessionManager {
   private async createLive(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
     const agent = await agentSpec(this.ctx.host, as, input.agentId);
     const project = input.projectId ? await projectSpec(this.ctx.host, as, input.projectId) : null;
-    await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
+    const provider = await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
     await requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', await this.store.countActive(tenantId));
     const id = randomUUID();
     // A session does not start when credits (or the agent's daily cap) would refuse its first turn;
@@ -136,6 +136,7 @@ export class SessionManager {
     const rt = await SessionRuntime.load(this.deps, row);
     this.runtimes.set(id, rt);
     rt.firstPrompt = input.initialPrompt;
+    rt.slot.seed(agent, provider, project);
     await rt.created();
     await rt.start('start');
     if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt, reservationId);

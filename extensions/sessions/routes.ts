@@ -63,10 +63,11 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
       const after = intQuery(req.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
       const limit = intQuery(req.query, 'limit', 500, 1, MAX_EVENTS_PAGE);
       // A long poll: with nothing past `after` yet, a session this process runs answers when its next
-      // event comes (or after waitMs). One run elsewhere answers at once; the reader polls again.
+      // event comes — of one of the `until` types, when given — or after waitMs. One run elsewhere
+      // answers at once; the reader polls again.
       const waitMs = intQuery(req.query, 'waitMs', 0, 0, MAX_EVENTS_WAIT_MS);
       const log = manager().live(req.auth.tenantId, row.id)?.log;
-      await log?.waitBeyond(after, waitMs);
+      await log?.waitBeyond(after, waitMs, eventTypes(req.query, 'until'));
       await log?.flush();
       return ok({ sessionId: row.id, events: await listEvents(ctx.sql, row.id, after, limit) });
     },
@@ -98,6 +99,15 @@ export function sessionRoutes(manager: () => SessionManager): Record<string, Rou
       return ok(await manager().broker.resolveEscalation(req.auth.tenantId, req.params.id!, behavior, req.auth.actor));
     },
   };
+}
+
+/** A comma-separated list of event types (at most 20), or null when the query does not name any. */
+function eventTypes(query: Record<string, string | string[]>, name: string): ReadonlySet<string> | null {
+  const raw = queryString(query, name);
+  if (raw === undefined || raw === '') return null;
+  const types = raw.split(',');
+  if (types.length > 20 || !types.every((t) => /^[a-z_]{1,40}$/.test(t))) throw validationError(`query.${name} must be a comma-separated list of at most 20 event types (such as turn_end,status)`);
+  return new Set(types);
 }
 
 function intQuery(query: Record<string, string | string[]>, name: string, fallback: number, min: number, max: number): number {

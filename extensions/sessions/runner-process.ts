@@ -8,6 +8,7 @@ import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { PROTOCOL, type InitMessage } from '../../protocol/messages.js';
 import { runnableEntry } from '../../protocol/paths.js';
+import type { ProviderName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
 import type { ApprovalAnswer, ApprovalAsk, ExternalToolCall, ExternalToolResult, ReadyInfo, RunnerConfig, RunnerEvent, TurnReply, TurnRequest } from './runner/protocol.js';
 
@@ -31,15 +32,23 @@ export class RunnerProcess {
   private readonly stderr: string[] = [];
   private expected = false;
   private log: RunnerHandlers['log'] | undefined;
+  /** Settles once a spare has loaded what it preloads (or has exited). */
+  readonly warm: Promise<void>;
 
-  constructor(private readonly pluginDir: string) {
-    const env = Object.fromEntries(ENV_PASSED.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
+  /** `preload`: the providers whose SDK a spare loads while it waits for a session. */
+  constructor(private readonly pluginDir: string, preload: readonly ProviderName[] = []) {
+    const env: Record<string, string | undefined> = Object.fromEntries(ENV_PASSED.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
+    if (preload.length > 0) env.ROOST_RUNNER_PRELOAD = preload.join(',');
     this.child = new PluginChild(runnableEntry(join(pluginDir, 'runner', 'main.ts')), [], {
       // The working directory may not exist yet (the runner creates a project-less session's own).
       cwd: tmpdir(),
       env,
       onStderr: (line) => (this.log ? this.log('info', line) : this.keep(line)),
       onWarning: (w) => this.log?.('warn', `protocol: ${JSON.stringify(w)}`),
+    });
+    this.warm = new Promise((resolve) => {
+      this.child.peer.handle('warm', () => resolve());
+      void this.child.exited.then(() => resolve());
     });
   }
 

@@ -4,11 +4,12 @@
 // it, resetting the context, and noticing crashes.
 import type { ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
+import type { ProviderConfig } from '../_shared/providers/index.js';
 import { resolveProvider } from '../_shared/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { ExternalToolSet } from './external-tools.js';
-import { agentSpec, projectSpec, sessionSandbox, type AgentSpec } from './lookups.js';
+import { agentSpec, projectSpec, sessionSandbox, type AgentSpec, type ProjectSpec } from './lookups.js';
 import { withMemories } from './memories.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
@@ -28,8 +29,14 @@ export class RunnerSlot {
   contextTurns = 0;
   private spawning: Promise<RunnerProcess> | undefined;
   private crashes: number[] = [];
+  private seeded: { agent: AgentSpec; provider: ProviderConfig; project: ProjectSpec | null } | undefined;
 
   constructor(private readonly rt: SessionRuntime) {}
+
+  /** What creating the session has just read: its first runner starts from it instead of asking again. */
+  seed(agent: AgentSpec, provider: ProviderConfig, project: ProjectSpec | null): void {
+    this.seeded = { agent, provider, project };
+  }
 
   get pid(): number | null {
     return this.runner?.running ? this.runner.pid : null;
@@ -72,10 +79,12 @@ export class RunnerSlot {
     const { host, db } = rt.deps.ctx;
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
-    const agent = await agentSpec(host, as, row.agent_id);
+    const seeded = this.seeded;
+    this.seeded = undefined;
+    const agent = seeded?.agent ?? (await agentSpec(host, as, row.agent_id));
     const [provider, project, token, mcpTools, summary, systemPrompt, external] = await Promise.all([
-      resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
-      row.project_id ? projectSpec(host, as, row.project_id) : null,
+      seeded?.provider ?? resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
+      seeded ? seeded.project : row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
       // Handed to the runner, so a session start needs no MCP handshake (it connects at its first tool call).
       host.mcpTools(),
@@ -84,7 +93,7 @@ export class RunnerSlot {
       ExternalToolSet.load(host, as, agent.id),
     ]);
     const workingDir = project?.workingDir ?? row.working_dir;
-    const runner = rt.deps.pool.take();
+    const runner = rt.deps.pool.take(agent.provider);
     let ready;
     try {
       ready = await runner.start(

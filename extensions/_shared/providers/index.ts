@@ -18,7 +18,7 @@ export type {
 } from './types.js';
 export type { CompletionRequest, CompletionResult, ProviderOptions } from './completion.js';
 export { ModelProvider, createProvider } from './completion.js';
-export { createDriver } from './drivers.js';
+export { createDriver, preloadDriver } from './drivers.js';
 export { PROVIDER_DEFAULTS, normalizeOllamaHost } from './defaults.js';
 export { resolveProvider, type SecretReader } from './resolve.js';
 export { isOutage } from './errors.js';

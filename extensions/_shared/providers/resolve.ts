@@ -12,11 +12,11 @@ export type SecretReader = (name: string) => Promise<string | null | undefined>;
  */
 export async function resolveProvider(provider: ProviderName, model: string, secret: SecretReader): Promise<ProviderConfig> {
   if (provider === 'anthropic') {
-    const apiKey = await secret('ANTHROPIC_API_KEY');
+    const [apiKey, baseUrl] = await Promise.all([secret('ANTHROPIC_API_KEY'), secret('ANTHROPIC_BASE_URL')]);
     if (!apiKey) {
       throw notConfigured('the anthropic provider is not configured: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy) in the server environment');
     }
-    return { provider, model, apiKey, baseUrl: (await secret('ANTHROPIC_BASE_URL')) || PROVIDER_DEFAULTS.anthropic.baseUrl };
+    return { provider, model, apiKey, baseUrl: baseUrl || PROVIDER_DEFAULTS.anthropic.baseUrl };
   }
   const host = await secret('OLLAMA_HOST');
   if (host) return { provider, model, baseUrl: normalizeOllamaHost(host) };

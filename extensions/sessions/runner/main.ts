@@ -5,14 +5,14 @@ import { mkdir } from 'node:fs/promises';
 import { RoostError } from '../../../protocol/errors.js';
 import type { InitMessage } from '../../../protocol/messages.js';
 import { Peer } from '../../../protocol/peer.js';
-import { createDriver } from '../../_shared/providers/index.js';
+import { createDriver, isProviderName, preloadDriver } from '../../_shared/providers/index.js';
 import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import { AgentLoop, type HostLink } from './agent.js';
 import { ExternalTools } from './external.js';
 import { McpTools } from './mcp.js';
 import type { ApprovalAnswer, ReadyInfo, RunnerConfig, TurnReply } from './protocol.js';
 import { Shell } from './shell.js';
-import { Toolbox } from './toolbox.js';
+import { localValidator, Toolbox } from './toolbox.js';
 import { Workspace } from './workspace.js';
 
 const peer = new Peer(process.stdout, { onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
@@ -52,6 +52,8 @@ peer.handle('init', async (message) => {
     loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
     const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };
     peer.notify({ type: 'ready', ...ready });
+    // A runner started cold loads its provider's SDK now, while the session records its start, not at the first turn.
+    void preloadDriver(config.provider.provider);
   } catch (err) {
     process.stderr.write(`runner start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
@@ -82,3 +84,12 @@ function leave(code: number): void {
 process.on('SIGTERM', () => leave(0));
 process.stdin.on('end', () => leave(0));
 peer.attach(process.stdin);
+// A spare runner (runner-pool.ts) does while it waits what a session's first turn would: it loads the
+// SDKs of the providers sessions used lately and compiles the local tools' validators; then says so.
+setImmediate(async () => {
+  const providers = (process.env.ROOST_RUNNER_PRELOAD ?? '').split(',').filter(isProviderName);
+  if (providers.length === 0) return;
+  await Promise.all(providers.map((name) => preloadDriver(name)));
+  localValidator('read_file');
+  peer.notify({ type: 'warm' });
+});

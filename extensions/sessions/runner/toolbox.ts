@@ -30,24 +30,32 @@ export interface SandboxSource {
 /** What the model reads back from one tool use is bounded; the rest is elided. */
 const MAX_RESULT_CHARS = 100_000;
 
-export class Toolbox {
-  private readonly local = new Map<string, { spec: ToolSpec; validate: ValidateFunction }>();
+const LOCAL_SPECS = new Map([...FS_TOOL_SPECS, SHELL_TOOL_SPEC].map((spec) => [spec.name, spec]));
+let localValidators: Map<string, ValidateFunction> | undefined;
 
+/**
+ * The local tools' input validators, compiled once per process when first needed: loading ajv and
+ * compiling them costs a runner about 0.1 s of CPU, which a session start should not wait for (a
+ * spare runner compiles them while it waits; a turn without a local tool use never needs them).
+ */
+export function localValidator(name: string): ValidateFunction {
+  localValidators ??= new Map([...LOCAL_SPECS].map(([tool, spec]) => [tool, schemaValidator(spec.inputSchema)]));
+  return localValidators.get(name)!;
+}
+
+export class Toolbox {
   constructor(
     private readonly ws: Workspace,
     private readonly shell: Shell,
     private readonly mcp: McpTools | null,
     private readonly external: ExternalTools | null = null,
     private readonly sandbox: SandboxSource | null = null,
-  ) {
-    for (const spec of [...FS_TOOL_SPECS, SHELL_TOOL_SPEC]) this.local.set(spec.name, { spec, validate: schemaValidator(spec.inputSchema) });
-  }
+  ) {}
 
   get specs(): ToolSpec[] {
-    const own = [...this.local.values()].map((t) => t.spec);
-    const server = this.mcp?.specs.filter((s) => !this.local.has(s.name)) ?? [];
-    const external = this.external?.specs.filter((s) => !this.local.has(s.name) && !this.mcp?.has(s.name)) ?? [];
-    return [...own, ...server, ...external];
+    const server = this.mcp?.specs.filter((s) => !LOCAL_SPECS.has(s.name)) ?? [];
+    const external = this.external?.specs.filter((s) => !LOCAL_SPECS.has(s.name) && !this.mcp?.has(s.name)) ?? [];
+    return [...LOCAL_SPECS.values(), ...server, ...external];
   }
 
   async run(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
@@ -66,7 +74,7 @@ export class Toolbox {
    */
   async refusal(name: string, input: Record<string, unknown>): Promise<ToolOutcome | undefined> {
     if (name !== 'write_file' && name !== 'edit_file') return undefined;
-    if (!this.local.get(name)!.validate(input)) return undefined; // run() reports the malformed input
+    if (!localValidator(name)(input)) return undefined; // run() reports the malformed input
     try {
       await this.ws.resolveWritable(input.path);
       return undefined;
@@ -77,9 +85,9 @@ export class Toolbox {
   }
 
   private async dispatch(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
-    const local = this.local.get(name);
-    if (local) {
-      if (!local.validate(input)) return { text: describeErrors(local.validate.errors ?? [], 'input'), isError: true };
+    if (LOCAL_SPECS.has(name)) {
+      const validate = localValidator(name);
+      if (!validate(input)) return { text: describeErrors(validate.errors ?? [], 'input'), isError: true };
       const sandbox = (await this.sandbox?.current()) ?? null;
       if (name === 'run_command') return this.shell.run(input.command as string, input.timeout_seconds as number | undefined, sandbox);
       if (sandbox) return runFsToolSandboxed(sandbox, this.ws, this.sandbox!.protectedFiles, name, input);
