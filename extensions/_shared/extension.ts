@@ -146,6 +146,18 @@ export function runExtension(definition: ExtensionDefinition): void {
 
   peer.handle('cancel', () => undefined);
 
+  // What the extension writes to stderr while it serves a message (console.error, a library's warning)
+  // goes to the host as a `log` naming that message, so the kernel's line carries the HTTP request id.
+  // Outside any message, stderr stays the raw log the host forwards line by line.
+  const writeStderr = process.stderr.write.bind(process.stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (host.serving.getStore() === undefined) return writeStderr(chunk, ...rest);
+    for (const line of String(chunk).split('\n')) if (line.trim() !== '') host.log('info', line);
+    const done = rest.find((arg): arg is () => void => typeof arg === 'function');
+    if (done) queueMicrotask(done);
+    return true;
+  }) as typeof process.stderr.write;
+
   // stdin ends when the host stops this extension, and also when the host died (even by kill -9):
   // leave promptly then, whatever is in flight, so no orphan keeps the database or runs on.
   process.stdin.on('end', async () => {
