@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processTree, readOr } from './host/proc.js';
-import type { ExtensionRegistry } from './host/registry.js';
+import type { Extension, ExtensionRegistry } from './host/registry.js';
 
 export interface MetricsSources {
   registry(): ExtensionRegistry;
@@ -129,7 +129,7 @@ export class KernelMetrics {
  * reports (queue_depth).
  */
 function queueGauges(sources: MetricsSources, registers: Registry[]): void {
-  const perExtension = (name: string, help: string, labelNames: string[], each: (ext: ReturnType<ExtensionRegistry['list']>[number], set: (labels: Record<string, string>, value: number) => void) => void) => new Gauge({
+  const perExtension = (name: string, help: string, labelNames: string[], each: (ext: Extension, set: (labels: Record<string, string>, value: number) => void) => void) => new Gauge({
     name, help, labelNames, registers,
     collect() {
       this.reset();

@@ -17,7 +17,8 @@ export const serve: CommandHandler = async ({ options }, ctx) => {
   const takeover = supervisedPort();
   const port = takeover ?? (options.port === undefined ? undefined : Number(options.port));
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new RoostError('USAGE', `--port must be 0–65535, got ${String(options.port)}`);
-  const stopRequested = stopSignal(takeover !== undefined).then((signal) => ({ signal }));
+  let stopAsked = false;
+  const stopRequested = stopSignal(takeover !== undefined).then((signal) => ((stopAsked = true), { signal }));
   let restart!: (reason: string) => void;
   const restartRequested = new Promise<{ restart: string }>((resolve) => (restart = (reason) => resolve({ restart: reason })));
   let live: RunningServer | undefined;
@@ -51,7 +52,8 @@ export const serve: CommandHandler = async ({ options }, ctx) => {
   await server.close();
   await startup.catch(() => undefined);
   clearTimeout(backstop);
-  if ('restart' in outcome) {
+  // A stop asked for while the restart's shutdown ran wins: nothing starts again.
+  if ('restart' in outcome && !stopAsked) {
     // Under a parent: it starts the next process. Otherwise this one becomes that parent.
     if (takeover !== undefined) exitForRestart();
     else process.exit(await superviseRestarts(server.port, (message) => server.kernel.log('info', message)));

@@ -153,7 +153,8 @@ export function runExtension(definition: ExtensionDefinition): void {
   const writeStderr = process.stderr.write.bind(process.stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     if (host.serving.getStore() === undefined) return writeStderr(chunk, ...rest);
-    for (const line of String(chunk).split('\n')) if (line.trim() !== '') host.log('info', line);
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    for (const line of text.split('\n')) if (line.trim() !== '') host.log('info', line);
     const done = rest.find((arg): arg is () => void => typeof arg === 'function');
     if (done) queueMicrotask(done);
     return true;
