@@ -24,7 +24,7 @@ const PAGE_BYTES = 4096;
 /** prom-client's event-loop gauges: reading them resets their histogram, so only a /metrics scrape does. */
 const SCRAPE_EVENT_LOOP = /^roost_kernel_nodejs_eventloop_lag/;
 /** The event-loop delay since the previous `sample()`, in the samples it answers. */
-export const SAMPLE_EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
+const SAMPLE_EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
 
 export class KernelMetrics {
   readonly registry = new Registry();
