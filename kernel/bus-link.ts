@@ -25,6 +25,8 @@ export class BusLink {
   private sender: pg.Client | undefined;
   private listener: pg.Client | undefined;
   private pending: BusEvent[] = [];
+  /** Events of the batch being sent now. */
+  private inBatch = 0;
   private sending: Promise<void> | undefined;
   private delivering: Promise<void> = Promise.resolve();
   private sweeper: NodeJS.Timeout | undefined;
@@ -52,6 +54,11 @@ export class BusLink {
     await Promise.all([this.sender?.end().catch(() => undefined), this.listener?.end().catch(() => undefined)]);
   }
 
+  /** Events published here and not yet sent to the other instances. */
+  get backlog(): number {
+    return this.pending.length + this.inBatch;
+  }
+
   private forward(event: BusEvent): void {
     if (this.closed) return;
     this.pending.push(event);
@@ -62,6 +69,7 @@ export class BusLink {
   private async flush(): Promise<void> {
     while (this.pending.length > 0 && !this.closed) {
       const batch = this.pending.splice(0);
+      this.inBatch = batch.length;
       try {
         const payloads: string[] = [];
         for (const e of batch) {
@@ -77,6 +85,8 @@ export class BusLink {
         this.log('error', `bus: ${batch.length} event(s) not sent to the other instances: ${(err as Error).message}`);
         if (this.closed) return;
         this.sender = await this.reconnect(this.sender).catch(() => undefined); // undefined: closed meanwhile
+      } finally {
+        this.inBatch = 0;
       }
     }
   }

@@ -43,7 +43,7 @@ export interface ServerConfig {
   metricsKey: string | undefined;
   /** A line on stderr per answered request (ROOST_ACCESS_LOG=off silences it). */
   accessLog: boolean;
-  /** ROOST_LOG_FORMAT: `text` (default) or `json` (one JSON object per line, for log pipelines). */
+  /** ROOST_LOG_FORMAT: `json` (one JSON object per line; the default when stderr is not a terminal) or `text` (the default on a terminal). */
   logFormat: LogFormat;
   /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
   allowedRoots: string[];
@@ -82,7 +82,8 @@ export interface ServerConfig {
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
 
-export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/** `stderrIsTTY`: where the log goes is a terminal (a person reads it: text) or not (a pipeline: JSON lines). */
+export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env, stderrIsTTY = process.stderr.isTTY === true): ServerConfig {
   const port = flags.port ?? intFrom(env.ROOST_PORT, 'ROOST_PORT') ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw validationError(`port must be 0–65535, got ${port}`);
   const dataDir = resolve(flags.dataDir ?? env.ROOST_DATA_DIR ?? join(homedir(), '.roost', 'data'));
@@ -110,7 +111,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     accessLog: env.ROOST_ACCESS_LOG !== 'off',
-    logFormat: logFormatFrom(env.ROOST_LOG_FORMAT),
+    logFormat: logFormatFrom(env.ROOST_LOG_FORMAT, stderrIsTTY),
     metricsKey: env.ROOST_METRICS_KEY || undefined,
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
@@ -138,9 +139,9 @@ function defaultRoots(): string[] {
   return [...new Set([homedir(), process.cwd(), tmpdir()])];
 }
 
-function logFormatFrom(value: string | undefined): LogFormat {
-  if (value === undefined || value === '' || value === 'text') return 'text';
-  if (value === 'json') return 'json';
+function logFormatFrom(value: string | undefined, stderrIsTTY: boolean): LogFormat {
+  if (value === undefined || value === '') return stderrIsTTY ? 'text' : 'json';
+  if (value === 'text' || value === 'json') return value;
   throw validationError(`ROOST_LOG_FORMAT must be "text" or "json", got "${value}"`);
 }
 

@@ -1,32 +1,42 @@
 // The server's figures in Prometheus' text format (prom-client), for GET /metrics: requests and their
 // latency per route and per extension, WebSocket clients, each extension's state, restarts, CPU and
-// memory (its whole sandbox), the databases' size, and the kernel process's own (CPU, memory, event-loop
-// delay, GC). Routes are labelled by their declared pattern, never the raw path, so the number of series
-// stays bounded whatever callers send.
+// memory (its whole sandbox), the databases' size, queue depths, and the kernel process's own (CPU,
+// memory, event-loop delay, GC). Routes are labelled by their declared pattern, never the raw path, so
+// the number of series stays bounded whatever callers send.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processTree, readOr } from './host/proc.js';
-import type { ExtensionRegistry } from './host/registry.js';
+import type { Extension, ExtensionRegistry } from './host/registry.js';
 
 export interface MetricsSources {
   registry(): ExtensionRegistry;
   wsClients(): number;
   /** The size of each database: SQLite files with their WAL, or the PostgreSQL database. */
   databaseSizes(): Promise<Array<{ database: string; bytes: number }>>;
+  /** Bus events waiting to be sent to the other instances (0 with one instance). */
+  busBacklog(): number;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
 const PAGE_BYTES = 4096;
+/** prom-client's event-loop gauges: reading them resets their histogram, so only a /metrics scrape does. */
+const SCRAPE_EVENT_LOOP = /^roost_kernel_nodejs_eventloop_lag/;
+/** The event-loop delay since the previous `sample()`, in the samples it answers. */
+const SAMPLE_EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
 
 export class KernelMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'owner' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'owner'>;
+  /** The event-loop delay of the samples' own window (system_metrics), apart from the one of /metrics' scrapes. */
+  private readonly sampleDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'roost_kernel_' });
+    this.sampleDelay.enable();
     this.requests = new Counter({
       name: 'roost_http_requests_total', help: 'REST requests answered, by route pattern, owner (kernel or extension) and status',
       labelNames: ['method', 'route', 'owner', 'status'], registers,
@@ -69,6 +79,7 @@ export class KernelMetrics {
     });
     perRunningExtension('roost_extension_cpu_seconds', 'CPU time of the running extension process and everything in its sandbox', cpuSeconds);
     perRunningExtension('roost_extension_resident_memory_bytes', 'Resident memory of the running extension process and everything in its sandbox', residentBytes);
+    queueGauges(sources, registers);
     new Gauge({
       name: 'roost_database_size_bytes', help: 'Size of each database: a SQLite file with its write-ahead log, or the PostgreSQL database',
       labelNames: ['database'], registers,
@@ -90,9 +101,54 @@ export class KernelMetrics {
     return this.registry.metrics();
   }
 
+  /**
+   * Every figure of /metrics as prom-client's JSON, for a sampler (system_metrics) — except the scrape's
+   * event-loop gauges, whose reading would empty the window of the next scrape. In their place, the
+   * delay's 99th percentile since the previous sample, from a histogram of the samples' own.
+   */
+  async sample(): Promise<unknown[]> {
+    const names = this.registry.getMetricsAsArray().map((m) => m.name).filter((name) => !SCRAPE_EVENT_LOOP.test(name));
+    const figures = await Promise.all(names.map((name) => this.registry.getSingleMetric(name)!.get()));
+    const p99 = this.sampleDelay.count > 0 ? this.sampleDelay.percentile(99) / 1e9 : 0;
+    this.sampleDelay.reset();
+    return [...figures, { name: SAMPLE_EVENT_LOOP_P99, help: "99th percentile of the kernel's event-loop delay since the previous sample", type: 'gauge', values: [{ value: p99, labels: {} }] }];
+  }
+
+  close(): void {
+    this.sampleDelay.disable();
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * The kernel's own queues — requests waiting for an extension to start, requests sent to an extension
+ * and not answered yet, bus events not yet sent to the other instances — and the ones each extension
+ * reports (queue_depth).
+ */
+function queueGauges(sources: MetricsSources, registers: Registry[]): void {
+  const perExtension = (name: string, help: string, labelNames: string[], each: (ext: Extension, set: (labels: Record<string, string>, value: number) => void) => void) => new Gauge({
+    name, help, labelNames, registers,
+    collect() {
+      this.reset();
+      for (const ext of sources.registry().list()) if (ext.state !== 'unloaded') each(ext, (labels, value) => this.set({ extension: ext.manifest.name, ...labels }, value));
+    },
+  });
+  perExtension('roost_extension_start_waiting_requests', 'Requests waiting for the extension to start or restart before they can be sent to it', ['extension'], (ext, set) => set({}, ext.startWaiting));
+  perExtension('roost_extension_pending_requests', 'Requests, tool calls and calls sent to the running extension and not answered yet', ['extension'], (ext, set) => {
+    if (ext.process) set({}, ext.process.child.peer.inFlight);
+  });
+  perExtension('roost_extension_queue_depth', 'Items waiting in a queue of the extension, as it last reported (queue_depth)', ['extension', 'queue'], (ext, set) => {
+    for (const [queue, depth] of ext.queues) set({ queue }, depth);
+  });
+  new Gauge({
+    name: 'roost_bus_backlog', help: 'Bus events waiting to be sent to the other instances (PostgreSQL LISTEN/NOTIFY); 0 with one instance', registers,
+    collect() {
+      this.set(sources.busBacklog());
+    },
+  });
 }
 
 function cpuSeconds(pid: number): number {

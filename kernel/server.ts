@@ -67,7 +67,7 @@ export interface EmbedOptions {
   routes?: EmbeddedRoute[];
   /** Called once the port listens (the server is live), before the eager extensions have started. */
   onListening?(server: RunningServer): void;
-  /** Asked for a graceful restart (svc_restart_server): close this server and start a new one. */
+  /** Asked for a graceful restart (svc_restart_server): `roost serve` closes this server, then re-executes (cli/commands/serve-restart.ts). */
   onRestart?(reason: string): void;
 }
 
@@ -127,10 +127,11 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     closers.push(() => kernel.audit.flush());
     closers.push(() => kernel.rateLimiter.close?.());
     closers.push(() => kernel.leadership.close());
+    let link: BusLink | undefined;
     if (isPostgres(config)) {
-      const link = new BusLink(config.databaseUrl!, db, kernel.bus, log);
+      link = new BusLink(config.databaseUrl!, db, kernel.bus, log);
       await link.start();
-      closers.push(() => link.close());
+      closers.push(() => link!.close());
     }
     const relays = pgRelays(config);
     if (relays) closers.push(() => relays.close());
@@ -199,7 +200,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         const { rows } = await db.raw<{ rows: Array<{ name: string; bytes: number }> }>('SELECT current_database() AS name, pg_database_size(current_database()) AS bytes');
         return rows.map((row) => ({ database: `postgres:${row.name}`, bytes: Number(row.bytes) }));
       },
+      busBacklog: () => link?.backlog ?? 0,
     });
+    closers.push(() => kernel.metrics.close());
     const front = createApp(kernel);
     if (embed.routes) kernel.dispatcher.embed(embed.routes, front.kernelServes);
 

@@ -72,6 +72,12 @@ export interface RequestMessage {
   headers?: Record<string, string>;
 }
 
+/**
+ * The route of the health request the kernel's self-test sends every extension (never reachable over
+ * HTTP: no extension may declare it). The TypeScript frame answers it by checking its own store.
+ */
+export const HEALTH_ROUTE = 'GET /_health';
+
 /** A reply body that is already JSON text: sent as it is, never parsed or serialised again. */
 export class RawJson {
   constructor(readonly text: string) {}
@@ -163,6 +169,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   leader: undefined,
   system_metrics: 'system',
   restart: 'system',
+  queue_depth: undefined,
   tenant_plan: undefined,
   set_tenant_plan: 'system',
 };

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import {
-  RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
+  HEALTH_ROUTE, RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { Peer, WithAttachment } from '../../protocol/peer.js';
@@ -103,6 +103,7 @@ export function runExtension(definition: ExtensionDefinition): void {
 
   peer.handle('request', serving(async (raw) => {
     const m = raw as unknown as RequestMessage & { route: string; raw?: boolean; attachment?: Buffer };
+    if (m.route === HEALTH_ROUTE) return withBody(await health(await withContext().catch(() => undefined), database, definition.migrations?.length ?? 0));
     const handler = definition.routes?.[m.route];
     if (!handler) return withBody(errorReply(host, new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
@@ -146,6 +147,19 @@ export function runExtension(definition: ExtensionDefinition): void {
 
   peer.handle('cancel', () => undefined);
 
+  // What the extension writes to stderr while it serves a message (console.error, a library's warning)
+  // goes to the host as a `log` naming that message, so the kernel's line carries the HTTP request id.
+  // Outside any message, stderr stays the raw log the host forwards line by line.
+  const writeStderr = process.stderr.write.bind(process.stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (host.serving.getStore() === undefined) return writeStderr(chunk, ...rest);
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    for (const line of text.split('\n')) if (line.trim() !== '') host.log('info', line);
+    const done = rest.find((arg): arg is () => void => typeof arg === 'function');
+    if (done) queueMicrotask(done);
+    return true;
+  }) as typeof process.stderr.write;
+
   // stdin ends when the host stops this extension, and also when the host died (even by kill -9):
   // leave promptly then, whatever is in flight, so no orphan keeps the database or runs on.
   process.stdin.on('end', async () => {
@@ -181,6 +195,23 @@ function withBody(reply: RouteReply): WithAttachment {
   const text = typeof body === 'string';
   const attachment = body === undefined || body === null || status === 204 ? '' : text ? body : body instanceof RawJson ? body.text : JSON.stringify(body);
   return new WithAttachment({ status, ...(headers ? { headers } : {}), encoding: text ? 'text' : 'json' }, attachment);
+}
+
+/**
+ * The answer to the self-test's health request: the store answers a query and holds every migration
+ * this code knows (200), or not (503). Without storage there is nothing of its own to check.
+ */
+async function health(ctx: ExtensionContext | undefined, db: Knex | undefined, migrations: number): Promise<RouteReply> {
+  if (!ctx) return { status: 503, body: { status: 'failing', error: 'the extension has not finished starting' } };
+  if (!db) return { status: 200, body: { status: 'ok', store: null } };
+  try {
+    await db.raw('SELECT 1');
+    const applied = migrations === 0 ? 0 : Number((await db('knex_migrations').count({ n: '*' }).first())?.n ?? 0);
+    if (applied !== migrations) return { status: 503, body: { status: 'failing', error: `its schema holds ${applied} of the ${migrations} migrations this code knows` } };
+    return { status: 200, body: { status: 'ok', store: { client: db.client.config.client, migrations: applied } } };
+  } catch (err) {
+    return { status: 503, body: { status: 'failing', error: `its store does not answer: ${err instanceof Error ? err.message : String(err)}` } };
+  }
 }
 
 function errorReply(host: HostClient, err: unknown): RouteReply {

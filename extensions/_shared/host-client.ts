@@ -24,6 +24,8 @@ export class HostClient {
   /** The output handler of each streamed exec in flight, by its request id. */
   private readonly execStreams = new Map<string, (stream: 'stdout' | 'stderr', data: string) => void>();
   private execStreamCounter = 0;
+  /** The last depth sent for each queue. */
+  private readonly queueDepths = new Map<string, number>();
 
   constructor(private readonly peer: Peer) {
     peer.handle('exec_output', (message) => {
@@ -90,6 +92,17 @@ export class HostClient {
   /** A graceful restart of the whole server (capability `system`). */
   async restart(reason: string): Promise<void> {
     await this.peer.request({ type: 'restart', reason });
+  }
+
+  /**
+   * How many items wait in one of this extension's queues now (`queue_depth`: a gauge in /metrics and a
+   * series of the operations extension). Call it wherever the number may have moved: it is sent only
+   * when it differs from the last one sent for that queue.
+   */
+  queueDepth(queue: string, depth: number): void {
+    if (this.queueDepths.get(queue) === depth) return;
+    this.queueDepths.set(queue, depth);
+    this.peer.notify({ type: 'queue_depth', queue, depth });
   }
 
   /** The tools `/mcp` lists (capability `tokens`): a runner handed them needs no tools/list of its own. */

@@ -6,15 +6,17 @@ import { conflict } from '../../protocol/errors.js';
 import { containing, likeClause, type PageRequest } from '../_shared/db.js';
 import { fromRow, pagedJson, type JsonPage, type Shape } from '../_shared/json-shape.js';
 import { PROVIDER_DEFAULTS } from '../_shared/providers/defaults.js';
+import { ECHO_MODEL } from '../_shared/providers/echo.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 
-export const PROVIDERS = ['anthropic', 'ollama'] as const;
+/** `echo`: the built-in provider that answers with the prompt (self-tests; chosen only explicitly). */
+export const PROVIDERS = ['anthropic', 'ollama', 'echo'] as const;
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** The model an agent runs when its creator names none: the one default the CLI uses too. */
-export const DEFAULT_MODEL: Record<Provider, string> = { anthropic: PROVIDER_DEFAULTS.anthropic.model, ollama: PROVIDER_DEFAULTS.ollama.model };
+export const DEFAULT_MODEL: Record<Provider, string> = { anthropic: PROVIDER_DEFAULTS.anthropic.model, ollama: PROVIDER_DEFAULTS.ollama.model, echo: ECHO_MODEL };
 
 export interface Agent {
   id: string;

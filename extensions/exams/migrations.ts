@@ -36,4 +36,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_run_claims',
+    async up(db) {
+      // Which process sits a running exam, and when it last said it still does: with instances sharing a
+      // PostgreSQL database, a start fails only the runs no live process holds (not another's in progress).
+      await db.schema.alterTable('exam_runs', (t) => {
+        t.string('runner');
+        t.bigInteger('heartbeat_at');
+      });
+    },
+  },
 ];

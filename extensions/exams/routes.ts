@@ -18,45 +18,55 @@ async function memoryAvailable(ctx: ExtensionContext, tenantId: string): Promise
   return !(reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND');
 }
 
-async function runInBackground(ctx: ExtensionContext, tenantId: string, runId: string, agent: { id: string; permissionMode: string }, categories: Category[]): Promise<void> {
+/** Sits the exam and records its end. Never rejects: it runs detached from any request, and a failure of its own store is logged. */
+export async function runInBackground(ctx: ExtensionContext, tenantId: string, runId: string, agent: { id: string; permissionMode: string }, categories: Category[]): Promise<void> {
+  let error: string | null = null;
   try {
     const available = { memory: categories.includes('memory') && (await memoryAvailable(ctx, tenantId)) };
     for (const task of tasksFor(categories)) await store(ctx).record(runId, await sit(ctx, tenantId, agent, task, available));
-    await store(ctx).finish(runId, null);
   } catch (err) {
-    await store(ctx).finish(runId, err instanceof Error ? err.message : String(err));
+    error = err instanceof Error ? err.message : String(err);
+  }
+  try {
+    await store(ctx).finish(runId, error);
+  } catch (err) {
+    // The run stays `running` until a start of the extension finds it interrupted and fails it.
+    ctx.host.log('error', `exam ${runId}: its end could not be recorded: ${err instanceof Error ? err.message : String(err)}${error ? ` (the run had failed: ${error})` : ''}`);
+    return;
   }
   ctx.host.emit(`exam.${runId}`, { type: 'exam_finished', runId }, tenantId);
 }
 
-export const routes: Record<string, RouteHandler> = {
-  'GET /api/exam/categories'() {
-    const tasks = tasksFor(Object.keys(CATEGORIES) as Category[]);
-    return ok({ categories: Object.entries(CATEGORIES).map(([name, description]) => ({ name, description, tasks: tasks.filter((t) => t.category === name).map((t) => t.id) })) });
-  },
+export function routes(runner: string): Record<string, RouteHandler> {
+  return {
+    'GET /api/exam/categories'() {
+      const tasks = tasksFor(Object.keys(CATEGORIES) as Category[]);
+      return ok({ categories: Object.entries(CATEGORIES).map(([name, description]) => ({ name, description, tasks: tasks.filter((t) => t.category === name).map((t) => t.id) })) });
+    },
 
-  async 'POST /api/exam/run'(req, ctx) {
-    requireRole(req.auth, 'operator', 'running an exam');
-    const body = validate<{ agentId: string; categories?: Category[] }>(join(ctx.init.plugin.dir, 'schemas', 'exam-run.json'), req.body);
-    const agent = await ctx.host.call<{ id: string; permissionMode: string; code?: string }>('GET', `/api/agents/${encodeURIComponent(body.agentId)}`, undefined, { requestId: req.id });
-    if (agent.status === 404 && agent.body?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'an exam needs the agents extension, which is not loaded');
-    if (agent.status !== 200) throw notFound(`agent ${body.agentId}`);
-    const categories = [...new Set(body.categories ?? (Object.keys(CATEGORIES) as Category[]))];
-    const run = await store(ctx).create(req.auth.tenantId, agent.body.id, categories);
-    ctx.host.audit('exam.started', `exam:${run.id}`, { agentId: run.agentId, categories });
-    void runInBackground(ctx, req.auth.tenantId, run.id, { id: agent.body.id, permissionMode: agent.body.permissionMode }, categories);
-    return { status: 202, body: run };
-  },
+    async 'POST /api/exam/run'(req, ctx) {
+      requireRole(req.auth, 'operator', 'running an exam');
+      const body = validate<{ agentId: string; categories?: Category[] }>(join(ctx.init.plugin.dir, 'schemas', 'exam-run.json'), req.body);
+      const agent = await ctx.host.call<{ id: string; permissionMode: string; code?: string }>('GET', `/api/agents/${encodeURIComponent(body.agentId)}`, undefined, { requestId: req.id });
+      if (agent.status === 404 && agent.body?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'an exam needs the agents extension, which is not loaded');
+      if (agent.status !== 200) throw notFound(`agent ${body.agentId}`);
+      const categories = [...new Set(body.categories ?? (Object.keys(CATEGORIES) as Category[]))];
+      const run = await store(ctx).create(req.auth.tenantId, agent.body.id, categories, runner);
+      ctx.host.audit('exam.started', `exam:${run.id}`, { agentId: run.agentId, categories });
+      void runInBackground(ctx, req.auth.tenantId, run.id, { id: agent.body.id, permissionMode: agent.body.permissionMode }, categories);
+      return { status: 202, body: run };
+    },
 
-  async 'GET /api/exam/runs'(req, ctx) {
-    const { limit, offset } = page(req.query);
-    const agentId = queryString(req.query, 'agentId');
-    return ok(await store(ctx).list(req.auth.tenantId, { limit, offset, ...(agentId ? { agentId } : {}) }));
-  },
+    async 'GET /api/exam/runs'(req, ctx) {
+      const { limit, offset } = page(req.query);
+      const agentId = queryString(req.query, 'agentId');
+      return ok(await store(ctx).list(req.auth.tenantId, { limit, offset, ...(agentId ? { agentId } : {}) }));
+    },
 
-  async 'GET /api/exam/runs/:id'(req, ctx) {
-    const run = await store(ctx).get(req.auth.tenantId, req.params.id!);
-    if (!run) throw notFound(`exam run ${req.params.id}`);
-    return ok(run);
-  },
-};
+    async 'GET /api/exam/runs/:id'(req, ctx) {
+      const run = await store(ctx).get(req.auth.tenantId, req.params.id!);
+      if (!run) throw notFound(`exam run ${req.params.id}`);
+      return ok(run);
+    },
+  };
+}

@@ -49,13 +49,25 @@ export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: 
   }
 }
 
-/** The tool calls the session made, from its stored events. */
+type StoredEvent = { seq: number; type: string; id?: string; name?: string; input?: Record<string, unknown>; isError?: boolean };
+
+/** The tool calls the session made, from its stored events, each with whether it was refused or failed. */
 async function toolCallsOf(ctx: ExtensionContext, as: CallAs, sessionId: string): Promise<ToolCall[]> {
   const calls: ToolCall[] = [];
+  const byUseId = new Map<string, ToolCall>();
   for (let after = 0; ;) {
-    const reply = await ctx.host.call<{ events: Array<{ seq: number; type: string; name?: string; input?: Record<string, unknown> }> }>('GET', `/api/sessions/${sessionId}/events?after=${after}&limit=1000`, undefined, as);
+    const reply = await ctx.host.call<{ events: StoredEvent[] }>('GET', `/api/sessions/${sessionId}/events?after=${after}&limit=1000`, undefined, as);
     const events = reply.body?.events ?? [];
-    for (const e of events) if (e.type === 'tool_use') calls.push({ name: String(e.name), input: e.input ?? {} });
+    for (const e of events) {
+      if (e.type === 'tool_use') {
+        const call: ToolCall = { name: String(e.name), input: e.input ?? {}, isError: null };
+        calls.push(call);
+        if (e.id) byUseId.set(e.id, call);
+      } else if (e.type === 'tool_result' && e.id) {
+        const call = byUseId.get(e.id);
+        if (call) call.isError = e.isError === true;
+      }
+    }
     if (events.length < 1000) return calls;
     after = events.at(-1)!.seq;
   }

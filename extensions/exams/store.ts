@@ -49,10 +49,16 @@ interface RunRow {
 export class ExamStore {
   constructor(private readonly db: Knex) {}
 
-  async create(tenantId: string, agentId: string, categories: Category[]): Promise<ExamRun> {
+  /** A run held by `runner` (this process), which beats for it until it finishes. */
+  async create(tenantId: string, agentId: string, categories: Category[], runner: string): Promise<ExamRun> {
     const row: RunRow = { id: randomUUID(), tenant_id: tenantId, agent_id: agentId, categories: JSON.stringify(categories), status: 'running', score: null, passed: 0, failed: 0, skipped: 0, error: null, created_at: new Date().toISOString(), finished_at: null };
-    await this.db('exam_runs').insert(row);
+    await this.db('exam_runs').insert({ ...row, runner, heartbeat_at: Date.now() });
     return toRun(row);
+  }
+
+  /** This process still sits its running exams. */
+  async beat(runner: string, now: number): Promise<void> {
+    await this.db('exam_runs').where({ runner, status: 'running' }).update({ heartbeat_at: now });
   }
 
   async record(runId: string, result: TaskResult): Promise<void> {
@@ -77,9 +83,17 @@ export class ExamStore {
     });
   }
 
-  /** Runs a stop or crash left running: they cannot be resumed halfway through a session, so they fail. */
-  async failInterrupted(): Promise<number> {
-    return this.db('exam_runs').where({ status: 'running' }).update({ status: 'failed', error: 'the server stopped during the exam; run it again', finished_at: new Date().toISOString() });
+  /**
+   * Runs a stop or crash left running: they cannot be resumed halfway through a session, so they fail.
+   * `exclusive` (a database only this process uses, SQLite): every running run is such a one. Shared
+   * (PostgreSQL): only those whose runner has not beaten since `staleBefore` — another instance's run in
+   * progress is left alone.
+   */
+  async failInterrupted(options: { exclusive: boolean; staleBefore: number }): Promise<number> {
+    return this.db('exam_runs')
+      .where({ status: 'running' })
+      .modify((q) => (options.exclusive ? q : q.andWhere((w) => w.whereNull('heartbeat_at').orWhere('heartbeat_at', '<', options.staleBefore))))
+      .update({ status: 'failed', error: 'the server stopped during the exam; run it again', finished_at: new Date().toISOString() });
   }
 
   async get(tenantId: string, id: string): Promise<ExamRun | undefined> {

@@ -1,6 +1,7 @@
 // Outcomes heard on the bus, one row per subject (a later event about the same subject replaces it):
-// sessions that ended (stopped: completed; error or timeout: failed), approvals decided by a person or
-// a policy, councils that concluded (their agreement), work tasks that merged or failed.
+// sessions that ended (stopped: completed; error or timeout: failed; a session stopped because it was
+// deleted is no outcome), approvals decided by a person or a policy, councils that concluded (their
+// agreement), work tasks that merged or failed.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 
@@ -22,6 +23,9 @@ export function outcomeOf(topic: string, payload: Payload): Outcome | undefined 
   if (topic === 'sessions.lifecycle') {
     const s = payload.session ?? {};
     if (typeof s.id !== 'string' || !(s.status in SESSION_OUTCOME)) return undefined;
+    // Deleting a running session stops it (reason `deleted`): it was thrown away, not completed —
+    // exams, for one, delete every session they run.
+    if (s.statusReason === 'deleted') return undefined;
     return { kind: 'session', subjectId: s.id, agentId: s.agentId ?? null, label: s.status, value: SESSION_OUTCOME[s.status]! };
   }
   if (topic === 'sessions.approval' && typeof payload.sessionId === 'string' && typeof payload.toolName === 'string') {

@@ -7,7 +7,7 @@ type Query = Record<string, string | string[]>;
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 /** The labels a trend may be filtered by. */
-const LABELS = ['route', 'owner', 'extension', 'database', 'instance'];
+const LABELS = ['route', 'owner', 'extension', 'database', 'instance', 'queue'];
 
 /** "90s", "15m", "24h", "7d". */
 export function duration(query: Query, name: string, fallbackMs: number, maxMs = 366 * UNIT_MS.d!): number {

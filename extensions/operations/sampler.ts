@@ -1,8 +1,8 @@
 // Turns the kernel's cumulative metrics (prom-client's JSON, asked with `system_metrics`) into the
 // samples of one interval: request rates, error rates and latency percentiles per route and per
 // extension, event-loop delay, CPU and memory of the kernel and of each extension, database sizes,
-// WebSocket clients. Counters and histograms are cumulative, so each figure is the difference from
-// the previous reading; the first reading only yields the gauges.
+// WebSocket clients, queue depths. Counters and histograms are cumulative, so each figure is the
+// difference from the previous reading; the first reading only yields the gauges.
 
 export interface PromMetric {
   name: string;
@@ -34,7 +34,14 @@ export const METRICS: Record<string, { help: string; unit: string; higherIsWorse
   'extension.restarts': { help: 'restarts of an extension after a crash since the server started', unit: 'count', higherIsWorse: true },
   'database.size_bytes': { help: 'size of a database (a SQLite file with its WAL, or the PostgreSQL database)', unit: 'bytes', higherIsWorse: false },
   'ws.clients': { help: 'WebSocket clients connected', unit: 'count', higherIsWorse: false },
+  'queue.depth': { help: 'items waiting in a queue an extension reports (queue_depth), by extension and queue', unit: 'count', higherIsWorse: true },
+  'kernel.start_waiting_requests': { help: 'requests waiting for an extension to start or restart, by extension (recorded when not 0) and for all (extension *)', unit: 'count', higherIsWorse: true },
+  'kernel.pending_extension_requests': { help: 'requests sent to an extension and not answered yet, by extension (recorded when not 0) and for all (extension *)', unit: 'count', higherIsWorse: true },
+  'kernel.bus_backlog': { help: 'bus events waiting to be sent to the other instances', unit: 'count', higherIsWorse: true },
 };
+
+/** The event-loop delay since the previous sample (kernel/metrics.ts, SAMPLE_EVENT_LOOP_P99). */
+const EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
 
 const QUANTILES = [['http.latency_p50_ms', 0.5], ['http.latency_p95_ms', 0.95], ['http.latency_p99_ms', 0.99]] as const;
 
@@ -56,12 +63,16 @@ export function derive(previous: Reading | undefined, metrics: PromMetric[], at:
   };
 
   httpSamples(byName, delta, seconds, samples);
-  gauge('roost_kernel_nodejs_eventloop_lag_p99_seconds', 'kernel.event_loop_delay_p99_ms', () => ({}), 1000);
+  gauge(EVENT_LOOP_P99, 'kernel.event_loop_delay_p99_ms', () => ({}), 1000);
   gauge('roost_kernel_process_resident_memory_bytes', 'kernel.memory_bytes', () => ({}));
   gauge('roost_extension_resident_memory_bytes', 'extension.memory_bytes', (l) => ({ extension: String(l.extension) }));
   gauge('roost_extension_restarts', 'extension.restarts', (l) => ({ extension: String(l.extension) }));
   gauge('roost_database_size_bytes', 'database.size_bytes', (l) => ({ database: String(l.database) }));
   gauge('roost_ws_clients', 'ws.clients', () => ({}));
+  gauge('roost_extension_queue_depth', 'queue.depth', (l) => ({ extension: String(l.extension), queue: String(l.queue) }));
+  gauge('roost_bus_backlog', 'kernel.bus_backlog', () => ({}));
+  perExtensionTotal(byName.get('roost_extension_start_waiting_requests'), 'kernel.start_waiting_requests', samples);
+  perExtensionTotal(byName.get('roost_extension_pending_requests'), 'kernel.pending_extension_requests', samples);
   const cpu = (name: string, metric: string, labelOf: (labels: Record<string, string | number>) => Record<string, string>) => {
     for (const v of byName.get(name)?.values ?? []) {
       const labels = labelOf(v.labels);
@@ -72,6 +83,17 @@ export function derive(previous: Reading | undefined, metrics: PromMetric[], at:
   cpu('roost_kernel_process_cpu_seconds_total', 'kernel.cpu_percent', () => ({}));
   cpu('roost_extension_cpu_seconds', 'extension.cpu_percent', (l) => ({ extension: String(l.extension) }));
   return { samples, reading: { at, values } };
+}
+
+/** One series for all extensions (extension `*`), always; one per extension only when it is not 0 (most are idle). */
+function perExtensionTotal(metric: PromMetric | undefined, name: string, samples: Sample[]): void {
+  if (!metric) return;
+  let total = 0;
+  for (const v of metric.values) {
+    total += v.value;
+    if (v.value !== 0) samples.push({ metric: name, labels: { extension: String(v.labels.extension) }, value: v.value });
+  }
+  samples.push({ metric: name, labels: { extension: '*' }, value: total });
 }
 
 type Delta = (key: string, value: number) => number | undefined;

@@ -35,7 +35,14 @@ export class ApprovalBroker {
   /** An owner allowed, after the fact, a tool use that had already been denied. */
   onLateGrant: (entry: Escalation) => void = () => undefined;
 
-  constructor(private readonly store: EscalationStore, private readonly host: HostClient, private mode: OperationalMode) {}
+  constructor(private readonly store: EscalationStore, private readonly host: HostClient, private mode: OperationalMode) {
+    this.reportDepth();
+  }
+
+  /** The escalation queue's depth, for the kernel's metrics (sent only when it moved). */
+  private reportDepth(): void {
+    void this.store.pendingCount().then((n) => this.host.queueDepth('escalations', n), () => undefined);
+  }
 
   get operationalMode(): OperationalMode {
     return this.mode;
@@ -83,6 +90,7 @@ export class ApprovalBroker {
       throw conflict(`escalation ${id} is already ${entry.status}`);
     }
     this.host.audit('approval.escalation_resolved', `escalation:${id}`, { behavior, actor, sessionId: entry.sessionId, toolName: entry.toolName, reason: entry.reason });
+    this.reportDepth();
     const resolved = (await this.store.get(tenantId, id))!;
     const waiter = this.queued.get(id);
     if (waiter) waiter.settle(behavior === 'allow' ? { allowed: true, by: actor } : { allowed: false, reason: `denied on the escalation queue by ${actor}`, by: actor });
@@ -135,7 +143,9 @@ export class ApprovalBroker {
     return { ...answer, requestId: entry.id, by: answer.by ?? 'escalation queue' };
   }
 
-  private escalate(ctx: ApprovalContext, tool: Tool, reason: NewEscalation['reason']): Promise<Escalation> {
-    return this.store.add({ tenantId: ctx.tenantId, sessionId: ctx.sessionId, agentId: ctx.agentId, toolName: tool.name, toolKind: tool.kind, input: tool.input, reason });
+  private async escalate(ctx: ApprovalContext, tool: Tool, reason: NewEscalation['reason']): Promise<Escalation> {
+    const entry = await this.store.add({ tenantId: ctx.tenantId, sessionId: ctx.sessionId, agentId: ctx.agentId, toolName: tool.name, toolKind: tool.kind, input: tool.input, reason });
+    this.reportDepth();
+    return entry;
   }
 }

@@ -77,6 +77,12 @@ export class EscalationStore {
     return { entries: rows.map(toEntry), ...(total === undefined ? {} : { total }), hasMore };
   }
 
+  /** Entries waiting for an owner, every tenant's: the queue's depth. */
+  async pendingCount(): Promise<number> {
+    const row = await this.db('escalations').where({ status: 'pending' }).count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
+  }
+
   /** Marks a pending entry resolved; false when it was not pending any more (resolved twice). */
   async resolve(tenantId: string, id: string, status: 'allowed' | 'denied', by: string): Promise<boolean> {
     const n = await this.db('escalations').where({ tenant_id: tenantId, id, status: 'pending' }).update({ status, resolved_by: by, resolved_at: new Date().toISOString() });

@@ -2,7 +2,7 @@
 // composes it for a run: record, persona and skills folded into one system prompt) and the project.
 import { notFound, RoostError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
-import type { ProviderName } from '../_shared/providers/index.js';
+import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
@@ -11,7 +11,7 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export interface AgentSpec {
   id: string;
   name: string;
-  provider: ProviderName;
+  provider: DriverName;
   model: string;
   systemPrompt: string;
   permissionMode: PermissionMode;
@@ -31,7 +31,7 @@ export async function agentSpec(host: HostClient, as: CallAs, agentId: string): 
   return {
     id: String(agent.id),
     name: String(agent.name),
-    provider: agent.provider === 'ollama' ? 'ollama' : 'anthropic',
+    provider: agent.provider === 'ollama' || agent.provider === 'echo' ? agent.provider : 'anthropic',
     model: String(agent.model),
     systemPrompt: typeof body.systemPrompt === 'string' ? body.systemPrompt : String(agent.systemPrompt ?? ''),
     permissionMode: mode,

@@ -7,7 +7,7 @@
 // refill. Spares are spawned once a burst has settled, and one at a time (the next once the last has
 // loaded what it preloads), so that starting them never takes both cores from the sessions at work.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProviderName } from '../_shared/providers/index.js';
+import type { DriverName } from '../_shared/providers/index.js';
 import { RunnerProcess } from './runner-process.js';
 
 /** Takes this close together count as one burst. */
@@ -23,7 +23,7 @@ const WARM_WAIT_MS = 5_000;
 export class RunnerPool {
   private spares: RunnerProcess[] = [];
   private readonly demand: BurstDemand;
-  private readonly providers = new Set<ProviderName>();
+  private readonly providers = new Set<DriverName>();
   private refillTimer: NodeJS.Timeout | undefined;
   private refillAsked: number | undefined;
   private refilling = false;
@@ -37,7 +37,7 @@ export class RunnerPool {
   }
 
   /** A warm runner if one is ready, else a new one; call refill() once the taken one has started. */
-  take(provider: ProviderName): RunnerProcess {
+  take(provider: DriverName): RunnerProcess {
     this.demand.record();
     this.providers.add(provider);
     this.spares = this.spares.filter((s) => s.running);

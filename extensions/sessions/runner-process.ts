@@ -8,7 +8,7 @@ import { PluginChild, type ChildExit } from '../../protocol/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { PROTOCOL, type InitMessage } from '../../protocol/messages.js';
 import { runnableEntry } from '../../protocol/paths.js';
-import type { ProviderName } from '../_shared/providers/index.js';
+import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
 import type { ApprovalAnswer, ApprovalAsk, ExternalToolCall, ExternalToolResult, ReadyInfo, RunnerConfig, RunnerEvent, TurnReply, TurnRequest } from './runner/protocol.js';
 
@@ -36,7 +36,7 @@ export class RunnerProcess {
   readonly warm: Promise<void>;
 
   /** `preload`: the providers whose SDK a spare loads while it waits for a session. */
-  constructor(private readonly pluginDir: string, preload: readonly ProviderName[] = []) {
+  constructor(private readonly pluginDir: string, preload: readonly DriverName[] = []) {
     const env: Record<string, string | undefined> = Object.fromEntries(ENV_PASSED.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
     if (preload.length > 0) env.ROOST_RUNNER_PRELOAD = preload.join(',');
     this.child = new PluginChild(runnableEntry(join(pluginDir, 'runner', 'main.ts')), [], {

@@ -67,6 +67,7 @@ export class Engine {
 
   private async scanOnce(): Promise<void> {
     const open = await this.store.open();
+    this.ctx.host.queueDepth('queued', open.filter((t) => t.status === 'queued').length);
     await this.wake(open.length > 0);
     const now = Date.now();
     // Tasks already past their start first: they hold (or held) their repository's lock.

@@ -236,6 +236,8 @@ export class PluginProcess {
         return need('systemMetrics')();
       case 'restart':
         return need('restart')(m.reason).then(() => true);
+      case 'queue_depth':
+        return need('queueDepth')(m.queue, m.depth);
       case 'tenant_plan':
         return need('tenantPlan')(this.tenantOf(m));
       case 'set_tenant_plan':

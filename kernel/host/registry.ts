@@ -36,6 +36,10 @@ export interface Extension {
   startOnDemand?: boolean;
   /** An idle stop under way; a start waits for it. */
   stopping?: Promise<void>;
+  /** Requests waiting now for it to start (or restart) before they can be sent. */
+  startWaiting: number;
+  /** The depth of each queue it reported (`queue_depth`), kept while it is stopped until it reports again. */
+  queues: Map<string, number>;
 }
 
 export interface RegistryDeps {
@@ -156,7 +160,7 @@ export class ExtensionRegistry {
 
   private async requestRunning<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions): Promise<T> {
     const ext = this.get(name);
-    const process = await this.available(name);
+    const process = ext.state === 'running' && ext.process ? ext.process : await this.waitAvailable(ext);
     try {
       return await process.request<T>(message, { timeoutMs: ext.manifest.server?.timeoutMs, ...options });
     } catch (err) {
@@ -168,6 +172,12 @@ export class ExtensionRegistry {
       }
       throw err;
     }
+  }
+
+  /** Counted among the requests waiting for the extension to start while it waits (a queue depth in /metrics). */
+  private waitAvailable(ext: Extension): Promise<PluginProcess> {
+    ext.startWaiting++;
+    return this.available(ext.manifest.name).finally(() => ext.startWaiting--);
   }
 
   /** Notifies a running extension (events, WebSocket messages); lazy ones are started for it. */
@@ -249,6 +259,7 @@ export class ExtensionRegistry {
       .insert({ name, dir: ext.manifest.dir, loaded: false, updated_at: new Date().toISOString() })
       .onConflict('name').merge();
     await this.stopProcess(ext, 'unloaded');
+    ext.queues.clear();
     this.deps.onChange(ext, 'unloaded');
   }
 
@@ -296,7 +307,7 @@ export class ExtensionRegistry {
 
   private track(manifest: Manifest, state: ExtensionState): Extension {
     const previous = this.extensions.get(manifest.name);
-    const ext: Extension = { manifest, state, grants: previous?.grants ?? new Set(), schemaVersion: previous?.schemaVersion ?? null, crashes: [], restarts: 0 };
+    const ext: Extension = { manifest, state, grants: previous?.grants ?? new Set(), schemaVersion: previous?.schemaVersion ?? null, crashes: [], restarts: 0, startWaiting: 0, queues: new Map() };
     this.extensions.set(manifest.name, ext);
     return ext;
   }

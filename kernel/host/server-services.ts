@@ -9,6 +9,9 @@ import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
 import type { HostServices } from './services.js';
 
+/** The most queues one extension may report (`queue_depth`): each is a series in /metrics. */
+const MAX_QUEUES_PER_EXTENSION = 20;
+
 /** `exec` runs commands as the extension's own sandbox and environment: never with the server's secrets. */
 /** What `secret` answers: the environment variables named, and the extension's own sealing key. */
 export interface ExtensionSecrets {
@@ -50,7 +53,7 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     token: (request) => k.mcpTokens.mint(request, source),
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
-    systemMetrics: () => k.metrics.registry.getMetricsAsJSON(),
+    systemMetrics: () => k.metrics.sample(),
     mcpTools: async () => listedTools(k),
     tenantPlan: (tenantId) => k.tenantPlans.mustGet(tenantId),
     setTenantPlan: async (tenantId, change) => {
@@ -58,6 +61,13 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
       const after = await k.tenantPlans.set(tenantId, change);
       k.audit.append({ tenantId, actor: source, action: 'tenant.plan_changed', resource: `tenant:${tenantId}`, detail: { from: pick(before), to: pick(after) } });
       return after;
+    },
+    queueDepth(queue, depth) {
+      const { queues } = k.registry.get(name);
+      if (!queues.has(queue) && queues.size >= MAX_QUEUES_PER_EXTENSION) {
+        throw new RoostError('VALIDATION_ERROR', `queue_depth: ${name} already reports ${MAX_QUEUES_PER_EXTENSION} queues, the most one extension may`);
+      }
+      queues.set(queue, depth);
     },
     restart: async (reason) => {
       k.audit.append({ tenantId: null, actor: source, action: 'server.restart', resource: 'server', detail: { reason } });

@@ -77,6 +77,8 @@ export interface HostServices {
   mcpTools?(): Promise<unknown>;
   /** A graceful restart of the whole server, shortly after answering (capability `system`). */
   restart?(reason: string): Promise<void>;
+  /** How many items wait in one of the extension's queues now (a gauge in /metrics). */
+  queueDepth?(queue: string, depth: number): void;
   /** A tenant's plan, limits and billing state (kernel/tenants/plans.ts). */
   tenantPlan?(tenantId: string): Promise<unknown>;
   /** Moves a tenant to a plan or billing state: what the payment processor reported (capability `system`). */

@@ -46,7 +46,12 @@ export function createApp(kernel: Kernel): HttpFront {
   registerKernelRoutes(router, kernel);
 
   if (kernel.config.accessLog) app.use(accessLog(kernel.config.logFormat, (text) => process.stderr.write(text)));
-  app.use(measureRequests(kernel.metrics));
+  app.use(measureRequests(kernel.metrics, (method, path) => {
+    const extension = kernel.dispatcher.match(method, path);
+    if (extension && !extension.decl.internal) return { pattern: extension.decl.path, owner: extension.owner };
+    const layer = router.match(path, method).pathAndMethod.find((l) => l.methods.length > 0);
+    return layer ? { pattern: String(layer.path), owner: 'kernel' } : undefined;
+  }));
   app.use(requestId);
   app.use(errors(kernel));
   app.use(browserGuard(kernel));

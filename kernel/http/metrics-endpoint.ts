@@ -11,8 +11,15 @@ import type { State } from './app.js';
 
 export const METRICS_PATH = '/metrics';
 
-/** Records each answered request under its route pattern: an extension's declaration, the kernel's router path, or "unmatched". */
-export function measureRequests(metrics: KernelMetrics): Koa.Middleware<State> {
+/** The route pattern and owner a method and path name, when anything serves them. */
+export type RouteOf = (method: string, path: string) => { pattern: string; owner: string } | undefined;
+
+/**
+ * Records each answered request under its route pattern: an extension's declaration or the kernel's
+ * router path. A request refused before routing (401, 429, a browser-guard 403) is matched against the
+ * route table here, so it counts under the route it named; what nothing serves is "unmatched".
+ */
+export function measureRequests(metrics: KernelMetrics, routeOf: RouteOf): Koa.Middleware<State> {
   return async (ctx, next) => {
     const started = performance.now();
     try {
@@ -20,8 +27,8 @@ export function measureRequests(metrics: KernelMetrics): Koa.Middleware<State> {
     } finally {
       const { route } = ctx.state;
       const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
-      const [pattern, owner] = route ? [route.decl.path, route.owner] : kernelRoute ? [kernelRoute, 'kernel'] : [ctx.path === METRICS_PATH ? METRICS_PATH : 'unmatched', 'kernel'];
-      metrics.observe(ctx.method, pattern, owner, ctx.status, (performance.now() - started) / 1000);
+      const named = route ? { pattern: route.decl.path, owner: route.owner } : kernelRoute ? { pattern: kernelRoute, owner: 'kernel' } : ctx.path === METRICS_PATH ? { pattern: METRICS_PATH, owner: 'kernel' } : routeOf(ctx.method, ctx.path);
+      metrics.observe(ctx.method, named?.pattern ?? 'unmatched', named?.owner ?? 'kernel', ctx.status, (performance.now() - started) / 1000);
     }
   };
 }

@@ -44,6 +44,10 @@ export class McpTokens {
     };
   }
 
+  async revoke(token: string): Promise<void> {
+    await this.db('mcp_tokens').where({ token_hash: hashKey(token) }).delete();
+  }
+
   async revokeSession(sessionId: string): Promise<void> {
     await this.db('mcp_tokens').where({ session_id: sessionId }).delete();
   }

@@ -1,7 +1,9 @@
-// The self-test's end-to-end checks: a round trip through each front, over real HTTP and WebSocket to
-// this server's own port, with a short-lived owner key made for the purpose and revoked after. REST makes
-// an agent and reads it back; the WebSocket, subscribed to that agent's stream, sees a change made over
-// REST; MCP lists the agents through svc_list_agents and finds it. Everything made is deleted after.
+// The self-test's end-to-end checks: a session round trip through each front, over real HTTP and
+// WebSocket to the address this server listens on, against the built-in echo provider (it answers with
+// the prompt: no model needed). An owner key is made for the run and revoked after. REST makes an agent
+// on the echo provider and reads it back; a session of it is sent a turn over REST and one over the
+// WebSocket, and the subscriber sees both answers; over MCP a second echo agent messages the first with
+// svc_send_message and gets its answer. Every agent, session and token made is removed after.
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { RoostError } from '../../protocol/errors.js';
@@ -9,81 +11,129 @@ import { DEFAULT_TENANT } from '../auth/keys.js';
 import type { Kernel } from '../kernel.js';
 import { timed, type CheckResult } from './report.js';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 30_000;
 
-export async function e2eChecks(k: Kernel, port: number): Promise<CheckResult[]> {
-  const base = `http://127.0.0.1:${port}`;
+type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
+const notServed = (reply: { status: number; body: Record<string, any> }) => reply.status === 404 && reply.body.code === 'ROUTE_NOT_FOUND';
+
+/** Where the self-test reaches this server: its bind address (loopback for a wildcard bind) and `port`. */
+export function selfUrl(host: string, port: number): string {
+  const address = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host;
+  return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}`;
+}
+
+export async function e2eChecks(k: Kernel, base: string): Promise<CheckResult[]> {
   const { key, record } = await k.keys.create(DEFAULT_TENANT, 'owner', 'selftest', new Date(Date.now() + 10 * 60_000).toISOString());
-  const api = async (method: string, path: string, body?: unknown) => {
+  const api: Api = async (method, path, body) => {
     const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(WAIT_MS) });
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
   };
-  const name = `selftest-${randomUUID().slice(0, 8)}`;
-  let agentId: string | undefined;
+  const nonce = randomUUID().slice(0, 8);
+  const made = { agents: [] as string[], sessions: [] as string[], tokens: [] as string[] };
+  const echoAgent = async (name: string) => {
+    const reply = await api('POST', '/api/agents', { name, provider: 'echo', model: 'echo', description: 'made by the self-test; deleted after it' });
+    if (reply.status === 201) made.agents.push(String(reply.body.id));
+    return reply;
+  };
   try {
-    const results = [await timed('REST: create an agent and read it back', 'e2e', async () => {
-      const made = await api('POST', '/api/agents', { name, description: 'made by the self-test; deleted after it' });
-      if (made.status === 404 && made.body.code === 'ROUTE_NOT_FOUND') return { skipped: 'the agents extension is not loaded: it is what the round trips use' };
-      if (made.status !== 201) throw new RoostError('INTERNAL', `POST /api/agents answered ${made.status}: ${made.body.error}`);
-      agentId = String(made.body.id);
-      const read = await api('GET', `/api/agents/${agentId}`);
-      if (read.status !== 200 || read.body.name !== name) throw new RoostError('INTERNAL', `GET /api/agents/${agentId} answered ${read.status}`);
-      return `agent ${agentId} made and read back`;
+    let agentId: string | undefined;
+    const results = [await timed('REST: create an agent on the echo provider and read it back', 'e2e', async () => {
+      const created = await echoAgent(`selftest-${nonce}`);
+      if (notServed(created)) return { skipped: 'the agents extension is not loaded: the round trips need an agent' };
+      if (created.status !== 201) throw new RoostError('INTERNAL', `POST /api/agents answered ${created.status}: ${created.body.error}`);
+      const read = await api('GET', `/api/agents/${created.body.id}`);
+      if (read.status !== 200 || read.body.provider !== 'echo') throw new RoostError('INTERNAL', `GET /api/agents/${created.body.id} answered ${read.status}`);
+      agentId = String(created.body.id);
+      return `agent ${agentId} (provider echo) made and read back`;
     })];
     if (!agentId) return results;
-    results.push(await timed('WebSocket: a subscriber sees a change made over REST', 'e2e', () => webSocketRoundTrip(base, key, agentId!, api)));
-    results.push(await timed('MCP: svc_list_agents finds the agent', 'e2e', () => mcpRoundTrip(base, key, name)));
+    results.push(await timed('REST and WebSocket: a session answers a turn sent over each, and the subscriber sees both', 'e2e', () => sessionRoundTrip(base, key, api, agentId!, nonce, made)));
+    results.push(await timed('MCP: svc_send_message gets the echo agent\'s answer', 'e2e', async () => {
+      const sender = await echoAgent(`selftest-${nonce}-sender`);
+      if (sender.status !== 201) throw new RoostError('INTERNAL', `POST /api/agents answered ${sender.status}: ${sender.body.error}`);
+      const token = await k.mcpTokens.mint({ tenantId: DEFAULT_TENANT, agentId: String(sender.body.id), sessionId: null, tools: [], ttlSeconds: 600 }, 'kernel:selftest');
+      made.tokens.push(token);
+      return mcpRoundTrip(base, token, agentId!, nonce, made);
+    }));
     return results;
   } finally {
-    if (agentId) await api('DELETE', `/api/agents/${agentId}`).catch(() => undefined);
+    for (const id of made.sessions) await api('DELETE', `/api/sessions/${id}`).catch(() => undefined);
+    for (const id of made.agents) await api('DELETE', `/api/agents/${id}`).catch(() => undefined);
+    for (const token of made.tokens) await k.mcpTokens.revoke(token);
     await k.keys.revoke(DEFAULT_TENANT, record.keyHash);
   }
 }
 
-type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
-
-async function webSocketRoundTrip(base: string, key: string, agentId: string, api: Api): Promise<string> {
+async function sessionRoundTrip(base: string, key: string, api: Api, agentId: string, nonce: string, made: { sessions: string[] }): Promise<string | { skipped: string }> {
+  const created = await api('POST', '/api/sessions', { agentId, name: `selftest ${nonce}` });
+  if (notServed(created)) return { skipped: 'the sessions extension is not loaded' };
+  if (created.status !== 201) throw new RoostError('INTERNAL', `POST /api/sessions answered ${created.status}: ${created.body.error}`);
+  const sessionId = String(created.body.id);
+  made.sessions.push(sessionId);
   const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${key}` } });
   try {
-    const seen = (match: (m: Record<string, any>) => boolean, what: string) => new Promise<Record<string, any>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RoostError('TIMEOUT', `no ${what} within ${WAIT_MS} ms`)), WAIT_MS);
-      socket.on('message', (data) => {
-        const message = JSON.parse(String(data)) as Record<string, any>;
-        if (message.type === 'error') reject(new RoostError('INTERNAL', `the WebSocket answered an error: ${message.message}`));
-        if (match(message)) {
-          clearTimeout(timer);
-          resolve(message);
-        }
-      });
-      socket.on('error', reject);
-    });
-    const subscribed = seen((m) => m.type === 'subscribed', 'subscribed');
+    const seen = listen(socket);
     await new Promise<void>((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    socket.send(JSON.stringify({ type: 'subscribe', agentId }));
+    const subscribed = seen((m) => m.type === 'subscribed', 'subscribed');
+    socket.send(JSON.stringify({ type: 'subscribe', sessionId }));
     await subscribed;
-    const updated = seen((m) => m.type === 'agent_updated' && m.agentId === agentId, 'agent_updated event');
-    const change = await api('PUT', `/api/agents/${agentId}`, { description: 'changed by the self-test' });
-    if (change.status !== 200) throw new RoostError('INTERNAL', `PUT /api/agents/${agentId} answered ${change.status}`);
-    await updated;
-    return 'subscribed to the agent, saw agent_updated after the REST change';
+    const answered = (text: string) => seen((m) => m.type === 'session_event' && m.sessionId === sessionId && m.event?.type === 'assistant_message' && m.event.text === text, `the answer "${text}"`);
+    const overRest = `selftest rest ${nonce}`;
+    const restAnswer = answered(overRest);
+    const sent = await api('POST', `/api/sessions/${sessionId}/messages`, { content: overRest });
+    if (sent.status !== 202) throw new RoostError('INTERNAL', `POST /api/sessions/${sessionId}/messages answered ${sent.status}: ${sent.body.error}`);
+    await restAnswer;
+    const overWs = `selftest websocket ${nonce}`;
+    const wsAnswer = answered(overWs);
+    socket.send(JSON.stringify({ type: 'send_message', sessionId, content: overWs }));
+    await wsAnswer;
+    const stored = await api('GET', `/api/sessions/${sessionId}/messages`);
+    const answers = ((stored.body.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'assistant').map((m) => m.content);
+    if (!answers.includes(overRest) || !answers.includes(overWs)) throw new RoostError('INTERNAL', `the stored messages lack the answers: ${JSON.stringify(answers).slice(0, 200)}`);
+    return `session ${sessionId}: a turn over REST and one over the WebSocket answered, seen by the subscriber and stored`;
   } finally {
     socket.terminate();
   }
 }
 
-async function mcpRoundTrip(base: string, key: string, name: string): Promise<string> {
+/** Resolves on the first message (from now on) that matches; an `error` message fails it. */
+function listen(socket: WebSocket) {
+  return (match: (m: Record<string, any>) => boolean, what: string) => new Promise<Record<string, any>>((resolve, reject) => {
+    const timer = setTimeout(() => done(new RoostError('TIMEOUT', `no ${what} on the WebSocket within ${WAIT_MS} ms`)), WAIT_MS);
+    const onMessage = (data: WebSocket.RawData) => {
+      const message = JSON.parse(String(data)) as Record<string, any>;
+      if (message.type === 'error') done(new RoostError('INTERNAL', `the WebSocket answered an error: ${message.message}`));
+      else if (match(message)) done(undefined, message);
+    };
+    const done = (err?: Error, message?: Record<string, any>) => {
+      clearTimeout(timer);
+      socket.off('message', onMessage).off('error', done);
+      if (err) reject(err);
+      else resolve(message!);
+    };
+    socket.on('message', onMessage).on('error', done);
+  });
+}
+
+async function mcpRoundTrip(base: string, token: string, agentId: string, nonce: string, made: { sessions: string[] }): Promise<string | { skipped: string }> {
   const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   ]);
   const client = new Client({ name: 'roost-selftest', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   try {
-    const result = await client.callTool({ name: 'svc_list_agents', arguments: {} }, undefined, { timeout: WAIT_MS });
+    const { tools } = await client.listTools(undefined, { timeout: WAIT_MS });
+    if (!tools.some((t) => t.name === 'svc_send_message')) return { skipped: 'the messaging extension is not loaded: it serves svc_send_message' };
+    const message = `selftest mcp ${nonce}`;
+    const result = await client.callTool({ name: 'svc_send_message', arguments: { to_agent: agentId, message } }, undefined, { timeout: WAIT_MS });
     const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
-    if (result.isError || !text.includes(name)) throw new RoostError('INTERNAL', `svc_list_agents answered ${text.slice(0, 200)}`);
-    return 'initialize, tools/call svc_list_agents: the agent is listed';
+    if (result.isError) throw new RoostError('INTERNAL', `svc_send_message answered an error: ${text.slice(0, 200)}`);
+    const exchange = JSON.parse(text) as { reply?: string; sessionId?: string };
+    if (exchange.sessionId) made.sessions.push(exchange.sessionId);
+    if (exchange.reply !== message) throw new RoostError('INTERNAL', `svc_send_message answered ${text.slice(0, 200)}`);
+    return `initialize, tools/list, tools/call svc_send_message: the echo agent answered in session ${exchange.sessionId}`;
   } finally {
     await client.close();
   }

@@ -19,14 +19,15 @@ export interface SelftestReport {
 
 let running = false;
 
-export async function runSelftest(k: Kernel, scope: SelftestScope, port: number): Promise<SelftestReport> {
+/** `base`: this server's own URL, where the end-to-end checks reach it (e2e.ts selfUrl). */
+export async function runSelftest(k: Kernel, scope: SelftestScope, base: string): Promise<SelftestReport> {
   if (running) throw new RoostError('CONFLICT', 'a self-test is running; one runs at a time: try again when it has finished');
   running = true;
   const startedAt = new Date();
   try {
     const checks = [
       ...(scope === 'e2e' ? [] : await unitChecks(k)),
-      ...(scope === 'unit' ? [] : await e2eChecks(k, port)),
+      ...(scope === 'unit' ? [] : await e2eChecks(k, base)),
     ];
     const count = (status: CheckResult['status']) => checks.filter((c) => c.status === status).length;
     return {

@@ -1,7 +1,12 @@
 // The self-test's unit checks: the stores are whole, the audit chain holds, and every extension that is
-// loaded starts and answers a message round trip.
+// loaded starts and answers its health request (HEALTH_ROUTE: the TypeScript frame checks its own store —
+// a query and its migrations — on SQLite and on PostgreSQL alike); then each extension's SQLite file
+// passes quick_check.
+import { decodeAttachment } from '../../protocol/framing.js';
 import { RoostError } from '../../protocol/errors.js';
+import { HEALTH_ROUTE } from '../../protocol/messages.js';
 import { openDatabase } from '../../protocol/storage.js';
+import type { Extension } from '../host/registry.js';
 import type { Kernel } from '../kernel.js';
 import { sqliteSizes } from '../metrics.js';
 import { isPostgres } from '../storage/provision.js';
@@ -19,15 +24,7 @@ export async function unitChecks(k: Kernel): Promise<CheckResult[]> {
     }),
   ];
   for (const ext of k.registry.list()) {
-    const name = ext.manifest.name;
-    results.push(await timed(`extension ${name} starts and answers`, 'unit', async () => {
-      if (ext.state === 'unloaded') return { skipped: 'unloaded' };
-      const started = performance.now();
-      // A route nobody declared: the extension's frame answers ROUTE_NOT_FOUND, which proves its loop serves.
-      const reply = await k.registry.request<{ status: number }>(name, { type: 'request', method: 'GET', path: '/selftest', route: 'GET /selftest', params: {}, query: {}, auth: SELFTEST_AUTH });
-      if (typeof reply?.status !== 'number') throw new RoostError('INTERNAL', `answered ${JSON.stringify(reply).slice(0, 200)} instead of a route reply`);
-      return `running (pid ${ext.process?.pid ?? '?'}), round trip ${Math.round(performance.now() - started)} ms, ${ext.restarts} restart(s)`;
-    }));
+    results.push(await timed(`extension ${ext.manifest.name} starts and answers`, 'unit', () => extensionHealth(k, ext)));
   }
   // After the round trips: every loaded extension has started, so each has its database now.
   if (!isPostgres(k.config)) {
@@ -36,6 +33,26 @@ export async function unitChecks(k: Kernel): Promise<CheckResult[]> {
     }
   }
   return results;
+}
+
+/**
+ * Starts the extension if need be and judges its answer to the health request: 200 `ok` passes; 503 (or
+ * anything else) fails with what it said. An extension not built on the TypeScript frame may not know the
+ * route: its 404 ROUTE_NOT_FOUND still proves its loop serves, and says it has no health check of its own.
+ */
+async function extensionHealth(k: Kernel, ext: Extension): Promise<string | { skipped: string }> {
+  if (ext.state === 'unloaded') return { skipped: 'unloaded' };
+  const started = performance.now();
+  const [method, path] = HEALTH_ROUTE.split(' ');
+  const reply = await k.registry.request<{ status?: number; body?: unknown; attachment?: Buffer; encoding?: 'json' | 'text' }>(ext.manifest.name, { type: 'request', method, path, route: HEALTH_ROUTE, params: {}, query: {}, auth: SELFTEST_AUTH });
+  const body = (reply?.attachment ? decodeAttachment(reply.attachment, reply.encoding ?? 'json') : reply?.body) as Record<string, any> | null;
+  const how = `pid ${ext.process?.pid ?? '?'}, round trip ${Math.round(performance.now() - started)} ms, ${ext.restarts} restart(s)`;
+  if (reply?.status === 200 && body?.status === 'ok') {
+    const store = body.store ? `store answers (${body.store.client}, ${body.store.migrations} migrations)` : 'no store';
+    return `healthy: ${store}; ${how}`;
+  }
+  if (reply?.status === 404 && body?.code === 'ROUTE_NOT_FOUND') return `answers (it has no health check of its own); ${how}`;
+  throw new RoostError('INTERNAL', `unhealthy: ${typeof reply?.status === 'number' ? `${reply.status} ` : ''}${String(body?.error ?? JSON.stringify(reply).slice(0, 200))}`);
 }
 
 async function kernelDatabase(k: Kernel): Promise<string> {

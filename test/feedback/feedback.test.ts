@@ -39,6 +39,21 @@ describe('feedback', () => {
     assert.deepEqual(m.deniedTools, [{ tool: 'write_file', by: 'policy', denied: 1 }]);
   });
 
+  it('does not count a session that was deleted (stopped with reason `deleted`) as completed', async () => {
+    const agent = await h.agent({ permissionMode: 'full-auto' });
+    const session = await h.session({ agentId: agent.id });
+    await h.until(session.id, (s) => s.status === 'running');
+    assert.equal((await h.server.api('DELETE', `/api/sessions/${session.id}`)).status, 204);
+    // The same reason as the sessions extension gives, from a publisher of its own; then a marker to wait on.
+    await publish('sessions.lifecycle', { session: { id: 's-deleted', agentId: 'agent-d', status: 'stopped', statusReason: 'deleted' } });
+    await publish('work_tasks.outcome', { taskId: 't-marker', agentId: 'a', merged: true, status: 'merged' });
+    const m = await waitFor('the marker to be counted', async () => {
+      const now = await metrics();
+      return now.workTasks.merged === 1 ? now : undefined;
+    });
+    assert.deepEqual(m.sessions, { completed: 1, failed: 0, successRate: 1 }, 'only the session stopped before');
+  });
+
   it('takes council and work-task outcomes from their events, per tenant', async () => {
     await publish('councils.outcome', { launchId: 'l-1', councilId: 'c-1', agreement: 0.5 });
     await publish('councils.outcome', { launchId: 'l-2', councilId: 'c-1', agreement: 1 });
@@ -51,12 +66,12 @@ describe('feedback', () => {
       return now.workTasks.failed === 1 && now.sessions.failed === 1 ? now : undefined;
     });
     assert.deepEqual(m.councils, { concluded: 2, meanAgreement: 0.75 });
-    assert.deepEqual(m.workTasks, { merged: 1, failed: 1, mergeRate: 0.5 });
+    assert.deepEqual(m.workTasks, { merged: 2, failed: 1, mergeRate: 0.667 }, 'with the marker of the test before');
     assert.equal(m.sessions.successRate, 0.5, 'a running session is no outcome yet');
     assert.deepEqual(m.failingAgents, [{ agentId: 'agent-x', failed: 1, sessions: 1 }]);
 
     const context = (await h.server.api('GET', '/api/feedback/context')).body.context;
-    assert.match(context, /^Outcomes of the last 7 days: 2 sessions ended, 50% completed; 1 of 1 tool uses denied \(most often write_file\); 2 councils concluded, 75% agreement on average; 1 of 2 work tasks merged\.$/);
+    assert.match(context, /^Outcomes of the last 7 days: 2 sessions ended, 50% completed; 1 of 1 tool uses denied \(most often write_file\); 2 councils concluded, 75% agreement on average; 2 of 3 work tasks merged\.$/);
 
     const other = await registerTenant(h.server, 'feedback-other');
     const theirs = await metrics(other.owner);

@@ -58,29 +58,32 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'roost-data-')));
   const databaseUrl = options.databaseUrl ?? (onPostgres && options.env?.ROOST_DATABASE_URL === undefined ? await databaseFor(dataDir) : undefined);
   const child = execa(process.execPath, [roostBin, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.extraArgs ?? [])], {
-    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
+    // Text lines, which tests match (stderr is a pipe here, so the server's own default would be JSON).
+    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ROOST_LOG_FORMAT: 'text', ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
     stdin: 'ignore',
     buffer: false,
     reject: false,
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
-  const port = await new Promise<number>((resolve, reject) => {
+  const { host, port } = await new Promise<{ host: string; port: number }>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // never leave an orphan that keeps the test file alive
       reject(new Error(`server did not start:\n${stderr}`));
     }, 60_000);
     child.stderr!.on('data', (chunk: string) => {
       stderr += chunk;
-      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(stderr);
+      const match = /listening on http:\/\/(\[[^\]]+\]|[^:/\s"]+):(\d+)/.exec(stderr);
       if (match) {
         clearTimeout(timer);
-        resolve(Number(match[1]));
+        resolve({ host: match[1]!, port: Number(match[2]) });
       }
     });
     child.then(() => reject(new Error(`server exited:\n${stderr}`)));
   });
-  const url = `http://127.0.0.1:${port}`;
+  // Where it listens (--host), or loopback for a wildcard bind.
+  const address = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+  const url = `http://${address}:${port}`;
   if (options.waitReady !== false) {
     await waitReady(url).catch((err) => {
       child.kill('SIGKILL');
@@ -125,7 +128,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     process: child,
     log: () => stderr,
     api,
-    ws: (o = {}) => connectSocket(`ws://127.0.0.1:${port}${o.path ?? '/ws'}`, o.key),
+    ws: (o = {}) => connectSocket(`ws://${address}:${port}${o.path ?? '/ws'}`, o.key),
     stop,
     async cleanup() {
       await stop();

@@ -34,7 +34,7 @@ describe('HTTP conventions', () => {
     const res = await server.api('POST', '/api/agents', { body: { name: 'enum-check', provider: 'openai' } });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'VALIDATION_ERROR');
-    assert.match(res.body.error, /provider must be one of "anthropic", "ollama"/);
+    assert.match(res.body.error, /provider must be one of "anthropic", "ollama", "echo"/);
   });
 
   it('answers OPTIONS with the allowed methods', async () => {

@@ -1,6 +1,7 @@
-// ROOST_LOG_FORMAT=json: every line the server writes is one JSON object, and the lines made while a
-// request is served (the access record, and an extension's log for it) carry the request's id, the one
-// its X-Request-Id response header names.
+// The log as operators get it: with stderr not a terminal (a pipe, as here) and no ROOST_LOG_FORMAT,
+// every line the server writes is one JSON object, and the lines made while a request is served (the
+// access record, an extension's log for it, what an extension writes to stderr while serving it) carry
+// the request's id, the one its X-Request-Id response header names.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadFixture, waitForLog } from '../fixtures/extensions/helpers.js';
@@ -18,8 +19,10 @@ describe('structured logs', () => {
   });
 
   before(async () => {
-    server = await startTestServer({ env: { ROOST_LOG_FORMAT: 'json' } });
+    // '' is no format given: the server's own default (the test helper asks for text otherwise).
+    server = await startTestServer({ env: { ROOST_LOG_FORMAT: '' } });
     assert.equal((await loadFixture(server, 'fx-probe')).status, 201);
+    assert.equal((await loadFixture(server, 'fx-frame')).status, 201);
   });
   after(() => server?.cleanup());
 
@@ -51,6 +54,19 @@ describe('structured logs', () => {
     assert.deepEqual({ method: access?.method, path: access?.path, status: access?.status }, { method: 'POST', path: '/api/fx-probe/notify', status: 202 });
   });
 
+  it('ties what an extension writes to stderr while serving a request to that request, and no other line', async () => {
+    const res = await server.api('GET', '/api/fx-frame/say?word=kestrel', { headers: { 'x-request-id': 'trace-stderr-9' } });
+    assert.equal(res.status, 200, res.text);
+    await waitForLog(server, /fx-frame says kestrel/);
+    const line = records().find((r) => String(r.msg).includes('fx-frame says kestrel'));
+    assert.equal(line?.requestId, 'trace-stderr-9', JSON.stringify(line));
+    assert.equal(line?.extension, 'fx-frame');
+    // Written at start-up, serving nothing: forwarded as the raw line it is, without an id.
+    const setup = records().find((r) => String(r.msg).includes('fx-frame: set up, serving nothing yet'));
+    assert.ok(setup, 'the start-up line is in the log');
+    assert.equal(setup.requestId, undefined);
+  });
+
   it("leaves a line no request is served for without a request id (not the one that started the extension)", async () => {
     await server.api('POST', '/api/fx-probe/notify', { body: { message: { type: 'log', level: 'info', message: 'probe on its own' } } });
     await waitForLog(server, /probe on its own/);
@@ -65,8 +81,11 @@ describe('structured logs', () => {
     await waitForLog(server, new RegExp(`"requestId":"${id}"`));
   });
 
-  it('refuses an unknown ROOST_LOG_FORMAT with a clear error', () => {
+  it('takes JSON by default when stderr is no terminal, text on a terminal, ROOST_LOG_FORMAT over both; refuses an unknown one', () => {
+    assert.equal(loadConfig({}, {}, false).logFormat, 'json');
+    assert.equal(loadConfig({}, {}, true).logFormat, 'text');
+    assert.equal(loadConfig({}, { ROOST_LOG_FORMAT: 'text' }, false).logFormat, 'text');
+    assert.equal(loadConfig({}, { ROOST_LOG_FORMAT: 'json' }, true).logFormat, 'json');
     assert.throws(() => loadConfig({}, { ROOST_LOG_FORMAT: 'xml' }), /ROOST_LOG_FORMAT must be "text" or "json", got "xml"/);
-    assert.equal(loadConfig({}, {}).logFormat, 'text');
   });
 });

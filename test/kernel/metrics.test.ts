@@ -2,11 +2,14 @@
 // labels are patterns (never raw paths); only the instance owner or the metrics key may read it.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { loadFixture, waitForLog } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 const OWNER_KEY = 'rk_metrics_owner_key_0123456789abcdef';
 const METRICS_KEY = 'metrics-scraper-secret-0123456789';
@@ -75,6 +78,77 @@ describe('GET /metrics', () => {
     } finally {
       await socket.close();
     }
+  });
+
+  it('counts a request refused before routing (401, a browser-guard 403) under the route it named', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    assert.equal((await server.api('GET', `/api/projects/${id}`)).status, 401);
+    const guarded = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/api/operational-mode`, { headers: { host: 'evil.example', authorization: `Bearer ${OWNER_KEY}` } }, (res) => resolve(res.resume().statusCode!));
+      req.once('error', reject).end();
+    });
+    assert.equal(guarded, 403);
+    const families = await scrape(METRICS_KEY);
+    assert.equal(Number(series(families, 'roost_http_requests_total', { method: 'GET', route: '/api/projects/:id', owner: 'projects', status: '401' })?.value), 1);
+    assert.equal(Number(series(families, 'roost_http_requests_total', { method: 'GET', route: '/api/operational-mode', owner: 'kernel', status: '403' })?.value), 1);
+    assert.equal(series(families, 'roost_http_requests_total', { route: 'unmatched', status: '401' }), undefined);
+  });
+
+  it('reports queue depths: requests waiting for a start, requests in flight, and the queues an extension reports', async () => {
+    assert.equal((await loadFixture(server, 'fx-probe', OWNER_KEY)).status, 201);
+    const notify = (message: Record<string, unknown>) => server.api('POST', '/api/fx-probe/notify', { key: OWNER_KEY, body: { message } });
+    const gauge = async (name: string, labels: Record<string, string>) => Number(series(await scrape(METRICS_KEY), name, labels)?.value);
+    assert.equal((await notify({ type: 'queue_depth', queue: 'jobs', depth: 7 })).status, 202);
+    await waitFor('the reported depth in /metrics', async () => ((await gauge('roost_extension_queue_depth', { extension: 'fx-probe', queue: 'jobs' })) === 7 ? true : undefined));
+    // Refused with a logged warning, nothing changed: a bad name, a negative depth, a 21st queue.
+    await notify({ type: 'queue_depth', queue: 'Bad Name', depth: 1 });
+    await notify({ type: 'queue_depth', queue: 'jobs', depth: -1 });
+    for (let i = 0; i < 20; i++) await notify({ type: 'queue_depth', queue: `q${i}`, depth: i });
+    await waitForLog(server, /\[fx-probe\] protocol: .*queue_depth.*already reports 20 queues/);
+    await waitForLog(server, /\[fx-probe\] protocol: .*queue_depth.*queue must match pattern/);
+    const families = await scrape(METRICS_KEY);
+    const reported = families.get('roost_extension_queue_depth')!.metrics.filter((m) => m.labels!.extension === 'fx-probe');
+    assert.equal(reported.length, 20);
+    assert.equal(Number(series(families, 'roost_extension_queue_depth', { extension: 'fx-probe', queue: 'jobs' })?.value), 7);
+    assert.equal(series(families, 'roost_extension_queue_depth', { queue: 'q19' }), undefined);
+    assert.equal(Number(series(families, 'roost_bus_backlog', {})?.value), 0);
+
+    const sleeping = server.api('GET', '/api/fx-probe/sleep?ms=1500', { key: OWNER_KEY });
+    await waitFor('the request in flight', async () => ((await gauge('roost_extension_pending_requests', { extension: 'fx-probe' })) >= 1 ? true : undefined));
+    assert.equal((await sleeping).status, 200);
+
+    // fx-noready never says ready: a request to it waits for its start, and is counted while it does.
+    assert.equal((await loadFixture(server, 'fx-noready', OWNER_KEY)).status, 503);
+    const waiting = server.api('GET', '/api/fx-noready/anything', { key: OWNER_KEY });
+    await waitFor('the request waiting for the start', async () => ((await gauge('roost_extension_start_waiting_requests', { extension: 'fx-noready' })) === 1 ? true : undefined));
+    assert.equal((await waiting).status, 503);
+    assert.equal(await gauge('roost_extension_start_waiting_requests', { extension: 'fx-noready' }), 0);
+    assert.equal((await server.api('POST', '/api/plugins/fx-noready/unload', { key: OWNER_KEY })).status, 200);
+  });
+
+  it('keeps the event-loop delay windows of a scrape and of a sample (system_metrics) apart', async () => {
+    assert.equal((await server.api('POST', '/api/plugins/fx-probe/grant', { key: OWNER_KEY, body: { capability: 'system' } })).status, 200);
+    const systemMetrics = async () => {
+      const res = await server.api('POST', '/api/fx-probe/host', { key: OWNER_KEY, body: { message: { type: 'system_metrics' } } });
+      assert.equal(res.status, 200, res.text);
+      return res.body.value as Array<{ name: string; values: Array<{ value: number }> }>;
+    };
+    const sampleP99 = (metrics: Array<{ name: string; values: Array<{ value: number }> }>) => metrics.find((m) => m.name === 'roost_sample_event_loop_delay_p99_seconds')!.values[0]!.value;
+    // Some time for each window to hold event-loop samples (the monitor's resolution is 10 ms).
+    const letTimePass = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+    await systemMetrics();
+    await letTimePass();
+    await scrape(METRICS_KEY);
+    const afterScrape = await systemMetrics();
+    assert.ok(!afterScrape.some((m) => m.name.startsWith('roost_kernel_nodejs_eventloop_lag')), 'a sample never reads (and resets) the scrape\'s histogram');
+    assert.ok(sampleP99(afterScrape) > 0, 'a scrape did not empty the sample\'s window');
+
+    await scrape(METRICS_KEY);
+    await letTimePass();
+    await systemMetrics();
+    await scrape(METRICS_KEY);
+    assert.ok(sample('roost_kernel_nodejs_eventloop_lag_p99_seconds') > 0, 'a sample did not empty the scrape\'s window');
   });
 
   it('serves the instance owner too', async () => {

@@ -1,5 +1,8 @@
 // GET /api/openapi.json: a valid OpenAPI 3.1 document holding every route the kernel serves and every
-// extension declares; live responses validate against the schemas it gives; it follows unload and load.
+// extension declares, the doors that are no route (/metrics, /mcp, /ws), and the query parameters; every
+// kernel, operations, feedback and exams route answers live as the document says (each of them walked
+// below, and the walk checked to be complete); a route without a response schema is marked as such and
+// listed; the document follows unload and load.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,27 +13,43 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseManifest, readManifest } from '../../kernel/host/manifest.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
-type Doc = { paths: Record<string, Record<string, { summary?: string; tags: string[]; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components: { schemas: Record<string, object> } };
+type Op = { summary?: string; tags: string[]; parameters?: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, { content?: Record<string, { schema: object }> }>; 'x-roost-response-undescribed'?: boolean };
+type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, object> } };
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+/** The extensions whose every route must have a response schema now (the others follow later). */
+const DESCRIBED_OWNERS = ['kernel', 'operations', 'feedback', 'exams'];
 
 describe('GET /api/openapi.json', () => {
   let server: TestServer;
   let workDir: string;
   let doc: Doc;
   const ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: true }));
+  /** "METHOD /path" of every operation a live response was validated against. */
+  const validated = new Set<string>();
+  const operations = (owners: string[]) => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => owners.includes(op.tags[0]!)).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
 
   /** Validates a live response against what the document says of its route and status. */
   const assertConforms = (method: string, path: string, res: ApiResponse) => {
     const operation = doc.paths[openApiPath(path)]?.[method.toLowerCase()];
     assert.ok(operation, `${method} ${path} is in the document`);
     const declared = operation.responses[String(res.status)] ?? operation.responses.default!;
-    const schema = declared.content?.['application/json']?.schema;
-    assert.ok(schema, `${method} ${path} ${res.status} has a JSON schema`);
-    const resolved = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/Error"', '"urn:roost:error"'));
+    validated.add(`${method} ${openApiPath(path)}`);
+    if (res.status === 204) return assert.equal(res.text, '', `${method} ${path} 204 has no body`);
+    const [type, media] = Object.entries(declared.content ?? {})[0] ?? [];
+    assert.ok(type && media, `${method} ${path} ${res.status} says what its body is`);
+    if (type !== 'application/json') return assert.ok(res.headers.get('content-type')?.startsWith(type.split(';')[0]!), `${method} ${path}: ${res.headers.get('content-type')} is ${type}`);
+    const resolved = JSON.parse(JSON.stringify(media.schema).replaceAll('"#/components/schemas/Error"', '"urn:roost:error"'));
     const validate = ajv.compile(resolved);
     assert.ok(validate(res.body), `${method} ${path} ${res.status}: ${ajv.errorsText(validate.errors)} in ${res.text.slice(0, 300)}`);
+  };
+  const call = async (method: string, path: string, options: Parameters<TestServer['api']>[2] & { expect?: number; as?: string } = {}) => {
+    const res = await server.api(method, path, options);
+    if (options.expect !== undefined) assert.equal(res.status, options.expect, `${method} ${path}: ${res.text.slice(0, 300)}`);
+    assertConforms(method, options.as ?? path.split('?')[0]!, res);
+    return res;
   };
 
   before(async () => {
@@ -64,6 +83,9 @@ describe('GET /api/openapi.json', () => {
         else {
           assert.ok(operation, `${plugin.name}: ${route.method} ${route.path}`);
           assert.deepEqual(operation.tags, [plugin.name]);
+          // Marked exactly when the manifest gives no response schema for a route that answers a body.
+          const undescribed = route.doc?.response === undefined && route.doc?.status !== 204;
+          assert.equal(operation['x-roost-response-undescribed'] === true, undescribed, `${route.method} ${route.path} marked as described or not`);
           checked++;
         }
       }
@@ -71,35 +93,108 @@ describe('GET /api/openapi.json', () => {
     assert.ok(checked > 40, `${checked} extension routes checked`);
   });
 
-  it("gives every kernel route a summary", () => {
-    const kernelOperations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => op.tags[0] === 'kernel').map(([method, op]) => ({ path, method, op })));
-    assert.ok(kernelOperations.length >= 20);
-    for (const { path, method, op } of kernelOperations) assert.ok(op.summary, `${method} ${path} has a summary`);
-    assert.ok(doc.paths['/api/openapi.json']?.get);
+  it('gives every kernel, operations, feedback and exams route a summary and a response schema, and lists the routes still without one', () => {
+    const ours = operations(DESCRIBED_OWNERS);
+    assert.ok(ours.length >= 45, `${ours.length} operations`);
+    for (const { key, op } of ours) {
+      assert.ok(op.summary, `${key} has a summary`);
+      assert.notEqual(op['x-roost-response-undescribed'], true, `${key} has a response schema`);
+    }
+    const lacking = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => op['x-roost-response-undescribed']).map(([method, op]) => `${op.tags[0]}: ${method.toUpperCase()} ${path}`));
+    // The other extensions get theirs later; until then this list says which they are.
+    if (lacking.length > 0) process.stdout.write(`# ${lacking.length} routes without a response schema:\n${lacking.map((l) => `#   ${l}`).join('\n')}\n`);
+    assert.ok(lacking.every((entry) => !DESCRIBED_OWNERS.includes(entry.split(':')[0]!)));
   });
 
-  it('describes live responses truly: kernel, projects and agents, success and error', async () => {
-    for (const path of ['/health/live', '/health/ready', '/api/health', '/api/operational-mode']) assertConforms('GET', path, await server.api('GET', path));
+  it('documents /metrics, /mcp and /ws, and the query parameters of the routes that take them', () => {
+    assert.ok(doc.paths['/metrics']?.get?.responses['200']?.content?.['text/plain; version=0.0.4; charset=utf-8']);
+    assert.ok(doc.paths['/mcp']?.post?.responses['200']);
+    assert.ok(doc.paths['/ws']?.get?.responses['101']);
+    const query = (path: string) => Object.fromEntries((doc.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.required]));
+    assert.deepEqual(query('/api/performance/trends'), { metric: true, from: false, to: false, route: false, owner: false, extension: false, database: false, queue: false, instance: false });
+    for (const name of ['window', 'baseline', 'recent', 'k', 'minChange', 'minBaseline', 'route']) assert.equal(query('/api/performance/regressions')[name], false, name);
+    assert.deepEqual(Object.keys(query('/api/performance/health')).sort(), ['from', 'instance', 'limit', 'offset', 'status', 'to']);
+    assert.deepEqual(query('/api/feedback/analysis'), { days: false });
+    assert.deepEqual(Object.keys(query('/api/exam/runs')).sort(), ['agentId', 'limit', 'offset']);
+    assert.deepEqual(Object.keys(query('/api/audit-log')).sort(), ['action', 'actor', 'limit', 'offset', 'resource', 'since', 'tenantId', 'until']);
+  });
 
-    const project = await server.api('POST', '/api/projects', { body: { name: 'openapi', workingDir: workDir, env_vars: { A: '1' } } });
-    assert.equal(project.status, 201, project.text);
-    assertConforms('POST', '/api/projects', project);
-    assertConforms('GET', '/api/projects', await server.api('GET', '/api/projects?total=true'));
-    assertConforms('GET', '/api/projects/:id', await server.api('GET', `/api/projects/${project.body.id}`));
-    assertConforms('PUT', '/api/projects/:id', await server.api('PUT', `/api/projects/${project.body.id}`, { body: { description: 'changed' } }));
+  it('describes live responses of the kernel truly: every route, success and error', async () => {
+    for (const path of ['/health/live', '/health/ready', '/api/health', '/api/openapi.json', '/api/operational-mode', '/api/settings', '/api/settings/api-key/status', '/api/plugins', '/api/audit-log', '/api/audit-log/verify', '/.well-known/agent-card.json']) {
+      await call('GET', path, { expect: 200 });
+    }
+    await call('POST', '/api/operational-mode', { body: { mode: 'normal' }, expect: 200 });
+    await call('POST', '/api/operational-mode', { body: { mode: 'asleep' }, expect: 400 });
+    await call('POST', '/api/ws/ticket', { expect: 201 });
+    await call('POST', '/api/backup', { expect: 201 });
+    await call('POST', '/api/selftest/run', { body: { scope: 'unit' }, expect: 200 });
 
-    const agent = await server.api('POST', '/api/agents', { body: { name: 'openapi-agent' } });
+    const tenant = await call('POST', '/api/tenants/register', { body: { org: 'openapi-tenant' }, expect: 201 });
+    const key = tenant.body.apiKey as string;
+    await call('GET', '/api/tenants/me', { key, expect: 200 });
+    await call('GET', '/api/tenants/me/members', { key, expect: 200 });
+    const member = await call('POST', '/api/tenants/me/members', { key, body: { role: 'viewer', label: 'openapi' }, expect: 201 });
+    await call('DELETE', `/api/tenants/me/members/${member.body.keyHash}`, { key, expect: 204, as: '/api/tenants/me/members/:keyHash' });
+    await call('POST', '/api/settings/api-key/rotate', { key, expect: 201 });
+
+    const device = await call('POST', '/api/auth/device', { body: { client_id: 'openapi-test' }, expect: 200 });
+    await call('POST', '/api/auth/device/token', { body: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.body.device_code, client_id: 'openapi-test' }, expect: 400 });
+    await call('POST', '/api/auth/device', { body: {}, expect: 400 });
+    await call('POST', '/api/auth/device/authorize', { body: { user_code: device.body.user_code, action: 'deny' }, expect: 200 });
+    await call('GET', '/api/auth/verify', { expect: 200 });
+
+    await call('POST', '/api/plugins/feed/revoke', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/revoke' });
+    await call('POST', '/api/plugins/feed/grant', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/grant' });
+    await call('POST', '/api/plugins/feed/unload', { expect: 200, as: '/api/plugins/:name/unload' });
+    await call('POST', '/api/plugins/load', { body: { name: 'feed' }, expect: 201 });
+    await call('POST', '/api/plugins/nope/unload', { expect: 404, as: '/api/plugins/:name/unload' });
+
+    const missing = operations(['kernel']).map((o) => o.key).filter((k) => !validated.has(k) && !['/metrics', '/mcp', '/ws'].some((door) => k.endsWith(` ${door}`)));
+    assert.deepEqual(missing, [], 'every kernel route was answered and validated');
+  });
+
+  it('describes live responses of operations, feedback and exams truly', async () => {
+    const collected = await call('POST', '/api/performance/collect', { expect: 200 });
+    await call('POST', '/api/performance/collect', { expect: 200 });
+    await call('GET', '/api/performance/snapshot', { expect: 200 });
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    await call('GET', `/api/performance/trends?metric=kernel.memory_bytes&from=${encodeURIComponent(from)}&to=${Date.now() + 1000}`, { expect: 200 });
+    await call('GET', '/api/performance/trends?metric=nope', { expect: 400 });
+    await call('GET', '/api/performance/regressions', { expect: 200 });
+    await call('GET', '/api/performance/regressions?recent=1', { expect: 200 });
+    await call('GET', '/api/performance/report', { expect: 200 });
+    await call('GET', '/api/performance/metrics', { expect: 200 });
+    await call('GET', '/api/performance/health', { expect: 200 });
+    await call('GET', `/api/performance/health/${collected.body.health.id}`, { expect: 200, as: '/api/performance/health/:id' });
+    await call('GET', '/api/performance/health/none', { expect: 404, as: '/api/performance/health/:id' });
+
+    for (const path of ['/api/feedback/metrics', '/api/feedback/analysis', '/api/feedback/context']) await call('GET', `${path}?days=3`, { expect: 200 });
+    await call('GET', '/api/feedback/metrics?days=0', { expect: 400 });
+
+    await call('GET', '/api/exam/categories', { expect: 200 });
+    const agent = await server.api('POST', '/api/agents', { body: { name: 'openapi-examinee', provider: 'echo' } });
     assert.equal(agent.status, 201, agent.text);
-    assertConforms('POST', '/api/agents', agent);
-    assertConforms('GET', '/api/agents', await server.api('GET', '/api/agents'));
-    assertConforms('GET', '/api/agents/:id', await server.api('GET', `/api/agents/${agent.body.id}`));
+    const run = await call('POST', '/api/exam/run', { body: { agentId: agent.body.id, categories: ['instructions', 'protected_files'] }, expect: 202 });
+    await waitFor('the exam to finish', async () => ((await server.api('GET', `/api/exam/runs/${run.body.id}`)).body.status !== 'running' ? true : undefined), 120_000);
+    const detail = await call('GET', `/api/exam/runs/${run.body.id}`, { expect: 200, as: '/api/exam/runs/:id' });
+    assert.equal(detail.body.status, 'completed', detail.text);
+    await call('GET', `/api/exam/runs?agentId=${agent.body.id}`, { expect: 200 });
+    await call('POST', '/api/exam/run', { body: { agentId: agent.body.id, categories: ['cooking'] }, expect: 400 });
 
-    const missing = await server.api('GET', '/api/projects/00000000-0000-4000-8000-000000000000');
-    assert.equal(missing.status, 404);
-    assertConforms('GET', '/api/projects/:id', missing);
-    const bad = await server.api('POST', '/api/projects', { body: { name: '' } });
-    assert.equal(bad.status, 400);
-    assertConforms('POST', '/api/projects', bad);
+    const missing = operations(['operations', 'feedback', 'exams']).map((o) => o.key).filter((k) => !validated.has(k));
+    assert.deepEqual(missing, [], 'every route of the three was answered and validated');
+  });
+
+  it('describes live responses of projects and agents truly, success and error', async () => {
+    const project = await call('POST', '/api/projects', { body: { name: 'openapi', workingDir: workDir, env_vars: { A: '1' } }, expect: 201 });
+    await call('GET', '/api/projects?total=true', { expect: 200 });
+    await call('GET', `/api/projects/${project.body.id}`, { expect: 200, as: '/api/projects/:id' });
+    await call('PUT', `/api/projects/${project.body.id}`, { body: { description: 'changed' }, expect: 200, as: '/api/projects/:id' });
+    const agent = await call('POST', '/api/agents', { body: { name: 'openapi-agent' }, expect: 201 });
+    await call('GET', '/api/agents', { expect: 200 });
+    await call('GET', `/api/agents/${agent.body.id}`, { expect: 200, as: '/api/agents/:id' });
+    await call('GET', '/api/projects/00000000-0000-4000-8000-000000000000', { expect: 404, as: '/api/projects/:id' });
+    await call('POST', '/api/projects', { body: { name: '' }, expect: 400 });
   });
 
   it('follows an unload and a load of an extension', async () => {

@@ -2,15 +2,17 @@
 // provider SDK, so the sessions extension can check configuration without paying for one.
 import { OLLAMA_DEFAULT_HOST, PROVIDER_DEFAULTS, normalizeOllamaHost } from './defaults.js';
 import { notConfigured } from './errors.js';
-import type { ProviderConfig, ProviderName } from './types.js';
+import type { DriverName, ProviderConfig } from './types.js';
 
 export type SecretReader = (name: string) => Promise<string | null | undefined>;
 
 /**
  * The configuration a driver needs, or PROVIDER_NOT_CONFIGURED naming the variable to set. Anthropic
- * needs ANTHROPIC_API_KEY; Ollama uses OLLAMA_HOST, or the default address when something answers there.
+ * needs ANTHROPIC_API_KEY; Ollama uses OLLAMA_HOST, or the default address when something answers there;
+ * the built-in echo needs nothing.
  */
-export async function resolveProvider(provider: ProviderName, model: string, secret: SecretReader): Promise<ProviderConfig> {
+export async function resolveProvider(provider: DriverName, model: string, secret: SecretReader): Promise<ProviderConfig> {
+  if (provider === 'echo') return { provider, model, baseUrl: '' };
   if (provider === 'anthropic') {
     const [apiKey, baseUrl] = await Promise.all([secret('ANTHROPIC_API_KEY'), secret('ANTHROPIC_BASE_URL')]);
     if (!apiKey) {

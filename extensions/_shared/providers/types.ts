@@ -9,6 +9,9 @@ export function isProviderName(value: unknown): value is ProviderName {
   return typeof value === 'string' && (PROVIDER_NAMES as readonly string[]).includes(value);
 }
 
+/** What can drive an agent: a model provider, or the built-in echo (echo.ts), chosen only explicitly. */
+export type DriverName = ProviderName | 'echo';
+
 export type Block =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature?: string }
@@ -71,7 +74,7 @@ export interface ModelCheck {
 }
 
 export interface ModelDriver {
-  readonly provider: ProviderName;
+  readonly provider: DriverName;
   readonly model: string;
   /** One model round trip, streamed: `onEvent` sees every delta before the promise resolves. */
   send(request: ModelRequest, onEvent: (event: StreamEvent) => void): Promise<ModelReply>;
@@ -80,7 +83,7 @@ export interface ModelDriver {
 }
 
 export interface ProviderConfig {
-  provider: ProviderName;
+  provider: DriverName;
   model: string;
   baseUrl: string;
   /** Anthropic only; a missing key fails when the driver is built, naming ANTHROPIC_API_KEY. */

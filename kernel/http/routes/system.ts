@@ -7,6 +7,7 @@ import { DEFAULT_TENANT } from '../../auth/keys.js';
 import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
 import { readiness } from '../../readiness.js';
+import { selfUrl } from '../../selftest/e2e.js';
 import { runSelftest, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
 
@@ -86,7 +87,8 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/selftest/run', async (ctx) => {
     requireInstanceOwner(ctx.state.identity);
     const { scope = 'all' } = validate<{ scope?: SelftestScope }>('api/selftest-run.json', ctx.request.body ?? {});
-    const report = await runSelftest(k, scope, (ctx.req.socket.localPort ?? k.config.port));
+    // The port this request came in on (the main one or ROOST_UI_PORT's), at the address the server is bound to.
+    const report = await runSelftest(k, scope, selfUrl(k.config.host, ctx.req.socket.localPort ?? k.config.port));
     k.audit.append({ tenantId: ctx.state.identity.tenantId, actor: ctx.state.identity.actor, action: 'selftest.run', resource: 'server', detail: { scope, passed: report.passed, counts: report.counts } });
     ctx.body = report;
   });
