@@ -1,6 +1,7 @@
 // Requests extensions make to other servers: http(s) only, no redirects followed, a time limit and a
 // size limit on the answer, and a reach: `any` (an address an owner registered), `no-metadata` (never
-// a link-local or cloud-metadata address) or `public` (not a loopback, private, shared or reserved
+// a link-local or cloud-metadata address), `no-loopback` (not this machine's loopback either: a loopback
+// caller without a key is the instance owner) or `public` (not a loopback, private, shared or reserved
 // address either). The address is checked when the socket connects (the lookup hook), so a name cannot
 // resolve to one address when checked and another when used.
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
@@ -10,7 +11,7 @@ import { BlockList, isIP } from 'node:net';
 import { RoostError, validationError } from '../../protocol/errors.js';
 
 /** Which addresses a request may reach. */
-export type Reach = 'any' | 'no-metadata' | 'public';
+export type Reach = 'any' | 'no-metadata' | 'no-loopback' | 'public';
 
 const BLOCKED = new BlockList();
 BLOCKED.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, including 169.254.169.254 (AWS, GCP, Azure metadata)
@@ -35,6 +36,12 @@ PRIVATE.addAddress('::', 'ipv6');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6'); // unique local
 PRIVATE.addSubnet('ff00::', 8, 'ipv6'); // multicast
 const PRIVATE_NAMES = new Set(['localhost']);
+
+/** This machine: loopback, and the unspecified addresses (connecting to them reaches this host too). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addAddress('::', 'ipv6');
 
 export interface OutboundRequest {
   method: 'GET' | 'POST';
@@ -75,19 +82,24 @@ export function parseHttpUrl(raw: string, what = 'url'): URL {
 export function blockedAddress(address: string, reach: Reach): boolean {
   if (reach === 'any') return false;
   const name = address.toLowerCase();
-  if (BLOCKED_NAMES.has(name) || (reach === 'public' && (PRIVATE_NAMES.has(name) || name.endsWith('.localhost')))) return true;
+  const noLocal = reach === 'public' || reach === 'no-loopback';
+  if (BLOCKED_NAMES.has(name) || (noLocal && (PRIVATE_NAMES.has(name) || name.endsWith('.localhost')))) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   const ip = mapped ?? address;
   const family = isIP(ip);
   if (family === 0) return false;
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  return BLOCKED.check(ip, type) || (reach === 'public' && PRIVATE.check(ip, type));
+  return BLOCKED.check(ip, type) || (reach === 'public' && PRIVATE.check(ip, type)) || (reach === 'no-loopback' && LOOPBACK.check(ip, type));
 }
 
-function refusedAddress(host: string, reach: Reach): RoostError {
-  return new RoostError('FORBIDDEN', reach === 'public'
-    ? `${host} is a loopback, private, link-local or reserved address; only public addresses may be reached from here`
-    : `${host} is a link-local or cloud-metadata address; only an address an owner registered may be reached there`);
+/** 403 FORBIDDEN naming the host (and the address it resolved to) and what the reach allows. */
+export function refusedAddress(host: string, reach: Reach, address = host): RoostError {
+  const shown = address === host ? host : `${host} (${address})`;
+  if (reach === 'public') return new RoostError('FORBIDDEN', `${shown} is a loopback, private, link-local or reserved address; only public addresses may be reached from here`);
+  if (reach === 'no-loopback' && !blockedAddress(address, 'no-metadata')) {
+    return new RoostError('FORBIDDEN', `${shown} is this machine (a loopback address), which may not be reached from here`);
+  }
+  return new RoostError('FORBIDDEN', `${shown} is a link-local or cloud-metadata address; only an address an owner registered may be reached there`);
 }
 
 /**
@@ -101,7 +113,7 @@ export async function checkReach(url: URL, reach: Reach): Promise<void> {
   const addresses = await dnsPromises.lookup(host, { all: true }).catch(() => []);
   if (addresses.length === 0) throw validationError(`the host ${host} does not resolve`);
   const bad = addresses.find((a) => blockedAddress(a.address, reach));
-  if (bad) throw refusedAddress(`${host} (${bad.address})`, reach);
+  if (bad) throw refusedAddress(host, reach, bad.address);
 }
 
 /** Sends the request and reads its answer (any status), within the time and size limits. */
@@ -125,12 +137,13 @@ export async function request(req: OutboundRequest): Promise<OutboundReply> {
   });
 }
 
-function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
+/** A `lookup` for sockets (http.request, net.connect) that refuses names resolving outside the reach. IP literals skip lookups: check them with blockedAddress first. */
+export function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
       const bad = addresses.find((a) => blockedAddress(a.address, reach));
-      if (bad) return callback(refusedAddress(`${hostname} (${bad.address})`, reach), '', 0);
+      if (bad) return callback(refusedAddress(hostname, reach, bad.address), '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });

@@ -6,6 +6,8 @@ export interface AgentCard {
   name: string;
   description: string;
   url?: string;
+  preferredTransport?: string;
+  additionalInterfaces?: Array<{ url: string; transport: string }>;
   protocolVersion?: string;
   version?: string;
   skills: Array<{ id: string; name: string; description?: string; tags?: string[] }>;
@@ -19,8 +21,12 @@ export function checkCard(value: unknown, source: string): AgentCard {
   if (!isObject(value)) throw bad('it is not a JSON object');
   if (typeof value.name !== 'string' || value.name === '' || value.name.length > 200) throw bad('name must be a string of 1 to 200 characters');
   if (value.description !== undefined && typeof value.description !== 'string') throw bad('description must be a string');
-  for (const field of ['url', 'protocolVersion', 'version'] as const) {
+  for (const field of ['url', 'preferredTransport', 'protocolVersion', 'version'] as const) {
     if (value[field] !== undefined && typeof value[field] !== 'string') throw bad(`${field} must be a string`);
+  }
+  const interfaces = value.additionalInterfaces;
+  if (interfaces !== undefined && !(Array.isArray(interfaces) && interfaces.every((i) => isObject(i) && typeof i.url === 'string' && typeof i.transport === 'string'))) {
+    throw bad('additionalInterfaces must be a list of {url, transport} strings');
   }
   if (!Array.isArray(value.skills)) throw bad('skills must be a list');
   value.skills.forEach((skill, i) => {

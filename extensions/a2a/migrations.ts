@@ -33,4 +33,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_a2a_task_context',
+    async up(db) {
+      // A task of a context another task already had continues that task's session: its answer starts
+      // after `after_seq` (the session's last event before the task's message), not at the start.
+      await db.schema.alterTable('a2a_tasks', (t) => {
+        t.integer('after_seq').notNullable().defaultTo(0);
+        t.index(['tenant_id', 'context_id', 'agent_id']);
+      });
+    },
+  },
 ];

@@ -1,15 +1,18 @@
-// Running A2A tasks on this server's agents. A task starts a session (source "agent"); its state is read
-// from the session's stored events when someone asks for the task, so nothing waits in memory and a
-// task survives a restart of this extension or of the server.
+// Running A2A tasks on this server's agents. A task starts a session (source "agent"), or — when an
+// earlier task of the same context went to the same agent — continues that task's session (resumed, or
+// replaced by one carrying the conversation, if it ended): a context is one conversation. A task's
+// state is read from the session's stored events when someone asks for it, so nothing waits in memory
+// and a task survives a restart of this extension or of the server.
 import { randomUUID } from 'node:crypto';
 import { RoostError, conflict, validationError } from '../../protocol/errors.js';
 import { resolveAgent, upstreamError, type AgentRef, type RouteAnswer } from '../_shared/agent-lookup.js';
 import { deliverPrompt, waitForReply } from '../_shared/agent-reply.js';
+import { continueConversation } from '../_shared/conversation.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
 import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 
-/** How long one GET waits for a working task's session to finish its answer before answering "working". */
+/** How long one GET waits (by default) for a working task's session to finish its answer before answering "working". */
 const REFRESH_BUDGET_MS = 1_000;
 
 export interface TaskRequest {
@@ -24,22 +27,26 @@ export async function startTask(ctx: ExtensionContext, tenantId: string, as: Cal
   const tasks = new TaskStore(ctx.db);
   const id = request.id ?? randomUUID();
   if (await tasks.get(tenantId, id)) throw conflict(`task ${id} exists; a new task needs a new id`);
+  const earlier = request.contextId ? await tasks.latestInContext(tenantId, request.contextId, agent.id) : undefined;
   await tasks.create({ tenant_id: tenantId, id, context_id: request.contextId ?? randomUUID(), agent_id: agent.id, input: request.text });
-  ctx.host.audit('a2a.task.send', `a2a-task:${id}`, { agentId: agent.id });
+  ctx.host.audit('a2a.task.send', `a2a-task:${id}`, { agentId: agent.id, ...(earlier ? { continues: earlier.id } : {}) });
   try {
-    const delivery = await deliverPrompt(ctx.host, as, { agentId: agent.id, prompt: request.text, session: { source: 'agent', name: `A2A task ${id}`.slice(0, 200) } });
-    return await tasks.update(tenantId, id, { state: 'working', session_id: delivery.sessionId });
+    const session = { source: 'agent', name: `A2A task ${id}`.slice(0, 200) };
+    const delivery = earlier?.session_id
+      ? await continueConversation(ctx.host, as, { agentId: agent.id, sessionId: earlier.session_id, prompt: request.text, session })
+      : await deliverPrompt(ctx.host, as, { agentId: agent.id, prompt: request.text, session });
+    return await tasks.update(tenantId, id, { state: 'working', session_id: delivery.sessionId, after_seq: delivery.after });
   } catch (err) {
     return tasks.update(tenantId, id, { state: 'failed', error: err instanceof RoostError ? err.message : 'the task could not be started' });
   }
 }
 
-/** The task, moved on to completed or failed when its session has answered or stopped. */
-export async function currentTask(ctx: ExtensionContext, tenantId: string, as: CallAs, row: TaskRow): Promise<TaskRow> {
+/** The task, moved on to completed or failed when its session has answered (within `waitMs`) or stopped. */
+export async function currentTask(ctx: ExtensionContext, tenantId: string, as: CallAs, row: TaskRow, waitMs = REFRESH_BUDGET_MS): Promise<TaskRow> {
   if (FINAL_STATES.has(row.state) || !row.session_id) return row;
   const tasks = new TaskStore(ctx.db);
   try {
-    const answer = await waitForReply(ctx.host, as, row.session_id, 0, { timeoutMs: REFRESH_BUDGET_MS });
+    const answer = await waitForReply(ctx.host, as, row.session_id, row.after_seq, { timeoutMs: Math.max(waitMs, 1) });
     return await tasks.update(tenantId, row.id, { state: 'completed', result: answer.text });
   } catch (err) {
     if (err instanceof RoostError && err.code === 'TIMEOUT') return row;

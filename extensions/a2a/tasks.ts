@@ -11,6 +11,8 @@ export interface TaskRow {
   context_id: string;
   agent_id: string;
   session_id: string | null;
+  /** The session's last event before this task's message: where the task's answer starts. */
+  after_seq: number;
   state: TaskState;
   input: string;
   result: string | null;
@@ -26,15 +28,20 @@ export class TaskStore {
     return this.db<TaskRow>('a2a_tasks').where({ tenant_id: tenantId, id }).first();
   }
 
-  async create(row: Omit<TaskRow, 'created_at' | 'updated_at' | 'session_id' | 'result' | 'error' | 'state'>): Promise<TaskRow> {
+  /** The latest task of a context for an agent that has a session: the conversation a new task continues. */
+  async latestInContext(tenantId: string, contextId: string, agentId: string): Promise<TaskRow | undefined> {
+    return this.db<TaskRow>('a2a_tasks').where({ tenant_id: tenantId, context_id: contextId, agent_id: agentId }).whereNotNull('session_id').orderBy('created_at', 'desc').first();
+  }
+
+  async create(row: Omit<TaskRow, 'created_at' | 'updated_at' | 'session_id' | 'after_seq' | 'result' | 'error' | 'state'>): Promise<TaskRow> {
     const now = new Date().toISOString();
-    const full: TaskRow = { ...row, session_id: null, state: 'submitted', result: null, error: null, created_at: now, updated_at: now };
+    const full: TaskRow = { ...row, session_id: null, after_seq: 0, state: 'submitted', result: null, error: null, created_at: now, updated_at: now };
     await this.db('a2a_tasks').insert(full);
     return full;
   }
 
   /** Moves a task on, unless it already ended (a task that ended stays as it ended). */
-  async update(tenantId: string, id: string, change: Partial<Pick<TaskRow, 'state' | 'session_id' | 'result' | 'error'>>): Promise<TaskRow> {
+  async update(tenantId: string, id: string, change: Partial<Pick<TaskRow, 'state' | 'session_id' | 'after_seq' | 'result' | 'error'>>): Promise<TaskRow> {
     await this.db('a2a_tasks')
       .where({ tenant_id: tenantId, id })
       .whereNotIn('state', [...FINAL_STATES])
@@ -43,19 +50,23 @@ export class TaskStore {
   }
 }
 
-/** The task as the A2A protocol shapes it (https://a2a-protocol.org: Task, TaskStatus, Message, Artifact). */
-export function toA2ATask(row: TaskRow) {
+/**
+ * The task as the A2A protocol shapes it (https://a2a-protocol.org: Task, TaskStatus, Message, Artifact);
+ * `historyLength` keeps only the last messages of the history (A2A's tasks/get and message/send).
+ */
+export function toA2ATask(row: TaskRow, historyLength?: number) {
   const text = (t: string) => [{ kind: 'text', text: t }];
   const userMessage = { kind: 'message', role: 'user', messageId: `${row.id}-input`, taskId: row.id, contextId: row.context_id, parts: text(row.input) };
   const answer = row.result ?? row.error;
   const agentMessage = answer === null ? undefined : { kind: 'message', role: 'agent', messageId: `${row.id}-${row.state}`, taskId: row.id, contextId: row.context_id, parts: text(answer) };
+  const history = agentMessage ? [userMessage, agentMessage] : [userMessage];
   return {
     kind: 'task',
     id: row.id,
     contextId: row.context_id,
     status: { state: row.state, ...(agentMessage ? { message: agentMessage } : {}), timestamp: row.updated_at },
     artifacts: row.state === 'completed' && row.result !== null ? [{ artifactId: `${row.id}-result`, name: 'result', parts: text(row.result) }] : [],
-    history: agentMessage ? [userMessage, agentMessage] : [userMessage],
+    history: historyLength === undefined ? history : history.slice(history.length - Math.min(historyLength, history.length)),
     metadata: { agentId: row.agent_id, sessionId: row.session_id, createdAt: row.created_at },
   };
 }

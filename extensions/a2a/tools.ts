@@ -3,7 +3,8 @@ import { validate } from '../../protocol/validate.js';
 import type { ToolHandler } from '../_shared/extension.js';
 import { schema } from './context.js';
 import { agentDirectory } from './directory.js';
-import { discoverCard, invokeRemote } from './remote-client.js';
+import { discoverCard } from './remote-client.js';
+import { invokeRemote } from './rpc-client.js';
 
 const DEFAULT_WAIT_SECONDS = 120;
 const json = (value: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });

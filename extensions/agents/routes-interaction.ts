@@ -5,7 +5,7 @@ import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, ok, page } from '../_shared/http.js';
 import { notFound, validationError } from '../../protocol/errors.js';
-import { agentCard } from './card.js';
+import { agentCard, type A2AInterface } from './card.js';
 import { mustGetAgent, schema, stores } from './context.js';
 import type { NewMessage } from './messages.js';
 import { composeRuntime } from './runtime.js';
@@ -17,7 +17,9 @@ export const interactionRoutes: Record<string, RouteHandler> = {
   async 'GET /api/agents/:id/agent-card'(req, ctx) {
     const agent = await mustGetAgent(ctx, req.auth.tenantId, req.params.id!);
     const bundles = await stores(ctx).bundles.assigned(agent.id);
-    return ok(agentCard(agent, bundles, serverUrl(ctx.init.config), ctx.init.plugin.version));
+    // The agent's A2A endpoint, while the a2a extension serves one (not loaded: no endpoint on the card).
+    const a2a = await ctx.host.call<A2AInterface>('GET', '/api/internal/a2a/interface', undefined, { requestId: req.id });
+    return ok(agentCard(agent, bundles, serverUrl(ctx.init.config), ctx.init.plugin.version, a2a.status === 200 ? a2a.body : null));
   },
 
   async 'GET /api/agents/:id/messages'(req, ctx) {

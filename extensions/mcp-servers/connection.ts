@@ -1,10 +1,11 @@
 // One client connection to an external MCP server, through the MCP SDK: a stdio child (command, args,
-// env, cwd — spawned inside this extension's sandbox) or Streamable HTTP (url, headers). The last lines
+// env, cwd — spawned inside this extension's sandbox) or Streamable HTTP (url, headers, through the
+// guarded fetch). The last lines
 // the child wrote on stderr go into error messages, which is usually where the reason is.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { ConnectableConfig } from './store.js';
@@ -34,9 +35,10 @@ export class Connection {
     client.onclose = () => (this.alive = false);
   }
 
-  static async open(config: ConnectableConfig, timeouts: Timeouts): Promise<Connection> {
+  /** `fetch` carries the HTTP transport's requests (guarded-fetch.ts). */
+  static async open(config: ConnectableConfig, timeouts: Timeouts, fetch: FetchLike): Promise<Connection> {
     const stderr: string[] = [];
-    const transport = makeTransport(config, stderr);
+    const transport = makeTransport(config, stderr, fetch);
     const client = new Client({ name: 'roost-mcp-servers', version: '0.1.0' });
     try {
       await client.connect(transport, { timeout: timeouts.connectMs });
@@ -81,13 +83,13 @@ export class Connection {
   }
 }
 
-function makeTransport(config: ConnectableConfig, stderr: string[]): Transport {
+function makeTransport(config: ConnectableConfig, stderr: string[], fetch: FetchLike): Transport {
   if (config.transport === 'http') {
-    return new StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.secrets.headers } });
+    return new StreamableHTTPClientTransport(new URL(config.target.url!), { requestInit: { headers: config.secrets.headers }, fetch });
   }
   const transport = new StdioClientTransport({
     command: config.command!,
-    args: config.args,
+    args: config.target.args,
     // On top of the SDK's small default environment (PATH, HOME…): never this extension's own.
     env: config.secrets.env,
     ...(config.cwd ? { cwd: config.cwd } : {}),

@@ -1,11 +1,12 @@
 // What a client may write: the JSON Schema of a config (one definition, required on create, partial on
-// update), the rules across fields a schema says badly, and the masking of secrets on the way out.
+// update), the rules across fields a schema says badly, and the masking of sealed values on the way out.
 import type { ValidateFunction } from 'ajv';
 import { validationError } from '../../protocol/errors.js';
 import { describeErrors, schemaValidator } from '../../protocol/validate.js';
-import type { Secrets, ServerConfig, ServerInput } from './store.js';
+import { parseHttpUrl } from '../_shared/outbound.js';
+import type { ConnectableConfig, ServerConfig, ServerInput } from './store.js';
 
-/** What a secret value reads as in every reply; sent back unchanged in an update, it keeps the stored value. */
+/** What a sealed value reads as in every reply; sent back unchanged in an update, it keeps the stored value. */
 export const MASK = '********';
 
 const secretMap = (names: object) => ({
@@ -68,67 +69,74 @@ function check(fn: ValidateFunction, body: unknown): ServerBody {
 }
 
 /**
- * The whole config a body describes, on top of what is stored (for an update): fields of the other
- * transport are refused, and a masked secret keeps its stored value.
+ * The config a body describes, on top of what is stored (for an update). Fields of the other transport
+ * are refused; a masked value keeps the stored one. Sealed parts the body does not touch are left out
+ * (kept as stored, never opened); `open` is called only when a masked value must be looked up.
  */
-export function resolveInput(body: ServerBody, stored?: { config: ServerConfig; secrets: Secrets }): ServerInput {
+export function resolveInput(body: ServerBody, stored?: { config: ServerConfig; open: () => ConnectableConfig }): ServerInput {
   const base = stored?.config;
   const transport = body.transport ?? base?.transport ?? 'stdio';
-  const switched = base !== undefined && transport !== base.transport;
+  // Nothing stored to keep: a new config, or one switching transport (the old transport's fields go).
+  const fresh = base === undefined || transport !== base.transport;
+  const kept = <T>(value: T | undefined, old: T | undefined, none: T): T => value ?? (fresh ? none : (old ?? none));
+  if (transport === 'stdio' && (body.url !== undefined || body.headers !== undefined)) throw validationError('body.url and body.headers belong to an http server, not a stdio one');
+  if (transport === 'http' && (body.command !== undefined || body.args !== undefined || body.env !== undefined || body.cwd !== undefined)) {
+    throw validationError('body.command, body.args, body.env and body.cwd belong to a stdio server, not an http one');
+  }
   const input: ServerInput = {
     name: body.name ?? base!.name,
     description: body.description ?? base?.description ?? '',
     transport,
-    command: body.command ?? (switched ? null : (base?.command ?? null)),
-    args: body.args ?? (switched ? [] : (base?.args ?? [])),
-    cwd: body.cwd ?? (switched ? null : (base?.cwd ?? null)),
-    url: body.url ?? (switched ? null : (base?.url ?? null)),
+    command: transport === 'stdio' ? kept(body.command, base?.command, null) : null,
+    cwd: transport === 'stdio' ? kept(body.cwd, base?.cwd, null) : null,
     agentIds: body.agentIds ?? base!.agentIds,
     enabled: body.enabled ?? base?.enabled ?? true,
-    secrets: {
-      env: unmask(body.env, switched ? {} : stored?.secrets.env, 'env'),
-      headers: unmask(body.headers, switched ? {} : stored?.secrets.headers, 'headers'),
-    },
   };
+  if (transport === 'stdio' && !input.command) throw validationError('body.command is required for a stdio server');
+  let opened: ConnectableConfig | undefined;
+  const storedValues = fresh ? undefined : () => (opened ??= stored!.open());
+
+  const field = transport === 'stdio' ? 'env' : 'headers';
+  const map = body[field];
+  if (map !== undefined || fresh) {
+    const values = unmask(map ?? {}, storedValues && (() => storedValues().secrets[field]), field);
+    input.secrets = { env: {}, headers: {}, [field]: values };
+  }
   if (transport === 'stdio') {
-    if (!input.command) throw validationError('body.command is required for a stdio server');
-    if (body.url !== undefined || body.headers !== undefined) throw validationError('body.url and body.headers belong to an http server, not a stdio one');
-    input.url = null;
-    input.secrets.headers = {};
-  } else {
-    if (!input.url) throw validationError('body.url is required for an http server');
-    if (body.command !== undefined || body.args !== undefined || body.env !== undefined || body.cwd !== undefined) {
-      throw validationError('body.command, body.args, body.env and body.cwd belong to a stdio server, not an http one');
-    }
-    parseUrl(input.url);
-    Object.assign(input, { command: null, args: [], cwd: null });
-    input.secrets.env = {};
+    if (body.args !== undefined || fresh) input.target = { args: unmaskArgs(body.args ?? [], storedValues && (() => storedValues().target.args)), url: null };
+  } else if (body.url !== undefined ? !(base && !fresh && body.url === maskedUrl(base)) : fresh) {
+    if (body.url === undefined) throw validationError('body.url is required for an http server');
+    input.target = { args: [], url: parseHttpUrl(body.url, 'body.url').href };
   }
   return input;
 }
 
-function parseUrl(url: string): void {
-  try {
-    new URL(url);
-  } catch {
-    throw validationError('body.url is not a valid URL');
-  }
-}
-
-function unmask(given: Record<string, string> | undefined, stored: Record<string, string> | undefined, field: string): Record<string, string> {
-  if (given === undefined) return { ...stored };
+function unmask(given: Record<string, string>, stored: (() => Record<string, string>) | undefined, field: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(given)) {
     if (value !== MASK) out[name] = value;
-    else if (stored?.[name] !== undefined) out[name] = stored[name]!;
+    else if (stored?.()[name] !== undefined) out[name] = stored()[name]!;
     else throw validationError(`body.${field}.${name} is the mask "${MASK}" but no value is stored for it`);
   }
   return out;
 }
 
-/** A config as clients see it: secret values masked, never returned. */
-export function publicView(config: ServerConfig): Record<string, unknown> {
-  const { tenantId: _tenant, envNames, headerNames, ...rest } = config;
+/** args: "********" at a position keeps the stored argument at that position. */
+function unmaskArgs(given: string[], stored: (() => string[]) | undefined): string[] {
+  return given.map((value, i) => {
+    if (value !== MASK) return value;
+    const old = stored?.()[i];
+    if (old === undefined) throw validationError(`body.args[${i}] is the mask "${MASK}" but no argument is stored at that position`);
+    return old;
+  });
+}
+
+/** The URL as answered: its origin, the rest masked (paths and queries often carry tokens). */
+export const maskedUrl = (config: ServerConfig): string | null => (config.urlOrigin === null ? null : `${config.urlOrigin}/${MASK}`);
+
+/** A config as clients see it: every sealed value masked, never returned. */
+export function publicView(config: ServerConfig, secretsReadable: boolean): Record<string, unknown> {
+  const { tenantId: _tenant, envNames, headerNames, urlOrigin: _origin, argCount, sealed: _sealed, ...rest } = config;
   const masked = (names: string[]) => Object.fromEntries(names.map((n) => [n, MASK]));
-  return { ...rest, env: masked(envNames), headers: masked(headerNames) };
+  return { ...rest, args: Array.from({ length: argCount }, () => MASK), url: maskedUrl(config), env: masked(envNames), headers: masked(headerNames), secretsReadable };
 }

@@ -26,4 +26,15 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_mcp_servers_sealed_target',
+    async up(db) {
+      // The args and the URL often carry tokens: sealed too, as {args, url}. `url` keeps only the URL's
+      // origin (what a config shows), `args` becomes "[]" and `secret_names` counts the args; rows of 001
+      // are converted when the extension starts with its key (state.ts).
+      await db.schema.alterTable('mcp_servers', (t) => {
+        t.text('target_sealed');
+      });
+    },
+  },
 ];

@@ -1,12 +1,15 @@
 // The live client connections, one per config in use: opened on first need (concurrent askers share
 // the opening), reopened when the config changed or the connection died (a crashed stdio server is
 // restarted on its next use), closed after an idle period, and all closed when the extension stops.
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Connection, type Timeouts } from './connection.js';
 import type { ConnectableConfig } from './store.js';
 
 export interface PoolOptions extends Timeouts {
   idleMs: number;
+  /** The fetch an HTTP config's connection uses: guarded within its tenant's reach. */
+  fetchFor(config: ConnectableConfig): FetchLike;
 }
 
 export class ConnectionPool {
@@ -55,7 +58,7 @@ export class ConnectionPool {
       if (this.live.get(config.id) === pending) await this.drop(config.id);
       else return this.connection(config); // someone else replaced it meanwhile
     }
-    const opening = Connection.open(config, this.options);
+    const opening = Connection.open(config, this.options, this.options.fetchFor(config));
     this.live.set(config.id, opening);
     opening.catch(() => {
       if (this.live.get(config.id) === opening) this.live.delete(config.id);

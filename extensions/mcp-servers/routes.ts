@@ -5,16 +5,33 @@ import type { AuthContext } from '../../protocol/messages.js';
 import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
 import type { HostClient } from '../_shared/host-client.js';
 import { created, noContent, ok } from '../_shared/http.js';
+import { blockedAddress, refusedAddress } from '../_shared/outbound.js';
+import { portOf, reachFor } from '../_shared/reach.js';
 import { requireInstanceOwner } from '../_shared/roles.js';
 import { publicView, resolveInput, validateCreate, validateUpdate, type ServerBody } from './input.js';
 import { namespaced } from './names.js';
 import { current } from './state.js';
-import { mayUse, type ConnectableConfig, type ServerConfig, type ServerInput } from './store.js';
+import { mayUse, type ServerConfig, type ServerInput } from './store.js';
 
-async function mustGet(req: RouteRequest): Promise<ConnectableConfig> {
-  const config = await current().store.connectable(req.auth.tenantId, req.params.id!);
+/** The config, never opened: reading, changing and deleting work whatever key sealed it. */
+async function mustGet(req: RouteRequest): Promise<ServerConfig> {
+  const config = await current().store.get(req.auth.tenantId, req.params.id!);
   if (!config) throw notFound(`MCP server ${req.params.id}`);
   return config;
+}
+
+const view = (config: ServerConfig) => publicView(config, current().store.readable(config));
+
+/**
+ * A URL that names an address outside the tenant's reach is refused when written (403); a name is
+ * checked again on every connection, as it resolves (guarded-fetch.ts).
+ */
+function checkReach(tenantId: string, input: ServerInput): void {
+  if (!input.target?.url) return;
+  const url = new URL(input.target.url);
+  const reach = reachFor(current().reach, tenantId, portOf(url));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (blockedAddress(host, reach)) throw refusedAddress(host, reach);
 }
 
 /** A stdio config runs a command on the server's machine: only the instance owner may write one. */
@@ -41,34 +58,36 @@ function audit(host: HostClient, action: string, config: ServerConfig): void {
 export const routes: Record<string, RouteHandler> = {
   async 'GET /api/mcp-servers'(req) {
     const servers = await current().store.list(req.auth.tenantId);
-    return ok({ servers: servers.map(publicView), total: servers.length });
+    return ok({ servers: servers.map(view), total: servers.length });
   },
 
   async 'POST /api/mcp-servers'(req, ctx) {
     const body = validateCreate(req.body);
     mayWrite(req.auth, body.transport);
-    const input = resolveInput(body);
+    const input = resolveInput(body) as Required<ServerInput>;
+    checkReach(req.auth.tenantId, input);
     await checkAgents(req, ctx.host, input);
     const config = await current().store.create(req.auth.tenantId, input);
     audit(ctx.host, 'created', config);
-    return created(publicView(config));
+    return created(view(config));
   },
 
   async 'GET /api/mcp-servers/:id'(req) {
-    return ok(publicView(await mustGet(req)));
+    return ok(view(await mustGet(req)));
   },
 
   async 'PUT /api/mcp-servers/:id'(req, ctx) {
     const body: ServerBody = validateUpdate(req.body);
     const stored = await mustGet(req);
     mayWrite(req.auth, stored.transport, body.transport);
-    const input = resolveInput(body, { config: stored, secrets: stored.secrets });
+    const input = resolveInput(body, { config: stored, open: () => current().store.open(stored) });
+    checkReach(req.auth.tenantId, input);
     if (body.agentIds !== undefined) await checkAgents(req, ctx.host, input);
-    const config = await current().store.update(req.auth.tenantId, stored.id, input);
+    const config = await current().store.update(stored, input);
     if (!config) throw notFound(`MCP server ${stored.id}`);
     await current().pool.drop(config.id);
     audit(ctx.host, 'updated', config);
-    return ok(publicView(config));
+    return ok(view(config));
   },
 
   async 'DELETE /api/mcp-servers/:id'(req, ctx) {
@@ -81,9 +100,10 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   async 'POST /api/mcp-servers/:id/test'(req) {
-    const config = await mustGet(req);
+    const stored = await mustGet(req);
     const started = Date.now();
     try {
+      const config = current().store.open(stored);
       const tools = await current().pool.listTools(config);
       const names = namespaced(config.name, tools.map((t) => t.name));
       const byTool = new Map([...names].map(([name, tool]) => [tool, name]));
@@ -99,9 +119,10 @@ export const routes: Record<string, RouteHandler> = {
     const configs = await store.forAgent(req.auth.tenantId, req.params.agentId!);
     const tools: Array<Record<string, unknown>> = [];
     const errors: Array<{ server: string; error: string }> = [];
+    // A config that does not open (sealed under another key) or cannot be reached is reported; the others are offered.
     await Promise.all(configs.map(async (config) => {
       try {
-        const offered = await pool.cachedTools(config);
+        const offered = await pool.cachedTools(store.open(config));
         const names = namespaced(config.name, offered.map((t) => t.name));
         const byTool = new Map(offered.map((t) => [t.name, t]));
         for (const [name, tool] of names) {
@@ -125,7 +146,7 @@ export const routes: Record<string, RouteHandler> = {
     // Checked again at every call: the config may have changed since the session was offered the tool.
     if (!config.enabled) throw new RoostError('FORBIDDEN', `MCP server "${config.name}" is disabled`);
     if (!mayUse(config, body.agentId)) throw new RoostError('FORBIDDEN', `agent ${body.agentId} may not use MCP server "${config.name}"`);
-    const result = await current().pool.call(config, body.tool, args as Record<string, unknown>);
+    const result = await current().pool.call(current().store.open(config), body.tool, args as Record<string, unknown>);
     return ok({ content: result.content ?? [], isError: result.isError === true });
   },
 };

@@ -1,7 +1,9 @@
 // What the routes share for the life of the extension process: the store (with its key) and the pool.
 import type { ExtensionContext } from '../_shared/extension.js';
-import { ConnectionPool } from './pool.js';
+import { reachFor, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
 import { Sealer } from '../_shared/sealed.js';
+import { guardedFetch } from './guarded-fetch.js';
+import { ConnectionPool } from './pool.js';
 import { ServerStore } from './store.js';
 
 /** How long to wait for a server to start and list its tools, and for a tool call (calls may do real work). */
@@ -13,13 +15,25 @@ export const IDLE_MS = 5 * 60_000;
 export interface State {
   store: ServerStore;
   pool: ConnectionPool;
+  /** Where an HTTP config of a tenant may point (extensions/_shared/reach.ts). */
+  reach: ReachPolicy;
 }
 
 let state: State | undefined;
 
 export async function openState(ctx: ExtensionContext): Promise<void> {
   const box = await Sealer.forExtension(ctx.host);
-  state = { store: new ServerStore(ctx.db, box), pool: new ConnectionPool({ connectMs: CONNECT_TIMEOUT_MS, callMs: CALL_TIMEOUT_MS, idleMs: IDLE_MS }) };
+  const reach = reachPolicy(ctx);
+  const store = new ServerStore(ctx.db, box);
+  // Rows from before the args and URL were sealed; on SQLite the file is rewritten so their plaintext goes.
+  if ((await store.sealLegacyTargets()) > 0 && ctx.db.client.config.client === 'sqlite3') await ctx.db.raw('VACUUM');
+  const pool = new ConnectionPool({
+    connectMs: CONNECT_TIMEOUT_MS,
+    callMs: CALL_TIMEOUT_MS,
+    idleMs: IDLE_MS,
+    fetchFor: (config) => guardedFetch((port) => reachFor(reach, config.tenantId, port)),
+  });
+  state = { store, pool, reach };
 }
 
 export function current(): State {

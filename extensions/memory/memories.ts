@@ -1,5 +1,6 @@
 // An agent's memories: save (upsert by key), recall (exact key, keyword search, or the latest), delete.
 // Shared by the MCP tools, the MCP HTTP API and the REST routes, so all three behave alike.
+import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { sealerOf } from './keyring.js';
@@ -43,8 +44,9 @@ export function toMemory(record: ShelfRecord): Memory {
   };
 }
 
-export async function saveMemory(ctx: ExtensionContext, agent: AgentRef, key: string, content: string): Promise<{ memory: Memory; created: boolean }> {
-  const { record, created } = await (await memoryShelf(ctx)).put(ownerOf(agent), key, content);
+/** Upserts the memory `key`; `db` may be a transaction it belongs to. */
+export async function saveMemory(ctx: ExtensionContext, agent: AgentRef, key: string, content: string, db?: Knex): Promise<{ memory: Memory; created: boolean }> {
+  const { record, created } = await (await memoryShelf(ctx)).put(ownerOf(agent), key, content, {}, [], db);
   return { memory: toMemory(record), created };
 }
 

@@ -126,14 +126,20 @@ export class Observations {
     return this.graduate(observation);
   }
 
-  /** Exactly once even when two reinforcements race: only the write that flips the status saves the memory. */
+  /**
+   * Exactly once even when two reinforcements race: only the write that flips the status saves the
+   * memory. Both happen in one transaction: a memory that cannot be saved leaves the observation active.
+   */
   private async graduate(observation: Observation): Promise<Observation> {
     const memoryKey = `observation:${observation.id}`;
-    const flipped = await this.ctx.db('observations').where({ ...this.mine, id: observation.id, status: 'active' })
-      .update({ status: 'graduated', memory_key: memoryKey, graduated_at: new Date().toISOString() });
-    if (flipped === 0) return this.mustGet(observation.id);
-    await saveMemory(this.ctx, this.agent, memoryKey, observation.content);
-    this.ctx.host.audit('observation.graduated', `agent:${this.agent.agentId}`, { observationId: observation.id, memoryKey });
+    const graduated = await this.ctx.db.transaction(async (trx) => {
+      const flipped = await trx('observations').where({ ...this.mine, id: observation.id, status: 'active' })
+        .update({ status: 'graduated', memory_key: memoryKey, graduated_at: new Date().toISOString() });
+      if (flipped === 0) return false;
+      await saveMemory(this.ctx, this.agent, memoryKey, observation.content, trx);
+      return true;
+    });
+    if (graduated) this.ctx.host.audit('observation.graduated', `agent:${this.agent.agentId}`, { observationId: observation.id, memoryKey });
     return this.mustGet(observation.id);
   }
 

@@ -2,6 +2,7 @@
 // (owner: "library"). Names and contents are sealed; a name is found by its keyed hash and a text by
 // the blind index of its words (and tags). Every read and write is within one tenant and owner.
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { SqlValue } from '../_shared/sql.js';
 import { searchStatement } from './full-text.js';
@@ -66,13 +67,16 @@ export class Shelf {
     this.columns = this.columnNames.map((c) => `d.${c}`).join(', ');
   }
 
-  /** Writes `name` (a new record, or a new content for the existing one); `created` tells which. */
-  async put(owner: Owner, name: string, content: string, extra: Record<string, unknown> = {}, tags: string[] = []): Promise<{ record: ShelfRecord; created: boolean }> {
+  /**
+   * Writes `name` (a new record, or a new content for the existing one); `created` tells which. `db` may
+   * be a transaction the write belongs to (a graduation writes its memory with the observation's change).
+   */
+  async put(owner: Owner, name: string, content: string, extra: Record<string, unknown> = {}, tags: string[] = [], db: Knex = this.ctx.db): Promise<{ record: ShelfRecord; created: boolean }> {
     const scope = this.scope(owner);
     const nameHash = this.sealer.lookupHash(name, scope);
     const now = new Date().toISOString();
     for (let attempt = 0; ; attempt++) {
-      const existing = await this.ctx.db(this.table).where({ tenant_id: owner.tenantId, owner_id: owner.ownerId, name_hash: nameHash }).first('id');
+      const existing = await db(this.table).where({ tenant_id: owner.tenantId, owner_id: owner.ownerId, name_hash: nameHash }).first('id');
       const id = (existing?.id as string | undefined) ?? randomUUID();
       const sealed = {
         content_enc: this.sealer.seal(content, `${scope}\0${id}\0content`),
@@ -82,15 +86,17 @@ export class Shelf {
       };
       if (existing) {
         // A memory sent on-chain and then changed is no longer what the chain holds: it is unsent again.
-        await this.ctx.db(this.table).where({ id }).update(this.table === 'memories' ? { ...sealed, txid: null } : sealed);
-        return { record: (await this.byId(owner, id))!, created: false };
+        await db(this.table).where({ id }).update(this.table === 'memories' ? { ...sealed, txid: null } : sealed);
+        return { record: (await this.byId(owner, id, db))!, created: false };
       }
+      const row = {
+        id, tenant_id: owner.tenantId, owner_id: owner.ownerId, name_hash: nameHash,
+        name_enc: this.sealer.seal(name, `${scope}\0${id}\0name`), access_count: 0, created_at: now, ...sealed,
+      };
       try {
-        await this.ctx.db(this.table).insert({
-          id, tenant_id: owner.tenantId, owner_id: owner.ownerId, name_hash: nameHash,
-          name_enc: this.sealer.seal(name, `${scope}\0${id}\0name`), access_count: 0, created_at: now, ...sealed,
-        });
-        return { record: (await this.byId(owner, id))!, created: true };
+        // Within a transaction the insert gets a savepoint: a lost race must not abort the whole transaction.
+        await (db.isTransaction ? db.transaction((savepoint) => savepoint(this.table).insert(row)) : db(this.table).insert(row));
+        return { record: (await this.byId(owner, id, db))!, created: true };
       } catch (err) {
         if (attempt > 0) throw err; // a concurrent write of the same name won the insert: update it instead
       }
@@ -156,8 +162,8 @@ export class Shelf {
     });
   }
 
-  private async byId(owner: Owner, id: string): Promise<ShelfRecord | undefined> {
-    const row = await this.ctx.db(this.table).where({ id }).first(...this.columnNames);
+  private async byId(owner: Owner, id: string, db: Knex): Promise<ShelfRecord | undefined> {
+    const row = await db(this.table).where({ id }).first(...this.columnNames);
     return row && this.toRecord(owner, row as Row);
   }
 

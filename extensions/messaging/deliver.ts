@@ -1,15 +1,18 @@
 // The one path every message takes — svc_send_message, POST /api/mcp/send-message, POST
 // /api/agents/:id/invoke and WebSocket agent_invoke: resolve both agents in the caller's tenant, find or
-// open the thread, apply the loop limits, start the recipient's session (source "agent") or continue the
-// thread's session, and record the message in the agents extension's store.
+// open the thread, apply the loop limits (limits.ts: per sending session, else per sending agent or
+// caller), start the recipient's session (source "agent") or continue the thread's — resuming it, or
+// replacing it with one that carries the conversation, when it ended — and record the message in the
+// agents extension's store.
 import { randomUUID } from 'node:crypto';
 import { RoostError, conflict, validationError } from '../../protocol/errors.js';
-import { deliverPrompt } from '../_shared/agent-reply.js';
+import { deliverPrompt, type Delivery } from '../_shared/agent-reply.js';
+import { resolveAgent, type AgentRef, type RouteAnswer } from '../_shared/agent-lookup.js';
+import { continueConversation } from '../_shared/conversation.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { resolveAgent, type AgentRef } from '../_shared/agent-lookup.js';
 import { recordMessage, type StoredMessage } from './agents-client.js';
-import { SendLedger, limitError } from './limits.js';
+import { SendLedger, limitError, type Sender } from './limits.js';
 import { SettingsStore, type MessagingSettings } from './settings.js';
 import { ThreadStore, type Thread } from './threads.js';
 
@@ -22,6 +25,8 @@ export interface Outgoing {
   thread?: string;
   /** The session the sender runs in, when an agent sends from a session: the loop limits count per session. */
   senderSessionId?: string | null;
+  /** Who calls (the actor of the key or token): a person's or script's sends are counted by it. */
+  caller: string;
 }
 
 export interface Delivered {
@@ -37,6 +42,9 @@ export interface Delivered {
   settings: MessagingSettings;
 }
 
+/** Statuses of a session that still runs (or waits to): an agent sending without naming its session may be in any. */
+const LIVE = new Set(['created', 'running', 'paused', 'resumed']);
+
 export async function deliver(ctx: ExtensionContext, tenantId: string, as: CallAs, out: Outgoing, now = Date.now()): Promise<Delivered> {
   const to = await resolveAgent(ctx.host, as, out.to);
   const from = out.from === null ? null : await resolveAgent(ctx.host, as, out.from);
@@ -47,25 +55,56 @@ export async function deliver(ctx: ExtensionContext, tenantId: string, as: CallA
   const threadId = out.thread ?? randomUUID();
   const existing = await threads.get(tenantId, threadId);
   if (existing) mustBelong(existing, from, to);
-  const senderSession = out.senderSessionId ?? null;
-  const depth = existing ? existing.depth : (senderSession ? await threads.depthOf(tenantId, senderSession) : 0) + 1;
+  const sender: Sender = out.senderSessionId
+    ? { kind: 'session', sessionId: out.senderSessionId }
+    : from ? { kind: 'agent', agentId: from.id, name: from.name } : { kind: 'caller', actor: out.caller };
+  // The hop this message is: one past the chain that reached the sender, and never shallower than the
+  // thread already is (an old thread continued from deep in a chain is as deep as that chain).
+  const depth = Math.max((await chainDepth(ctx, tenantId, as, sender)) + 1, existing?.depth ?? 0);
   if (depth > settings.maxDepth) {
     throw limitError('depth', `this message would be hop ${depth} of a chain of agent-to-agent messages; chains may be at most ${settings.maxDepth} deep`, { max: settings.maxDepth });
   }
 
   const ledger = new SendLedger(ctx.db);
-  const reservation = senderSession ? await ledger.reserve(tenantId, senderSession, to.id, settings, now) : undefined;
-  let delivery;
+  const reservation = await ledger.reserve(tenantId, sender, to.id, settings, now);
+  let delivery: Delivery & { resumed?: boolean };
   try {
-    delivery = await deliverPrompt(ctx.host, as, { agentId: to.id, prompt: out.content, ...(existing ? { sessionId: existing.sessionId } : { session: { source: 'agent' } }) });
+    delivery = existing
+      ? await continueConversation(ctx.host, as, { agentId: to.id, sessionId: existing.sessionId, prompt: out.content, session: { source: 'agent' } })
+      : await deliverPrompt(ctx.host, as, { agentId: to.id, prompt: out.content, session: { source: 'agent' } });
   } catch (err) {
-    if (reservation) await ledger.release(reservation);
+    await ledger.release(reservation);
     throw err;
   }
   if (!existing) await threads.create(tenantId, { id: threadId, from: from?.id ?? null, to: to.id, sessionId: delivery.sessionId, depth });
+  else if (delivery.sessionId !== existing.sessionId || depth > existing.depth) await threads.move(tenantId, threadId, delivery.sessionId, depth);
   const message = await recordMessage(ctx.host, as, { from: from?.id ?? null, to: to.id, content: out.content, sessionId: delivery.sessionId, thread: threadId });
-  ctx.host.audit('message.send', `agent:${to.id}`, { from: from?.id ?? null, thread: threadId, sessionId: delivery.sessionId, depth });
+  ctx.host.audit('message.send', `agent:${to.id}`, {
+    from: from?.id ?? null, thread: threadId, sessionId: delivery.sessionId, depth,
+    ...(existing && delivery.sessionId !== existing.sessionId ? { replacedSession: existing.sessionId } : {}),
+    ...(delivery.resumed ? { resumedSession: true } : {}),
+  });
   return { message, from, to, thread: threadId, sessionId: delivery.sessionId, after: delivery.after, session: delivery.session ?? null, settings };
+}
+
+/**
+ * How many agent→agent hops led to the sender: for a session, the hop that started it (0 for one this
+ * extension did not start); for an agent named without its session, the deepest of its live sessions
+ * (it may be sending from any of them); a person or script starts a chain (0).
+ */
+async function chainDepth(ctx: ExtensionContext, tenantId: string, as: CallAs, sender: Sender): Promise<number> {
+  const threads = new ThreadStore(ctx.db);
+  if (sender.kind === 'session') return threads.depthOf(tenantId, [sender.sessionId]);
+  if (sender.kind === 'caller') return 0;
+  const reply = (await ctx.host.call('GET', `/api/sessions?agentId=${encodeURIComponent(sender.agentId)}&limit=200`, undefined, as)) as RouteAnswer;
+  if (reply.status !== 200 || !reply.body) {
+    const missing = reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND';
+    throw new RoostError(missing ? 'EXTENSION_UNAVAILABLE' : 'UPSTREAM_ERROR', missing
+      ? 'delivering a message needs the sessions extension, which is not loaded; load it and retry'
+      : `looking up the sessions of agent ${sender.name} failed: ${String(reply.body?.error ?? `status ${reply.status}`)}`);
+  }
+  const live = (reply.body.sessions as Array<{ id: string; status: string }>).filter((s) => LIVE.has(s.status)).map((s) => s.id);
+  return threads.depthOf(tenantId, live);
 }
 
 /** A thread is one conversation between one sender and one recipient. */

@@ -1,6 +1,8 @@
-// The limits against message loops. A session's sends are reserved before delivery (insert, then look
-// at the others), so two sends racing from one session cannot both slip under a limit; a send whose
-// delivery fails gives its reservation back.
+// The limits against message loops, on every way a message is sent. Sends are counted per sender:
+// the sending session when an agent sends from one (its whole life), else the agent named as the
+// sender, else the calling person or script (both within the last windowSeconds). A send is reserved
+// before delivery (insert, then look at the others), so two sends racing from one sender cannot both
+// slip under a limit; a send whose delivery fails gives its reservation back.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RoostError } from '../../protocol/errors.js';
@@ -10,6 +12,15 @@ import type { MessagingSettings } from './settings.js';
 export const limitError = (limit: 'messages' | 'targets' | 'spacing' | 'depth', message: string, details: Record<string, unknown> = {}) =>
   new RoostError('MESSAGE_LIMIT', message, { status: 429, details: { limit, ...details } });
 
+/** Who a send is counted against, and how to name it in a refusal. */
+export type Sender =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'agent'; agentId: string; name: string }
+  | { kind: 'caller'; actor: string };
+
+const scopeOf = (sender: Sender): string =>
+  sender.kind === 'session' ? `session:${sender.sessionId}` : sender.kind === 'agent' ? `agent:${sender.agentId}` : `caller:${sender.actor}`;
+
 interface Send {
   to_agent_id: string;
   sent_at: number | string;
@@ -18,11 +29,15 @@ interface Send {
 export class SendLedger {
   constructor(private readonly db: Knex) {}
 
-  async reserve(tenantId: string, sessionId: string, toAgentId: string, limits: MessagingSettings, now: number): Promise<string> {
+  async reserve(tenantId: string, sender: Sender, toAgentId: string, limits: MessagingSettings, now: number): Promise<string> {
     const id = randomUUID();
-    await this.db('message_sends').insert({ id, tenant_id: tenantId, session_id: sessionId, to_agent_id: toAgentId, sent_at: now });
-    const earlier = await this.db('message_sends').where({ tenant_id: tenantId, session_id: sessionId }).whereNot({ id }).select<Send[]>('to_agent_id', 'sent_at');
-    const refusal = check(sessionId, toAgentId, earlier, limits, now);
+    const scope = scopeOf(sender);
+    // A session is counted over its life; any other sender over the window (older sends are dropped).
+    const since = sender.kind === 'session' ? 0 : now - limits.windowSeconds * 1000;
+    if (sender.kind !== 'session') await this.db('message_ledger').where({ tenant_id: tenantId, scope }).where('sent_at', '<=', since).delete();
+    await this.db('message_ledger').insert({ id, tenant_id: tenantId, scope, to_agent_id: toAgentId, sent_at: now });
+    const earlier = await this.db('message_ledger').where({ tenant_id: tenantId, scope }).where('sent_at', '>', since).whereNot({ id }).select<Send[]>('to_agent_id', 'sent_at');
+    const refusal = check(sender, toAgentId, earlier, limits, now);
     if (refusal) {
       await this.release(id);
       throw refusal;
@@ -31,22 +46,30 @@ export class SendLedger {
   }
 
   async release(id: string): Promise<void> {
-    await this.db('message_sends').where({ id }).delete();
+    await this.db('message_ledger').where({ id }).delete();
   }
 }
 
-function check(sessionId: string, toAgentId: string, earlier: Send[], limits: MessagingSettings, now: number): RoostError | undefined {
+function check(sender: Sender, toAgentId: string, earlier: Send[], limits: MessagingSettings, now: number): RoostError | undefined {
+  const words = wordsFor(sender, limits);
   if (earlier.length >= limits.maxMessagesPerSession) {
-    return limitError('messages', `session ${sessionId} has sent ${earlier.length} messages, the most one session may send (${limits.maxMessagesPerSession})`, { max: limits.maxMessagesPerSession });
+    return limitError('messages', `${words.who} has sent ${earlier.length} messages${words.within}, the most ${words.one} may send${words.within === '' ? '' : ' in that time'} (${limits.maxMessagesPerSession})`, { max: limits.maxMessagesPerSession });
   }
   const targets = new Set(earlier.map((s) => s.to_agent_id));
   if (!targets.has(toAgentId) && targets.size >= limits.maxTargetsPerSession) {
-    return limitError('targets', `session ${sessionId} already messages ${targets.size} agents (${[...targets].join(', ')}); one session may message at most ${limits.maxTargetsPerSession}`, { max: limits.maxTargetsPerSession });
+    return limitError('targets', `${words.who} already messages ${targets.size} agents${words.within} (${[...targets].join(', ')}); ${words.one} may message at most ${limits.maxTargetsPerSession}`, { max: limits.maxTargetsPerSession });
   }
   const last = Math.max(0, ...earlier.map((s) => Number(s.sent_at)));
   const waitMs = last + limits.minSpacingMs - now;
   if (waitMs > 0) {
-    return limitError('spacing', `messages from one session go at least ${limits.minSpacingMs} ms apart; session ${sessionId} may send again in ${waitMs} ms`, { retryAfterMs: waitMs });
+    return limitError('spacing', `messages from ${words.one} go at least ${limits.minSpacingMs} ms apart; ${words.who} may send again in ${waitMs} ms`, { retryAfterMs: waitMs });
   }
   return undefined;
+}
+
+function wordsFor(sender: Sender, limits: MessagingSettings): { who: string; one: string; within: string } {
+  const within = ` in the last ${limits.windowSeconds} s`;
+  if (sender.kind === 'session') return { who: `session ${sender.sessionId}`, one: 'one session', within: '' };
+  if (sender.kind === 'agent') return { who: `agent ${sender.name} (sending without a session)`, one: 'one sender', within };
+  return { who: `this caller (${sender.actor})`, one: 'one sender', within };
 }

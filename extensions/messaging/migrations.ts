@@ -33,4 +33,22 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_message_ledger',
+    async up(db) {
+      // The loop limits count per sender on every path, not only per session: `scope` is "session:<id>"
+      // (an agent sending from its session), "agent:<id>" (an agent named without its session) or
+      // "caller:<actor>" (a person or script). Sends of 001 were all from sessions.
+      await db.schema.createTable('message_ledger', (t) => {
+        t.string('id').primary();
+        t.string('tenant_id').notNullable();
+        t.string('scope').notNullable();
+        t.string('to_agent_id').notNullable();
+        t.bigInteger('sent_at').notNullable();
+        t.index(['tenant_id', 'scope', 'sent_at']);
+      });
+      await db.raw("INSERT INTO message_ledger (id, tenant_id, scope, to_agent_id, sent_at) SELECT id, tenant_id, 'session:' || session_id, to_agent_id, sent_at FROM message_sends");
+      await db.schema.dropTable('message_sends');
+    },
+  },
 ];

@@ -12,13 +12,13 @@ import { SettingsStore, type MessagingSettings } from './settings.js';
 export const routes: Record<string, RouteHandler> = {
   async 'POST /api/agents/:id/invoke'(req, ctx) {
     const body = validate<{ content: string; fromAgentId?: string; thread?: string }>(schema(ctx, 'invoke.json'), req.body);
-    const sent = await deliver(ctx, req.auth.tenantId, { requestId: req.id }, { from: body.fromAgentId ?? null, to: req.params.id!, content: body.content, ...(body.thread ? { thread: body.thread } : {}) });
+    const sent = await deliver(ctx, req.auth.tenantId, { requestId: req.id }, { from: body.fromAgentId ?? null, to: req.params.id!, content: body.content, caller: req.auth.actor, ...(body.thread ? { thread: body.thread } : {}) });
     return created({ message: sent.message, sessionId: sent.sessionId, session: sent.session, thread: sent.thread });
   },
 
   async 'POST /api/mcp/send-message'(req, ctx) {
     const body = validate<{ from_agent: string; to_agent: string; message: string; thread?: string }>(schema(ctx, 'mcp-send-message.json'), req.body);
-    const exchange = await sendAndWait(ctx, req.auth.tenantId, { requestId: req.id }, { from: body.from_agent, to: body.to_agent, content: body.message, ...(body.thread ? { thread: body.thread } : {}) });
+    const exchange = await sendAndWait(ctx, req.auth.tenantId, { requestId: req.id }, { from: body.from_agent, to: body.to_agent, content: body.message, caller: req.auth.actor, ...(body.thread ? { thread: body.thread } : {}) });
     return ok(exchange);
   },
 

@@ -1,5 +1,7 @@
 // The loop limits and the reply timeout, per tenant. The defaults are the contract's: at most 5 messages
-// and 2 recipients a session, 3 s apart, and chains of agent→agent messages at most 3 deep.
+// and 2 recipients a session, 3 s apart, and chains of agent→agent messages at most 3 deep. A sender with
+// no session (an agent named over REST or the WebSocket, a person, a script) is held to the same numbers
+// within a rolling window of windowSeconds (limits.ts).
 import type { Knex } from 'knex';
 
 export interface MessagingSettings {
@@ -8,6 +10,7 @@ export interface MessagingSettings {
   minSpacingMs: number;
   maxDepth: number;
   replyTimeoutSeconds: number;
+  windowSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: MessagingSettings = {
@@ -16,6 +19,7 @@ export const DEFAULT_SETTINGS: MessagingSettings = {
   minSpacingMs: 3_000,
   maxDepth: 3,
   replyTimeoutSeconds: 120,
+  windowSeconds: 60,
 };
 
 export class SettingsStore {

@@ -1,4 +1,5 @@
-// Threads: a conversation is the same recipient session for every message in it.
+// Threads: a conversation is the same recipient session for every message in it (until that session
+// ends and another takes the conversation on).
 import type { Knex } from 'knex';
 
 export interface Thread {
@@ -39,9 +40,15 @@ export class ThreadStore {
     });
   }
 
-  /** How many agent→agent hops led to a session: 0 for one this extension did not start. */
-  async depthOf(tenantId: string, sessionId: string): Promise<number> {
-    const row = await this.db('message_threads').where({ tenant_id: tenantId, session_id: sessionId }).max<{ depth: number | null }>('depth as depth').first();
+  /** A thread taken on by another session (the old one ended), or reached deeper in a chain. */
+  async move(tenantId: string, id: string, sessionId: string, depth: number): Promise<void> {
+    await this.db('message_threads').where({ tenant_id: tenantId, id }).update({ session_id: sessionId, depth });
+  }
+
+  /** How many agent→agent hops led to the deepest of these sessions: 0 for ones this extension did not start. */
+  async depthOf(tenantId: string, sessionIds: string[]): Promise<number> {
+    if (sessionIds.length === 0) return 0;
+    const row = await this.db('message_threads').where({ tenant_id: tenantId }).whereIn('session_id', sessionIds).max<{ depth: number | null }>('depth as depth').first();
     return Number(row?.depth ?? 0);
   }
 }

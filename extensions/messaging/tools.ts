@@ -1,5 +1,6 @@
 // MCP svc_send_message: an agent messages another agent of its tenant and waits for the reply. The
-// sender is the agent the MCP token was minted for; the loop limits count per session of the token.
+// sender is the agent the MCP token was minted for; the loop limits count per session of the token
+// (per agent, within the window, for a token minted without a session).
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ToolHandler } from '../_shared/extension.js';
@@ -15,6 +16,7 @@ export const tools: Record<string, ToolHandler> = {
       to: input.to_agent,
       content: input.message,
       senderSessionId: caller.sessionId,
+      caller: `agent:${caller.agentId}`,
       ...(input.thread ? { thread: input.thread } : {}),
     });
     return { content: [{ type: 'text', text: JSON.stringify(exchange) }] };

@@ -11,7 +11,7 @@ export const ws: Record<string, WsHandler> = {
   async agent_invoke(message, client, ctx) {
     const m = validate<{ fromAgentId: string; toAgentId: string; content: string; thread?: string }>(schema(ctx, 'ws-agent-invoke.json'), message, 'message');
     const tenantId = client.auth.tenantId;
-    const sent = await deliver(ctx, tenantId, { tenantId }, { from: m.fromAgentId, to: m.toAgentId, content: m.content, ...(m.thread ? { thread: m.thread } : {}) });
+    const sent = await deliver(ctx, tenantId, { tenantId }, { from: m.fromAgentId, to: m.toAgentId, content: m.content, caller: client.auth.actor, ...(m.thread ? { thread: m.thread } : {}) });
     ctx.host.wsSend(client.id, { type: 'agent_invoked', fromAgentId: sent.from!.id, toAgentId: sent.to.id, messageId: sent.message.id, sessionId: sent.sessionId, thread: sent.thread });
   },
 };

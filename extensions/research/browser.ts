@@ -2,15 +2,24 @@
 // /usr/bin/chromium). One browser is shared by the calls of this process (started on first use, closed
 // after a minute unused); each call gets a fresh context, so no cookie or storage crosses calls. Only
 // http(s) URLs are loaded, each call is capped in time, and what it returns is capped in size.
+// Every connection of a call goes through that call's guarded proxy (proxy.ts), within the caller's
+// reach (extensions/_shared/reach.ts); Chromium itself resolves no name and sends no UDP.
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { RoostError, validationError } from '../../protocol/errors.js';
+import { blockedAddress, refusedAddress, type Reach } from '../_shared/outbound.js';
+import { portOf } from '../_shared/reach.js';
+import { GuardedProxy } from './proxy.js';
 
 /** playwright-core is loaded on first use, from node_modules (it is not bundled: it ships assets it reads at run time). */
 const loadModule = createRequire(import.meta.url);
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage',
+  // Names are resolved by the proxy alone (it connects where it checked), and WebRTC sends no UDP past it.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 const LAUNCH_TIMEOUT_MS = 30_000;
 const NAVIGATION_TIMEOUT_MS = 20_000;
 /** The whole call (navigation, reading, screenshot). */
@@ -48,13 +57,21 @@ export class Chromium {
 
   constructor(private readonly path: () => Promise<string>) {}
 
-  /** Loads the page in a fresh context and hands it to `read`, within the call's time cap. */
-  async withPage<T>(url: string, read: (page: Page, info: PageInfo) => Promise<T>): Promise<T> {
+  /**
+   * Loads the page in a fresh context and hands it to `read`, within the call's time cap. `reachOf`
+   * says where a connection to a port may go (the caller's reach).
+   */
+  async withPage<T>(url: string, reachOf: (port: number) => Reach, read: (page: Page, info: PageInfo) => Promise<T>): Promise<T> {
     const target = checkUrl(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    // Refused at once when the URL names the address; a name is checked by the proxy as it resolves.
+    const reach = reachOf(portOf(target));
+    if (blockedAddress(host, reach)) throw loadFailure(target.href, undefined, refusedAddress(host, reach));
+    const proxy = await GuardedProxy.start(reachOf);
     this.users++;
     clearTimeout(this.idle);
     try {
-      const context = await (await this.launch()).newContext({ viewport: VIEWPORT, acceptDownloads: false, serviceWorkers: 'block' });
+      const context = await (await this.launch()).newContext({ viewport: VIEWPORT, acceptDownloads: false, serviceWorkers: 'block', proxy: { server: proxy.url } });
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
@@ -68,12 +85,13 @@ export class Chromium {
         return await read(page, { url: page.url(), status: response?.status() ?? null, title: await page.title() });
       } catch (err) {
         if (timedOut) throw new RoostError('TIMEOUT', `reading ${target.href} took longer than ${CALL_TIMEOUT_MS / 1000} s`);
-        throw loadFailure(target.href, err);
+        throw loadFailure(target.href, err, proxy.failureFor(host));
       } finally {
         clearTimeout(timer);
         await context.close().catch(() => undefined);
       }
     } finally {
+      await proxy.close();
       if (--this.users === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
     }
   }
@@ -108,9 +126,11 @@ export class Chromium {
   }
 }
 
-function loadFailure(url: string, err: unknown): RoostError {
+/** Why a load failed: what the proxy refused or could not reach, else what the browser said. */
+function loadFailure(url: string, err: unknown, proxied: RoostError | undefined): RoostError {
   if (err instanceof RoostError) return err;
-  return new RoostError('UPSTREAM_ERROR', `loading ${url} failed: ${firstLine(err)}`);
+  if (proxied?.code === 'FORBIDDEN') return new RoostError('FORBIDDEN', `loading ${url} was refused: ${proxied.message}`);
+  return new RoostError('UPSTREAM_ERROR', `loading ${url} failed: ${proxied?.message ?? firstLine(err)}`);
 }
 
 function firstLine(err: unknown): string {

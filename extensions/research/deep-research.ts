@@ -5,6 +5,7 @@
 import { RoostError } from '../../protocol/errors.js';
 import { askAgent } from '../_shared/agent-reply.js';
 import type { HostClient } from '../_shared/host-client.js';
+import type { Reach } from '../_shared/outbound.js';
 import type { Chromium } from './browser.js';
 import type { ResearchConfig } from './config.js';
 import { pageText } from './readers.js';
@@ -32,7 +33,13 @@ interface Source {
 /** Pages read at each depth: 1 → 3, 2 → 5, 3 → 7. */
 export const pagesFor = (depth: number) => 2 * depth + 1;
 
-export async function deepResearch(host: HostClient, config: ResearchConfig, chromium: Chromium, caller: Caller, question: string, depth: number) {
+/** The browser, and where it may connect for the caller (the pages come from a search: anyone can put them there). */
+export interface PageReader {
+  chromium: Chromium;
+  reachOf: (port: number) => Reach;
+}
+
+export async function deepResearch(host: HostClient, config: ResearchConfig, reader: PageReader, caller: Caller, question: string, depth: number) {
   if (!caller.agentId) {
     throw new RoostError('VALIDATION_ERROR', "svc_deep_research summarises with the calling agent's model: call it from an agent's session (an MCP token that names an agent)");
   }
@@ -43,7 +50,7 @@ export async function deepResearch(host: HostClient, config: ResearchConfig, chr
   const wanted = pagesFor(depth);
   const results = await webSearch(config, question, Math.min(20, wanted * 2));
   if (results.length === 0) throw new RoostError('NOT_FOUND', `the search found nothing for "${question}"`);
-  const { sources, material } = await readTopPages(chromium, results, wanted);
+  const { sources, material } = await readTopPages(reader, results, wanted);
   const prompt = [
     'Answer the question below from the sources that follow, citing them as [1], [2]… Be concise and say where the sources disagree or fall short. Do not call tools.',
     `Question: ${question}`,
@@ -60,14 +67,14 @@ export async function deepResearch(host: HostClient, config: ResearchConfig, chr
 }
 
 /** Reads results in order until `wanted` pages were read; a page that fails is noted, and its search snippet used. */
-async function readTopPages(chromium: Chromium, results: SearchResult[], wanted: number): Promise<{ sources: Source[]; material: string[] }> {
+async function readTopPages(reader: PageReader, results: SearchResult[], wanted: number): Promise<{ sources: Source[]; material: string[] }> {
   const sources: Source[] = [];
   const material: string[] = [];
   for (const result of results) {
     if (sources.filter((s) => s.read).length >= wanted) break;
     const n = sources.length + 1;
     try {
-      const text = await chromium.withPage(result.url, async (page, info) => {
+      const text = await reader.chromium.withPage(result.url, reader.reachOf, async (page, info) => {
         if (info.status !== null && info.status >= 400) throw new RoostError('UPSTREAM_ERROR', `the page answered ${info.status}`);
         return (await pageText(page, PAGE_CHARS)).text;
       });

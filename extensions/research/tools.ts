@@ -2,6 +2,8 @@
 // by the kernel against the schemas the manifest names.
 import type { ToolReply } from '../../protocol/messages.js';
 import type { ExtensionContext, ToolHandler } from '../_shared/extension.js';
+import type { Reach } from '../_shared/outbound.js';
+import { reachFor, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
 import { Chromium } from './browser.js';
 import { readConfig } from './config.js';
 import { deepResearch } from './deep-research.js';
@@ -12,6 +14,13 @@ const json = (value: unknown): ToolReply => ({ content: [{ type: 'text', text: J
 
 let chromium: Chromium | undefined;
 const browserOf = (ctx: ExtensionContext) => (chromium ??= new Chromium(async () => (await readConfig(ctx.host)).chromiumPath));
+
+let policy: ReachPolicy | undefined;
+/** Where the browser may connect for this caller's tenant (extensions/_shared/reach.ts). */
+const reachOf = (ctx: ExtensionContext, tenantId: string) => {
+  const known = (policy ??= reachPolicy(ctx));
+  return (port: number): Reach => reachFor(known, tenantId, port);
+};
 
 export async function closeBrowser(): Promise<void> {
   await chromium?.close();
@@ -24,9 +33,9 @@ export const tools: Record<string, ToolHandler> = {
     return json({ query, results });
   },
 
-  async svc_browser(args, _caller, ctx) {
+  async svc_browser(args, caller, ctx) {
     const action = (args.action as string | undefined) ?? 'text';
-    return browserOf(ctx).withPage(String(args.url), async (page, info): Promise<ToolReply> => {
+    return browserOf(ctx).withPage(String(args.url), reachOf(ctx, caller.tenantId), async (page, info): Promise<ToolReply> => {
       if (action === 'links') return json({ ...info, ...(await pageLinks(page)) });
       if (action === 'screenshot') {
         const png = await pageScreenshot(page);
@@ -38,6 +47,7 @@ export const tools: Record<string, ToolHandler> = {
 
   async svc_deep_research(args, caller, ctx) {
     const depth = typeof args.depth === 'number' ? args.depth : 1;
-    return json(await deepResearch(ctx.host, await readConfig(ctx.host), browserOf(ctx), caller, String(args.question), depth));
+    const reader = { chromium: browserOf(ctx), reachOf: reachOf(ctx, caller.tenantId) };
+    return json(await deepResearch(ctx.host, await readConfig(ctx.host), reader, caller, String(args.question), depth));
   },
 };

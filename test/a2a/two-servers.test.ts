@@ -1,21 +1,21 @@
-// A2A between two real Roost servers: B registered as a remote of A; A's agents discover B, list its
-// agents and run tasks on them through the MCP tools, and B runs them in its own sessions.
+// A2A between two real Roost servers: B registered as a remote of A's instance tenant (A lets its owner
+// reach loopback, where B listens, by opt-in); A's agents discover B, list its agents and run tasks on
+// them over the JSON-RPC binding B's card names, and B runs them in its own sessions. Another tenant of
+// A reaches public addresses only.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
-import { sqliteFilesOnly, startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { storedText } from '../helpers/stored.js';
 import { namedAgent, sessionToken, startMessagingServer, type MessagingServer } from '../messaging/support.js';
 import { FIXTURES } from '../agents/support.js';
 
 describe('a2a: two servers', () => {
   let a: MessagingServer;
   let b: TestServer;
-  let ta: Tenant;
   let otherA: Tenant;
   let tb: Tenant;
   let oracle: { id: string; name: string };
@@ -26,16 +26,15 @@ describe('a2a: two servers', () => {
   let remoteId: string;
 
   before(async () => {
-    a = await startMessagingServer();
+    a = await startMessagingServer({ env: { ROOST_EXT_A2A_ALLOW_LOOPBACK: '1' } });
     // B shares A's fake model provider; it is another server, with its own data, keys and tenants.
     b = await startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: a.anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES } });
-    ta = await registerTenant(a.server, 'a2a-home');
     otherA = await registerTenant(a.server, 'a2a-home-other');
     tb = await registerTenant(b, 'a2a-away');
     oracle = await namedAgent(b, tb.operator, 'oracle');
     await namedAgent(b, tb.operator, 'scribe');
-    const askerAgent = await namedAgent(a.server, ta.operator, 'asker');
-    asker = await mcpClient(a.server, await sessionToken(a.server, ta.operator, askerAgent.id, null));
+    const askerAgent = await namedAgent(a.server, undefined, 'asker');
+    asker = await mcpClient(a.server, await sessionToken(a.server, undefined, askerAgent.id, null));
     const outsiderAgent = await namedAgent(a.server, otherA.operator, 'outsider');
     outsider = await mcpClient(a.server, await sessionToken(a.server, otherA.operator, outsiderAgent.id, null));
     // A server that answers what no agent card should: a redirect, a body too big, JSON that is no card.
@@ -54,20 +53,30 @@ describe('a2a: two servers', () => {
     await a?.close();
   });
 
-  it('registers B as a remote of A: owner only, the key sealed and never answered', async () => {
-    assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: ta.operator, body: { name: 'b', url: b.url, apiKey: tb.operator } })).status, 403);
-    for (const body of [{ name: 'b' }, { name: 'b', url: 'ftp://example.com' }, { name: 'b', url: 'not a url' }, { name: '', url: b.url }, { name: 'b', url: 'http://user:pw@example.com' }, { name: 'b', url: b.url, apiKey: '' }, { name: 'b', url: b.url, extra: 1 }]) {
-      assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: ta.owner, body })).status, 400, JSON.stringify(body));
+  it('registers B as a remote of A: owner only, within the tenant\'s reach, the key sealed and never answered', async () => {
+    assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: otherA.operator, body: { name: 'b', url: b.url, apiKey: tb.operator } })).status, 403);
+    // Another tenant may not point a remote at loopback (nor at private or metadata addresses).
+    for (const url of [b.url, `http://localhost:${b.port}`, 'http://10.0.0.3', 'http://169.254.169.254']) {
+      const res = await a.server.api('POST', '/api/a2a/remotes', { key: otherA.owner, body: { name: 'b', url, apiKey: tb.operator } });
+      assert.equal(res.status, 403, url);
+      assert.match(res.body.error, /only public addresses may be reached from here/);
     }
-    const created = await a.server.api('POST', '/api/a2a/remotes', { key: ta.owner, body: { name: 'b', url: `${b.url}/`, apiKey: tb.operator } });
+    // Nor may anyone point one at A itself.
+    const self = await a.server.api('POST', '/api/a2a/remotes', { body: { name: 'self', url: a.server.url } });
+    assert.equal(self.status, 403);
+    assert.match(self.body.error, /is this machine \(a loopback address\)/);
+    for (const body of [{ name: 'b' }, { name: 'b', url: 'ftp://example.com' }, { name: 'b', url: 'not a url' }, { name: '', url: b.url }, { name: 'b', url: 'http://user:pw@example.com' }, { name: 'b', url: b.url, apiKey: '' }, { name: 'b', url: b.url, extra: 1 }]) {
+      assert.equal((await a.server.api('POST', '/api/a2a/remotes', { body })).status, 400, JSON.stringify(body));
+    }
+    const created = await a.server.api('POST', '/api/a2a/remotes', { body: { name: 'b', url: `${b.url}/`, apiKey: tb.operator } });
     assert.equal(created.status, 201, created.text);
     remoteId = created.body.id;
     assert.equal(created.body.url, b.url);
     assert.equal(created.body.hasApiKey, true);
     assert.doesNotMatch(JSON.stringify(created.body), new RegExp(tb.operator));
-    assert.equal((await a.server.api('POST', '/api/a2a/remotes', { key: ta.owner, body: { name: 'b', url: b.url } })).status, 409);
+    assert.equal((await a.server.api('POST', '/api/a2a/remotes', { body: { name: 'b', url: b.url } })).status, 409);
 
-    const listed = await a.server.api('GET', '/api/a2a/remotes', { key: ta.viewer });
+    const listed = await a.server.api('GET', '/api/a2a/remotes');
     assert.deepEqual(listed.body.remotes.map((r: any) => r.name), ['b']);
     assert.doesNotMatch(listed.text, new RegExp(tb.operator));
     assert.equal((await a.server.api('GET', `/api/a2a/remotes/${remoteId}`, { key: otherA.owner })).status, 404);
@@ -75,22 +84,21 @@ describe('a2a: two servers', () => {
     assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`, { key: otherA.owner })).status, 404);
     assert.equal((await a.server.api('GET', '/api/a2a/remotes', { key: otherA.viewer })).body.remotes.length, 0);
 
-    const renamed = await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.owner, body: { name: 'server-b' } });
+    const renamed = await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { body: { name: 'server-b' } });
     assert.equal(renamed.status, 200, renamed.text);
     assert.equal(renamed.body.hasApiKey, true);
-    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.owner, body: {} })).status, 400);
-    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.operator, body: { name: 'x' } })).status, 403);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { body: {} })).status, 400);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { body: { url: a.server.url } })).status, 403);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: otherA.operator, body: { name: 'x' } })).status, 403, 'owners only');
   });
 
-  it('keeps the remote\'s key out of the database file', { skip: sqliteFilesOnly }, async () => {
-    const base = join(a.server.dataDir, 'extensions', 'a2a', 'a2a.sqlite');
-    // The database and its write-ahead log, where recent rows live until a checkpoint.
-    const file = Buffer.concat(await Promise.all([base, `${base}-wal`].map((f) => readFile(f).catch(() => Buffer.alloc(0)))));
-    assert.ok(file.includes(Buffer.from(remoteId)), 'the remote is stored in this file');
-    assert.equal(file.includes(Buffer.from(tb.operator)), false, 'its key only sealed');
+  it('keeps the remote\'s key out of what A stores', async () => {
+    const stored = await storedText(a.server, 'a2a');
+    assert.ok(stored.includes(remoteId), 'the remote is stored in what was read');
+    assert.equal(stored.includes(tb.operator), false, 'its key only sealed');
   });
 
-  it('svc_invoke_remote_agent from A runs the task on B and answers its result', async () => {
+  it('svc_invoke_remote_agent from A runs the task on B over the JSON-RPC binding B\'s card names', async () => {
     const result = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'hello from A', agent: 'oracle' });
     assert.equal(result.isError, false, result.text);
     assert.equal(result.value.reply, 'oracle heard: hello from A');
@@ -101,11 +109,11 @@ describe('a2a: two servers', () => {
     assert.equal(onB.status, 200);
     assert.equal(onB.body.metadata.agentId, oracle.id);
     assert.equal((await b.api('GET', `/api/sessions/${onB.body.metadata.sessionId}`, { key: tb.viewer })).body.agentId, oracle.id);
-    assert.equal((await a.server.api('GET', `/a2a/tasks/${result.value.taskId}`, { key: ta.viewer })).status, 404, 'A has no such task');
+    assert.equal((await a.server.api('GET', `/a2a/tasks/${result.value.taskId}`)).status, 404, 'A has no such task');
 
     const refused = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'nobody' });
     assert.equal(refused.isError, true);
-    assert.match(refused.text, /remote server-b refused the task \(404\): agent nobody not found/);
+    assert.match(refused.text, /remote server-b refused message\/send \(-32602\): Invalid params: agent nobody not found/);
     const unregistered = await callTool(outsider, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'oracle' });
     assert.equal(unregistered.isError, true);
     assert.match(unregistered.text, /no remote server is registered for http:\/\/127\.0\.0\.1:\d+/);
@@ -113,6 +121,23 @@ describe('a2a: two servers', () => {
       const bad = await callTool(asker, 'svc_invoke_remote_agent', args);
       assert.equal(bad.isError, true, JSON.stringify(args));
     }
+  });
+
+  it('B\'s cards name endpoints that answer: the server\'s /a2a and each agent\'s /a2a/agents/:id', async () => {
+    const card = (await b.api('GET', '/.well-known/agent-card.json')).body;
+    assert.deepEqual([card.url, card.preferredTransport, card.protocolVersion], [`${b.url}/a2a`, 'JSONRPC', '0.3.0']);
+    const agentCard = (await b.api('GET', `/api/agents/${oracle.id}/agent-card`, { key: tb.viewer })).body;
+    assert.deepEqual([agentCard.url, agentCard.preferredTransport], [`${b.url}/a2a/agents/${oracle.id}`, 'JSONRPC']);
+    const sent = await fetch(agentCard.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tb.operator}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/send', params: { message: { kind: 'message', role: 'user', messageId: 'm-card', parts: [{ kind: 'text', text: 'via the card' }] }, configuration: { blocking: true } } }),
+    });
+    assert.equal(sent.status, 200);
+    const answer = await sent.json();
+    assert.equal(answer.id, 7);
+    assert.equal(answer.result.status.state, 'completed', JSON.stringify(answer));
+    assert.deepEqual(answer.result.artifacts[0].parts, [{ kind: 'text', text: 'oracle heard: via the card' }]);
   });
 
   it('svc_discover_agent reads and checks cards, and refuses what it must', async () => {
@@ -126,9 +151,12 @@ describe('a2a: two servers', () => {
     assert.equal(agent.isError, false, agent.text);
     assert.equal(agent.value.card.name, 'oracle');
     assert.equal(agent.value.remote.name, 'server-b');
-    const keyless = await callTool(outsider, 'svc_discover_agent', { url: `${b.url}/api/agents/${oracle.id}/agent-card` });
-    assert.equal(keyless.isError, true);
-    assert.match(keyless.text, /answered 40[134]/, 'without B\'s key the card is not this tenant\'s to read');
+    // Another tenant's agent reaches public addresses only: B, on loopback, is out of its reach.
+    for (const url of [`${b.url}/api/agents/${oracle.id}/agent-card`, b.url, 'http://10.2.3.4/', 'http://[::1]/']) {
+      const refused = await callTool(outsider, 'svc_discover_agent', { url });
+      assert.equal(refused.isError, true, url);
+      assert.match(refused.text, /only public addresses may be reached from here/, url);
+    }
 
     for (const [url, pattern] of [
       ['ftp://example.com/card.json', /must be http or https, not ftp/],
@@ -138,6 +166,8 @@ describe('a2a: two servers', () => {
       ['http://[fe80::1]/', /link-local or cloud-metadata address/],
       ['http://[::ffff:169.254.169.254]/', /link-local or cloud-metadata address/],
       ['http://metadata.google.internal/', /link-local or cloud-metadata address/],
+      [a.server.url, /is this machine \(a loopback address\)/],
+      [`http://localhost:${a.server.port}/api/agents`, /localhost is this machine/],
       [`${oddUrl}/redirect`, /redirects are not followed/],
       [`${oddUrl}/big`, /more than 262144 bytes/],
       [`${oddUrl}/plain`, /is not an A2A agent card: name must be a string/],
@@ -145,7 +175,7 @@ describe('a2a: two servers', () => {
     ] as Array<[string, RegExp]>) {
       const refused = await callTool(asker, 'svc_discover_agent', { url });
       assert.equal(refused.isError, true, url);
-      assert.match(refused.text, pattern);
+      assert.match(refused.text, pattern, url);
     }
     assert.equal((await callTool(asker, 'svc_discover_agent', {})).isError, true);
   });
@@ -167,10 +197,10 @@ describe('a2a: two servers', () => {
     assert.equal((await callTool(asker, 'svc_agent_directory', { refresh: 'yes' })).isError, true);
 
     // A remote whose key is wrong is listed with the reason, not dropped silently.
-    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { key: ta.owner, body: { apiKey: 'roost_wrong_key' } })).status, 200);
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { body: { apiKey: 'roost_wrong_key' } })).status, 200);
     const broken = await callTool(asker, 'svc_agent_directory', {});
     assert.match(broken.value.remotes[0].error, /answered 40[13] for its agent list/);
-    assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`, { key: ta.owner })).status, 204);
+    assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`)).status, 204);
     assert.deepEqual((await callTool(asker, 'svc_agent_directory', {})).value, { remotes: [] });
   });
 });

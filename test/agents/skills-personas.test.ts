@@ -129,7 +129,10 @@ describe('agents: personas, skill bundles, presets and agent cards', () => {
     assert.equal(card.status, 200);
     assert.equal(card.body.name, 'carded');
     assert.equal(card.body.description, 'Reviews pull requests');
-    assert.equal(card.body.url, undefined, 'no A2A endpoint is advertised while none answers');
+    // The agent's own A2A endpoint, served by the a2a extension (loaded here).
+    assert.match(card.body.url, new RegExp(`^http://127\\.0\\.0\\.1:\\d+/a2a/agents/${agent.id}$`));
+    assert.equal(card.body.preferredTransport, 'JSONRPC');
+    assert.equal(card.body.protocolVersion, '0.3.0');
     assert.equal(typeof card.body.version, 'string');
     assert.deepEqual(card.body.capabilities, { streaming: false, pushNotifications: false, stateTransitionHistory: false });
     assert.deepEqual(card.body.defaultInputModes, ['text/plain']);

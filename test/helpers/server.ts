@@ -12,6 +12,8 @@ export interface TestServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The PostgreSQL database the server stores in (its superuser URL), or null on SQLite. */
+  databaseUrl: string | null;
   process: ResultPromise;
   /** Everything the server wrote to stderr so far. */
   log(): string;
@@ -125,6 +127,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     url,
     port,
     dataDir,
+    databaseUrl: databaseUrl || options.env?.ROOST_DATABASE_URL || null,
     process: child,
     log: () => stderr,
     api,

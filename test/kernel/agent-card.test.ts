@@ -1,5 +1,5 @@
 // The server's A2A card at /.well-known/agent-card.json: public (discovery comes before any key), one
-// skill per loaded extension, and no endpoint advertised that does not answer (the A2A task endpoint
+// skill per loaded extension, and no endpoint advertised that does not answer (the A2A JSON-RPC endpoint
 // only while the a2a extension serves it).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ describe('/.well-known/agent-card.json', () => {
     const card = await server.api('GET', '/.well-known/agent-card.json');
     assert.equal(card.status, 200, card.text);
     assert.equal(card.body.name, 'Roost');
-    assert.equal(card.body.protocolVersion, '0.2.5');
+    assert.equal(card.body.protocolVersion, '0.3.0');
     assert.match(card.body.version, /^\d+\.\d+\.\d+/);
     assert.equal(card.body.provider.url, server.url);
     const projects = card.body.skills.find((s: { id: string }) => s.id === 'projects');
@@ -28,7 +28,8 @@ describe('/.well-known/agent-card.json', () => {
   it('advertises only what answers: the A2A task endpoint and the REST, MCP and WebSocket addresses are the server\'s', async () => {
     const card = (await server.api('GET', '/.well-known/agent-card.json')).body;
     assert.equal(card.url, `${server.url}/a2a`);
-    assert.equal(card.preferredTransport, 'HTTP+JSON');
+    assert.equal(card.preferredTransport, 'JSONRPC');
+    assert.deepEqual(card.additionalInterfaces, [{ url: `${server.url}/a2a`, transport: 'JSONRPC' }]);
     assert.deepEqual(card.metadata, {
       rest: `${server.url}/api`,
       mcp: `${server.url}/mcp`,
@@ -39,14 +40,32 @@ describe('/.well-known/agent-card.json', () => {
     const mcp = await fetch(card.metadata.mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     assert.equal(mcp.status, 401, 'the MCP endpoint answers (and asks for a key)');
     const send = await fetch(card.metadata.a2a.send, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(send.status, 401, 'the A2A endpoint answers (and asks for a key)');
+    assert.equal(send.status, 401, 'the A2A REST endpoint answers (and asks for a key)');
+    // The card's url speaks its preferredTransport: a JSON-RPC request there gets a JSON-RPC answer.
+    const call = (key?: string) => fetch(card.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'probe', method: 'tasks/get', params: { id: 'no-such-task' } }),
+    });
+    assert.equal((await call()).status, 401, 'and asks for a key');
+    const answered = await call('rk_card_owner_key_0123456789abcdef');
+    assert.equal(answered.status, 200);
+    assert.deepEqual(await answered.json(), { jsonrpc: '2.0', id: 'probe', error: { code: -32001, message: 'Task not found: no-such-task' } });
   });
 
   it('names no A2A endpoint while no extension serves it', async () => {
     assert.equal((await server.api('POST', '/api/plugins/a2a/unload', { key: 'rk_card_owner_key_0123456789abcdef' })).status, 200);
     const card = (await server.api('GET', '/.well-known/agent-card.json')).body;
     assert.equal(card.url, undefined);
+    assert.equal(card.preferredTransport, undefined);
     assert.equal(card.metadata.a2a, undefined);
     assert.equal(card.skills.some((s: { id: string }) => s.id === 'a2a'), false);
+    // Nor does an agent's card.
+    const agent = await server.api('POST', '/api/agents', { key: 'rk_card_owner_key_0123456789abcdef', body: { name: 'uncarded' } });
+    assert.equal(agent.status, 201, agent.text);
+    const agentCard = await server.api('GET', `/api/agents/${agent.body.id}/agent-card`, { key: 'rk_card_owner_key_0123456789abcdef' });
+    assert.equal(agentCard.status, 200);
+    assert.equal(agentCard.body.url, undefined);
+    assert.equal(agentCard.body.preferredTransport, undefined);
   });
 });

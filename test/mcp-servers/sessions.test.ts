@@ -77,6 +77,57 @@ describe('external MCP tools in sessions', () => {
     }
   });
 
+  it('holds the external tool on the escalation queue in operational mode "queued": an allow there runs it', async () => {
+    const setMode = (mode: string) => h.server.api('POST', '/api/operational-mode', { body: { mode } });
+    assert.equal((await setMode('queued')).status, 200);
+    try {
+      const session = await h.session({ agentId: allowed.id });
+      const ws = await h.subscribe(session.id);
+      ws.send({ type: 'send_message', sessionId: session.id, content: 'use your tool' });
+      const held = await ws.next((m) => m.type === 'approval_request' && m.request.toolName === EXTERNAL, 30_000);
+      assert.equal(held.request.queued, true);
+      assert.deepEqual(held.request.input, { text: 'hi from the model' });
+      const queue = await h.server.api('GET', `/api/escalation-queue?sessionId=${session.id}`);
+      assert.deepEqual(queue.body.entries.map((e: any) => [e.id, e.toolName, e.reason]), [[held.request.id, EXTERNAL, 'queued']]);
+      assert.equal((await h.events(session.id)).some((e: any) => e.type === 'tool_result' && e.name === EXTERNAL), false, 'nothing runs while it waits');
+      assert.equal((await h.server.api('POST', `/api/escalation-queue/${held.request.id}/resolve`, { body: { behavior: 'allow' } })).status, 200);
+      await finished(session.id);
+      const result = (await h.events(session.id)).find((e: any) => e.type === 'tool_result' && e.name === EXTERNAL);
+      assert.equal(result.isError, false, result.output);
+      assert.match(result.output, /^echo: hi from the model \(pid \d+\)$/);
+      const approval = (await h.events(session.id)).find((e: any) => e.type === 'approval' && e.toolName === EXTERNAL);
+      assert.deepEqual([approval.behavior, approval.requestId], ['allow', held.request.id]);
+    } finally {
+      await setMode('normal');
+    }
+  });
+
+  it('asks the session\'s subscribers about a held external tool: their deny stops it', async () => {
+    const setMode = (mode: string) => h.server.api('POST', '/api/operational-mode', { body: { mode } });
+    assert.equal((await setMode('queued')).status, 200);
+    try {
+      const session = await h.session({ agentId: allowed.id });
+      const ws = await h.subscribe(session.id);
+      ws.send({ type: 'send_message', sessionId: session.id, content: 'use your tool' });
+      const asked = await ws.next((m) => m.type === 'approval_request' && m.request.toolName === EXTERNAL, 30_000);
+      ws.send({ type: 'approval_response', requestId: asked.request.id, behavior: 'deny' });
+      await finished(session.id);
+      const result = (await h.events(session.id)).find((e: any) => e.type === 'tool_result' && e.name === EXTERNAL);
+      assert.equal(result.isError, true);
+      assert.match(result.output, /denied on the escalation queue by/);
+      const entry = (await h.server.api('GET', `/api/escalation-queue?sessionId=${session.id}`)).body.entries.find((e: any) => e.id === asked.request.id);
+      assert.equal(entry, undefined, 'the answered entry no longer waits');
+    } finally {
+      await setMode('normal');
+    }
+  });
+
+  it('refuses an HTTP config on loopback to the instance owner too, unless the owner opted in', async () => {
+    const res = await h.server.api('POST', '/api/mcp-servers', { body: { name: 'local', transport: 'http', url: 'http://127.0.0.1:9/mcp', agentIds: 'all' } });
+    assert.equal(res.status, 403, res.text);
+    assert.match(res.body.error, /127\.0\.0\.1 is this machine \(a loopback address\), which may not be reached from here/);
+  });
+
   it('takes a config change at the next runner: a disabled server\'s tools are gone', async () => {
     const list = await h.server.api('GET', '/api/mcp-servers');
     assert.equal((await h.server.api('PUT', `/api/mcp-servers/${list.body.servers[0].id}`, { body: { enabled: false } })).status, 200);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentToken, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import type { TestServer } from '../helpers/server.js';
+import { extensionDb } from '../helpers/stored.js';
 import { startMemoryServer } from './support.js';
 
 describe('memory: observations that graduate, and the tenant\'s shared library', () => {
@@ -13,13 +14,14 @@ describe('memory: observations that graduate, and the tenant\'s shared library',
   let peer: Client;
   let stranger: Client;
   let scoutAgent: any;
+  let strangerAgent: any;
   before(async () => {
     server = await startMemoryServer();
     a = await registerTenant(server, 'observe-org-a');
     b = await registerTenant(server, 'observe-org-b');
     scoutAgent = await createAgent(server, a.operator, { name: 'scout' });
     const peerAgent = await createAgent(server, a.operator, { name: 'peer' });
-    const strangerAgent = await createAgent(server, b.operator, { name: 'stranger' });
+    strangerAgent = await createAgent(server, b.operator, { name: 'stranger' });
     scout = await mcpClient(server, await agentToken(server, a.operator, scoutAgent.id));
     peer = await mcpClient(server, await agentToken(server, a.operator, peerAgent.id));
     stranger = await mcpClient(server, await agentToken(server, b.operator, strangerAgent.id));
@@ -154,5 +156,32 @@ describe('memory: observations that graduate, and the tenant\'s shared library',
     assert.match((await callTool(scout, 'svc_library_read', { name: 'Style guide' })).text, /not found/);
     assert.match((await callTool(scout, 'svc_library_write', { name: 'huge', content: 'x'.repeat(262_145) })).text, /arguments\.content must NOT have more than 262144 characters/);
     assert.match((await callTool(scout, 'svc_library_write', { name: '', content: 'x' })).text, /arguments\.name must NOT have fewer than 1 characters/);
+  });
+  it('graduates atomically: a memory that cannot be saved leaves the observation active, to graduate later', async () => {
+    const first = (await callTool(stranger, 'svc_record_observation', { content: 'Deploys wait for the green build' })).value.observation;
+    assert.equal((await callTool(stranger, 'svc_record_observation', { content: 'Deploys wait for the green build' })).value.reinforced, true);
+    // The memory database refuses this agent's new memories, as a full disk would.
+    const db = extensionDb(server, 'memory');
+    const pg = server.databaseUrl !== null;
+    try {
+      if (pg) {
+        await db.raw("CREATE FUNCTION refuse_memory() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'the disk is full'; END $$ LANGUAGE plpgsql");
+        await db.raw(`CREATE TRIGGER refuse_memories BEFORE INSERT ON memories FOR EACH ROW WHEN (NEW.owner_id = '${strangerAgent.id}') EXECUTE FUNCTION refuse_memory()`);
+      } else {
+        await db.raw(`CREATE TRIGGER refuse_memories BEFORE INSERT ON memories WHEN NEW.owner_id = '${strangerAgent.id}' BEGIN SELECT RAISE(ABORT, 'the disk is full'); END`);
+      }
+      const failed = await callTool(stranger, 'svc_boost_observation', { id: first.id });
+      assert.equal(failed.isError, true, failed.text);
+      const [kept] = (await callTool(stranger, 'svc_list_observations', { status: 'all' })).value.observations.filter((o: any) => o.id === first.id);
+      assert.deepEqual([kept.status, kept.memoryKey, kept.graduatedAt, kept.score, kept.accessCount], ['active', null, null, 3, 2], 'the boost counts; the graduation did not happen');
+      assert.equal((await callTool(stranger, 'svc_recall_memory', { key: `observation:${first.id}` })).isError, true);
+    } finally {
+      await db.raw(pg ? 'DROP TRIGGER refuse_memories ON memories' : 'DROP TRIGGER refuse_memories');
+      if (pg) await db.raw('DROP FUNCTION refuse_memory()');
+      await db.destroy();
+    }
+    const later = await callTool(stranger, 'svc_boost_observation', { id: first.id });
+    assert.equal(later.value.observation.status, 'graduated', later.text);
+    assert.equal((await callTool(stranger, 'svc_recall_memory', { key: `observation:${first.id}` })).value.memory.content, 'Deploys wait for the green build');
   });
 });

@@ -15,6 +15,8 @@ describe('messaging: the MCP HTTP API, invocation threads and the limits setting
     other = await registerTenant(h.server, 'mcp-http-other');
     alice = await namedAgent(h.server, t.operator, 'alice');
     bob = await namedAgent(h.server, t.operator, 'bob');
+    // These tests send several messages a second; the spacing has tests of its own.
+    assert.equal((await h.server.api('PUT', '/api/settings/messaging', { key: t.owner, body: { minSpacingMs: 0 } })).status, 200);
   });
   after(() => h?.close());
 
@@ -72,15 +74,15 @@ describe('messaging: the MCP HTTP API, invocation threads and the limits setting
   });
 
   it('GET and PUT /api/settings/messaging: owner only, validated, per tenant', async () => {
-    const initial = await h.server.api('GET', '/api/settings/messaging', { key: t.viewer });
-    assert.deepEqual(initial.body, { maxMessagesPerSession: 5, maxTargetsPerSession: 2, minSpacingMs: 3000, maxDepth: 3, replyTimeoutSeconds: 120 });
-    assert.equal((await h.server.api('PUT', '/api/settings/messaging', { key: t.operator, body: { maxDepth: 2 } })).status, 403);
-    for (const body of [{}, { maxDepth: 0 }, { maxDepth: 2.5 }, { minSpacingMs: -1 }, { maxMessagesPerSession: '5' }, { other: 1 }]) {
+    const initial = await h.server.api('GET', '/api/settings/messaging', { key: other.viewer });
+    assert.deepEqual(initial.body, { maxMessagesPerSession: 5, maxTargetsPerSession: 2, minSpacingMs: 3000, maxDepth: 3, replyTimeoutSeconds: 120, windowSeconds: 60 });
+    assert.equal((await h.server.api('PUT', '/api/settings/messaging', { key: other.operator, body: { maxDepth: 2 } })).status, 403);
+    for (const body of [{}, { maxDepth: 0 }, { maxDepth: 2.5 }, { minSpacingMs: -1 }, { maxMessagesPerSession: '5' }, { windowSeconds: 0 }, { windowSeconds: 86401 }, { other: 1 }]) {
       assert.equal((await h.server.api('PUT', '/api/settings/messaging', { key: t.owner, body })).status, 400, JSON.stringify(body));
     }
-    const changed = await h.server.api('PUT', '/api/settings/messaging', { key: t.owner, body: { maxDepth: 2 } });
+    const changed = await h.server.api('PUT', '/api/settings/messaging', { key: other.owner, body: { maxDepth: 2 } });
     assert.equal(changed.body.maxDepth, 2);
     assert.equal(changed.body.maxMessagesPerSession, 5);
-    assert.equal((await h.server.api('GET', '/api/settings/messaging', { key: other.viewer })).body.maxDepth, 3);
+    assert.equal((await h.server.api('GET', '/api/settings/messaging', { key: t.viewer })).body.maxDepth, 3);
   });
 });

@@ -52,8 +52,8 @@ export async function startMessagingServer(options: { delayMs?: number; slowMs?:
   };
 }
 
-/** An agent whose system prompt names it, so the fake answers as it. */
-export async function namedAgent(server: TestServer, key: string, name: string): Promise<{ id: string; name: string }> {
+/** An agent whose system prompt names it, so the fake answers as it (no key: the instance owner's). */
+export async function namedAgent(server: TestServer, key: string | undefined, name: string): Promise<{ id: string; name: string }> {
   const res = await server.api('POST', '/api/agents', { key, body: { name, model: MODEL, systemPrompt: `You are ${name}.` } });
   if (res.status !== 201) throw new Error(`agent ${name} not created: ${res.status} ${res.text}`);
   return res.body;
@@ -67,7 +67,7 @@ export async function sessionOf(server: TestServer, key: string, agentId: string
 }
 
 /** An MCP token for the agent in a session, minted like a runner's (fx-caller). */
-export async function sessionToken(server: TestServer, key: string, agentId: string, sessionId: string | null): Promise<string> {
+export async function sessionToken(server: TestServer, key: string | undefined, agentId: string, sessionId: string | null): Promise<string> {
   const res = await server.api('POST', `/api/fx-caller/token/${agentId}`, { key, body: sessionId ? { sessionId } : {} });
   if (res.status !== 201) throw new Error(`token not minted: ${res.status} ${res.text}`);
   return res.body.token;

@@ -24,9 +24,17 @@ describe('research tools without their configuration', () => {
   });
 
   it('svc_browser names the package to install and the variable to set', async () => {
-    const res = await callTool(client, 'svc_browser', { url: 'http://127.0.0.1/' });
+    const res = await callTool(client, 'svc_browser', { url: 'http://192.0.2.1/' });
     assert.equal(res.isError, true);
     assert.match(res.text, /there is none at \/nonexistent\/chromium: install it \(Debian: apt-get install chromium\) or set ROOST_CHROMIUM_PATH/);
+  });
+
+  it('svc_browser refuses loopback even to the instance owner while ROOST_EXT_RESEARCH_ALLOW_LOOPBACK is not set', async () => {
+    for (const url of ['http://127.0.0.1:8080/', `http://127.0.0.1:${server.port}/api/agents`, 'http://localhost/', 'http://[::]/']) {
+      const res = await callTool(client, 'svc_browser', { url });
+      assert.equal(res.isError, true, url);
+      assert.match(res.text, /was refused: .* is this machine \(a loopback address\), which may not be reached from here/, url);
+    }
   });
 
   it('svc_deep_research, asked by an agent, names the variable to set', async () => {

@@ -6,7 +6,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { agentToken, callTool, createAgent, FIXTURES, mcpClient } from '../agents/support.js';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { agentToken, callTool, createAgent, FIXTURES, mcpClient, registerTenant } from '../agents/support.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -39,7 +41,7 @@ describe('research tools', () => {
     ] : []));
     anthropic = await startFakeAnthropic({ apiKey: 'test', script: ['Birds, owls and bats all roost [1][2].'] });
     server = await startTestServer({
-      env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SEARCH_API_URL: search.url, ROOST_SEARCH_API_KEY: SEARCH_KEY, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url },
+      env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_SEARCH_API_URL: search.url, ROOST_SEARCH_API_KEY: SEARCH_KEY, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXT_RESEARCH_ALLOW_LOOPBACK: '1' },
     });
     owner = await mcpClient(server);
   });
@@ -107,9 +109,62 @@ describe('research tools', () => {
     const closed = await closedPort();
     const refused = await callTool(owner, 'svc_browser', { url: `http://127.0.0.1:${closed}/` });
     assert.equal(refused.isError, true);
-    assert.match(refused.text, new RegExp(`loading http://127\\.0\\.0\\.1:${closed}/ failed: .*ERR_CONNECTION_REFUSED`));
+    assert.match(refused.text, new RegExp(`loading http://127\\.0\\.0\\.1:${closed}/ failed: 127\\.0\\.0\\.1:${closed} could not be reached: ECONNREFUSED`));
     const bad = await callTool(owner, 'svc_browser', { url: `${site.url}/owls`, action: 'print' });
     assert.equal(bad.isError, true);
+  });
+
+  it('svc_browser never reaches the server\'s own port, even with loopback allowed, nor metadata addresses', async () => {
+    const own = `http://127.0.0.1:${server.port}/api/settings/memory`;
+    for (const [url, pattern] of [
+      [own, /loading http:\/\/127\.0\.0\.1:\d+\/api\/settings\/memory was refused: 127\.0\.0\.1 is this machine \(a loopback address\)/],
+      [`http://localhost:${server.port}/api/agents`, /was refused: localhost is this machine/],
+      [`http://[::1]:${server.port}/api/agents`, /was refused: ::1 is this machine/],
+      ['http://169.254.169.254/latest/meta-data/', /was refused: 169\.254\.169\.254 is a link-local or cloud-metadata address/],
+      ['http://[::ffff:169.254.169.254]/', /link-local or cloud-metadata address/],
+      ['http://metadata.google.internal/', /link-local or cloud-metadata address/],
+    ] as Array<[string, RegExp]>) {
+      const res = await callTool(owner, 'svc_browser', { url });
+      assert.equal(res.isError, true, url);
+      assert.match(res.text, pattern, url);
+    }
+    // A page may redirect there: the browser's proxy refuses the connection as it is made.
+    const before = site.requests.length;
+    const redirected = await callTool(owner, 'svc_browser', { url: `${site.url}/redirect?to=${encodeURIComponent(own)}` });
+    assert.equal(redirected.isError, true);
+    assert.match(redirected.text, /was refused: 127\.0\.0\.1 is this machine/);
+    assert.deepEqual(site.requests.slice(before), ['/redirect'], 'the redirect was followed to the proxy, no further');
+    // A name that resolves to loopback is refused as it resolves (the browser resolves no name itself).
+    const name = hostname();
+    const address = await lookup(name).then((a) => a.address, () => '');
+    if (address.startsWith('127.')) {
+      const byName = await callTool(owner, 'svc_browser', { url: `http://${name}:${server.port}/api/agents` });
+      assert.match(byName.text, new RegExp(`was refused: ${name} \\(127\\.[\\d.]+\\) is this machine`));
+    }
+  });
+
+  it('svc_browser and svc_deep_research of another tenant reach public addresses only', async () => {
+    const tenant = await registerTenant(server, 'research-tenant');
+    const agent = await createAgent(server, tenant.operator, { name: 'tenant-researcher', model: 'claude-sonnet-5-5' });
+    const client = await mcpClient(server, await agentToken(server, tenant.operator, agent.id));
+    try {
+      const before = site.requests.length;
+      for (const url of [`${site.url}/roosts`, `http://localhost:${site.url.split(':').at(-1)}/owls`, 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://[fd00::1]/', 'http://169.254.169.254/']) {
+        const res = await callTool(client, 'svc_browser', { url });
+        assert.equal(res.isError, true, url);
+        assert.match(res.text, /was refused: .* is a loopback, private, link-local or reserved address; only public addresses may be reached from here/, url);
+      }
+      const research = await callTool(client, 'svc_deep_research', { question: 'which birds roost in towns?' });
+      assert.equal(research.isError, false, research.text);
+      assert.ok(research.value.sources.length > 0);
+      for (const source of research.value.sources) {
+        assert.equal(source.read, false, source.url);
+        assert.match(source.error, /was refused: 127\.0\.0\.1 is a loopback, private/);
+      }
+      assert.deepEqual(site.requests.slice(before), [], 'the site saw no request from the tenant\'s calls');
+    } finally {
+      await client.close();
+    }
   });
 
   it('svc_deep_research searches, reads the top pages and has the calling agent summarise them', async () => {

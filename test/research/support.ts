@@ -7,6 +7,8 @@ export const SEARCH_KEY = 'brave-test-token';
 
 export interface Site {
   url: string;
+  /** The paths asked for, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -28,16 +30,20 @@ const PAGES: Record<string, string> = {
   '/long': `<html><head><title>Long</title></head><body><p>${'word '.repeat(40_000)}</p></body></html>`,
 };
 
-/** Serves PAGES; /broken answers 500, /to-file redirects to a file: URL. */
+/** Serves PAGES; /to-file redirects to a file: URL, /redirect?to=<url> to any URL. */
 export async function startSite(): Promise<Site> {
+  const requests: string[] = [];
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    requests.push(path);
     if (path === '/to-file') return void res.writeHead(302, { location: 'file:///etc/passwd' }).end();
+    if (path === '/redirect') return void res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     const page = PAGES[path];
     if (page === undefined) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>nothing here');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
-  return { url: await listen(server), close: closer(server) };
+  return { url: await listen(server), requests, close: closer(server) };
 }
 
 export interface FakeSearch {

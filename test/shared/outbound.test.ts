@@ -24,7 +24,7 @@ describe('outbound requests', () => {
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const get = (url: string, reach: 'any' | 'no-metadata' | 'public', read?: 'json' | 'text' | 'bytes', maxBytes = 1024) =>
+  const get = (url: string, reach: 'any' | 'no-metadata' | 'no-loopback' | 'public', read?: 'json' | 'text' | 'bytes', maxBytes = 1024) =>
     request({ method: 'GET', url: parseHttpUrl(url), timeoutMs: 5_000, maxBytes, reach, ...(read ? { read } : {}) });
 
   it('tells each reach which addresses it may not touch', () => {
@@ -37,6 +37,19 @@ describe('outbound requests', () => {
       assert.equal(blockedAddress(address, 'no-metadata'), false, address);
     }
     for (const address of ['93.184.215.14', '2606:4700::1111', 'example.com']) assert.equal(blockedAddress(address, 'public'), false, address);
+    // no-loopback: this machine and metadata, but private networks are fine.
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::', '0.0.0.0', '::ffff:127.0.0.1', 'localhost', 'app.localhost', '169.254.169.254', 'metadata']) {
+      assert.equal(blockedAddress(address, 'no-loopback'), true, address);
+    }
+    for (const address of ['10.1.2.3', '192.168.1.1', 'fd12::1', '93.184.215.14', 'example.com']) assert.equal(blockedAddress(address, 'no-loopback'), false, address);
+  });
+
+  it('refuses this machine for a no-loopback reach, naming it, before sending', async () => {
+    const before = hits;
+    await assert.rejects(get(`http://127.0.0.1:${port}/`, 'no-loopback'), /^RoostError: 127\.0\.0\.1 is this machine \(a loopback address\), which may not be reached from here$/);
+    await assert.rejects(get(`http://[::1]:${port}/`, 'no-loopback'), /::1 is this machine/);
+    await assert.rejects(get('http://169.254.169.254/', 'no-loopback'), /169\.254\.169\.254 is a link-local or cloud-metadata address/);
+    assert.equal(hits, before, 'nothing was sent');
   });
 
   it('refuses a private address for a public reach, by literal address and by a name that resolves to one, before sending', async () => {
