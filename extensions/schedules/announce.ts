@@ -5,6 +5,8 @@ import type { Execution } from './executions.js';
 import type { Schedule } from './store.js';
 
 const TENANT_TOPIC = 'schedules.events';
+/** A running execution was cancelled: the instance running it aborts it (a `broadcast` topic of this extension). */
+export const CANCEL_TOPIC = 'schedules.cancel';
 
 function both(host: HostClient, tenantId: string, scheduleId: string, message: Record<string, unknown>): void {
   host.emit(`schedule.${scheduleId}`, message, tenantId);
