@@ -167,9 +167,9 @@ export class Runner {
     } catch (err) {
       if (this.stopping) return;
       const error = toRoostError(err);
-      // Aborted without a cancel: the timeout fired.
-      const timedOut = controller.signal.aborted && !this.cancelling.has(execution.id);
-      if (controller.signal.aborted && effect) await this.stopStarted(execution.tenantId, effect);
+      // Aborted without a cancel, or the wait itself gave up: the timeout passed.
+      const timedOut = (controller.signal.aborted && !this.cancelling.has(execution.id)) || error.code === 'TIMEOUT';
+      if ((controller.signal.aborted || timedOut) && effect) await this.stopStarted(execution.tenantId, effect);
       finished = await this.finish(execution, 'failed', {
         error_code: timedOut ? 'TIMEOUT' : error.code,
         error: timedOut ? `the action ran over ${this.config.executionTimeoutSeconds} s` : error.message,
