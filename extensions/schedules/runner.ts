@@ -14,8 +14,8 @@ import type { SchedulerConfig } from './config.js';
 import { ExecutionStore, toExecution, type Execution, type ExecutionRow } from './executions.js';
 import { ScheduleStore, type Schedule } from './store.js';
 
-/** How often (real time) an instance running executions says it is alive. */
-const HEARTBEAT_MS = 5_000;
+/** How often (real time) an instance running executions says it is alive: well within the expiry. */
+const heartbeatMs = (config: SchedulerConfig) => Math.min(5_000, (config.instanceExpirySeconds * 1000) / 3);
 /** The scheduler_state row whose lock makes count-and-claim one step over every instance. */
 const DISPATCH_LOCK = 'dispatch_lock';
 const heartbeatKey = (instanceId: string) => `instance:${instanceId}`;
@@ -120,7 +120,7 @@ export class Runner {
   }
 
   /**
-   * Says this instance is alive (real time): with each claim, and every HEARTBEAT_MS while it runs
+   * Says this instance is alive (real time): with each claim, and every heartbeatMs while it runs
    * executions. Only PostgreSQL needs it (goneInstances).
    */
   private async beat(db: Knex = this.ctx.db): Promise<void> {
@@ -129,7 +129,7 @@ export class Runner {
     this.heartbeat ??= setInterval(() => {
       if (this.running.size === 0) return;
       void this.beat().catch((err: Error) => this.ctx.host.log('warn', `schedules: heartbeat failed: ${err.message}`));
-    }, HEARTBEAT_MS).unref();
+    }, heartbeatMs(this.config)).unref();
   }
 
   private async run(execution: Execution): Promise<void> {
