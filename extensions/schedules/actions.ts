@@ -10,7 +10,7 @@ import type { CallAs, HostClient } from '../_shared/host-client.js';
 
 export type Action =
   | { type: 'session'; agentId: string; prompt: string; projectId?: string; timeoutMinutes?: number }
-  | { type: 'council'; councilId: string; prompt?: string }
+  | { type: 'council'; councilId: string; prompt: string }
   | { type: 'workflow'; workflowId: string; input?: Record<string, unknown> }
   | { type: 'work_task'; description: string; projectId?: string; agentId?: string }
   | { type: 'route'; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
@@ -77,7 +77,7 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
       return { result: { sessionId, status: after.status ?? null, text: reply.text.slice(0, 4000) }, cost };
     }
     case 'council': {
-      const launch = await call(run, 'POST', `/api/councils/${seg(action.councilId)}/launch`, { ...(action.prompt ? { prompt: action.prompt } : {}), idempotencyKey }, as, 'launching the council');
+      const launch = await call(run, 'POST', `/api/councils/${seg(action.councilId)}/launch`, { prompt: action.prompt, idempotencyKey }, as, 'launching the council');
       const { record, cost } = await until(run, as, 'council', String(launch.id));
       return { result: { launchId: record.id, stage: record.stage, result: typeof record.result === 'string' ? record.result.slice(0, 4000) : null }, cost };
     }
