@@ -52,7 +52,8 @@ describe('schedules: approval windows', () => {
   });
 
   it('an answer that comes after the window, before any tick saw it, expires the run instead of running it', async () => {
-    const s = await createSchedule(server, { name: 'default window', intervalSeconds: 86_400, approval: 'owner_approve', action: READ_PROJECTS }, t.owner);
+    // Runs every two days: its next run does not come within the day the test moves the clock on.
+    const s = await createSchedule(server, { name: 'default window', intervalSeconds: 172_800, approval: 'owner_approve', action: READ_PROJECTS }, t.owner);
     const waiting = await server.api('POST', `/api/schedules/${s.id}/trigger`, { key: t.operator });
     assert.equal(waiting.body.status, 'awaiting_approval');
     assert.equal(Date.parse(waiting.body.expiresAt) - Date.parse(waiting.body.createdAt), 86_400_000, 'the default window is a day');

@@ -130,11 +130,15 @@ describe('an old leader still alive keeps running what it started', () => {
     const third = await runningOn(other, orphaned.id);
     other.process.kill('SIGKILL');
     await other.process.catch(() => undefined);
+    let last: unknown;
     const interrupted = await waitFor('the dead leader\'s execution to be interrupted', async () => {
       await setClock(old, { advanceMs: 0 }).catch(() => undefined);
       const e = (await old.api('GET', `/api/schedule-executions/${third.id}`)).body;
+      last = { execution: e, health: (await old.api('GET', '/api/scheduler/health')).body };
       return e.status === 'failed' ? e : undefined;
-    }, 60_000);
+    }, 90_000).catch((err: Error) => {
+      throw new Error(`${err.message}; last: ${JSON.stringify(last)}`);
+    });
     assert.equal(interrupted.errorCode, 'INTERRUPTED');
   });
 });

@@ -87,7 +87,8 @@ describe('anomaly flags over real session runs', () => {
       assert.ok(costs.slice(0, 6).every((c) => c > 0 && c === costs[0]) && costs[6] > 10 * costs[0], `costs ${costs}`);
       const summary = (await h.server.api('GET', '/api/usage/summary')).body.schedules.find((x: any) => x.scheduleId === s.id);
       assert.equal(summary.anomalous, true);
-      assert.deepEqual(summary.latestFlags.map((f: any) => f.metric), ['cost']);
+      // Its cost is flagged (its duration may be too, on a busy machine: a timing is not asserted).
+      assert.ok(summary.latestFlags.some((f: any) => f.metric === 'cost'), JSON.stringify(summary.latestFlags));
       assert.equal(summary.cost, costs.reduce((a, b) => a + b, 0));
       const anomalies = (await h.server.api('GET', '/api/usage/anomalies')).body.anomalies;
       assert.deepEqual(anomalies.filter((x: any) => x.flags.some((f: any) => f.metric === 'cost')).map((x: any) => x.executionId), [runs[0].id]);

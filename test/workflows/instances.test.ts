@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import type { TestServer } from '../helpers/server.js';
-import { ended, saveWorkflow, startWorkflowServer, trigger, untilNode, untilRun } from './support.js';
+import { ended, saveWorkflow, startWorkflowServer, trigger, untilRun } from './support.js';
 
 after(() => stopSharedPostgres());
 
@@ -39,7 +39,9 @@ describe('workflows: two instances sharing PostgreSQL', () => {
     const runs = [];
     for (let n = 0; n < 4; n++) runs.push(await trigger(n % 2 ? b : a, wf.id, { n }));
     for (const [n, run] of runs.entries()) {
-      const hook = await untilNode(b, run.id, 'h', (x) => x.status === 'waiting');
+      // The first sessions of fresh servers start slowly on a busy machine: a patient wait.
+      const waiting = await untilRun(b, run.id, (r) => r.nodeRuns.some((x: any) => x.nodeId === 'h' && x.status === 'waiting'), 90_000);
+      const hook = waiting.nodeRuns.find((x: any) => x.nodeId === 'h');
       // Answered on either instance: the leader's engine renders the end node with it.
       const res = await (n % 2 ? a : b).api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: { tag: `tag-${n}` } });
       assert.equal(res.status, 202, res.text);
