@@ -15,7 +15,7 @@ import { changeRows } from '../kernel/sqlite-file.js';
 import { startHarness, type Harness } from '../work-tasks/harness.js';
 import { ended, saveWorkflow, trigger, untilNode, untilRun } from './support.js';
 
-describe('workflows: kill -9 while a council or work-task node starts what it waits on', { skip: sqliteFilesOnly }, () => {
+describe('workflows: kill -9 while a council or work-task node starts what it waits on', () => {
   let h: Harness;
   /** While true, the agents' turns hang: the node waits on what it started. */
   let holding = true;
@@ -42,7 +42,7 @@ describe('workflows: kill -9 while a council or work-task node starts what it wa
     });
   }
 
-  it('a council node launches once', async () => {
+  it('a council node launches once', { skip: sqliteFilesOnly }, async () => {
     holding = true;
     const members = [await h.agent(), await h.agent()];
     const council = await h.server.api('POST', '/api/councils', { body: { name: 'ship council', members: members.map((m) => m.id), rounds: 0 } });
@@ -67,7 +67,7 @@ describe('workflows: kill -9 while a council or work-task node starts what it wa
     assert.equal(done.cost, node.cost);
   });
 
-  it('a work-task node creates one task', async () => {
+  it('a work-task node creates one task', { skip: sqliteFilesOnly }, async () => {
     holding = true;
     const repo = await h.repo();
     const agent = await h.agent();
@@ -87,5 +87,34 @@ describe('workflows: kill -9 while a council or work-task node starts what it wa
     assert.deepEqual(tasks.map((t: any) => t.id), [started.state.taskId], 'one task');
     const node = done.nodeRuns.find((n: any) => n.nodeId === 'build');
     assert.ok(node.cost > 0, "what the task's session was charged is recorded");
+  });
+
+  it('the councils and work-tasks routes answer a repeated idempotencyKey with the record it made (200)', async () => {
+    holding = true;
+    const members = [await h.agent(), await h.agent()];
+    const council = (await h.server.api('POST', '/api/councils', { body: { name: 'keyed', members: members.map((m) => m.id), rounds: 0 } })).body;
+    const other = (await h.server.api('POST', '/api/councils', { body: { name: 'other', members: members.map((m) => m.id), rounds: 0 } })).body;
+    const launch = (body: unknown, id = council.id) => h.server.api('POST', `/api/councils/${id}/launch`, { body });
+    const first = await launch({ prompt: 'once?', idempotencyKey: 'key-1' });
+    assert.equal(first.status, 201, first.text);
+    const again = await launch({ prompt: 'once?', idempotencyKey: 'key-1' });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.id, first.body.id);
+    const elsewhere = await launch({ prompt: 'once?', idempotencyKey: 'key-1' }, other.id);
+    assert.equal(elsewhere.status, 409, elsewhere.text);
+    assert.equal((await launch({ prompt: 'x', idempotencyKey: '' })).status, 400);
+    assert.equal((await h.server.api('GET', `/api/councils/${council.id}/launches`)).body.launches.length, 1);
+    assert.equal((await h.server.api('POST', `/api/council-launches/${first.body.id}/abort`)).status, 200);
+
+    const repo = await h.repo();
+    const agent = await h.agent();
+    const task = (key: string) => h.server.api('POST', '/api/work-tasks', { body: { agentId: agent.id, projectId: repo.projectId, description: 'Write 42 into answer.txt', idempotencyKey: key } });
+    const made = await task('task-key');
+    assert.equal(made.status, 201, made.text);
+    const repeated = await task('task-key');
+    assert.equal(repeated.status, 200, repeated.text);
+    assert.equal(repeated.body.id, made.body.id);
+    assert.equal((await h.server.api('GET', `/api/work-tasks?agentId=${agent.id}`)).body.tasks.length, 1);
+    assert.equal((await h.server.api('POST', `/api/work-tasks/${made.body.id}/cancel`)).status, 200);
   });
 });
