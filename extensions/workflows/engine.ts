@@ -40,6 +40,8 @@ export class Engine {
   private recovered = false;
   private stopped = false;
   private awake: boolean | undefined;
+  /** Instances may share the database (PostgreSQL): another may complete this engine's nodes. */
+  private readonly shared: boolean;
 
   constructor(
     private readonly ctx: ExtensionContext,
@@ -48,6 +50,7 @@ export class Engine {
     control: RunControl,
   ) {
     this.db = ctx.db;
+    this.shared = ctx.init.storage?.client === 'pg';
     this.control = control;
     control.onEnd = (runId) => this.forget(runId);
   }
@@ -96,7 +99,7 @@ export class Engine {
     // Alone on SQLite with no active run there is nothing to poll for: every trigger kicks this engine
     // (and an extension that keeps polling is never stopped as idle). Instances sharing PostgreSQL
     // keep polling for runs triggered on the others.
-    if (!this.awake && this.ctx.init.storage?.client !== 'pg') return;
+    if (!this.awake && !this.shared) return;
     const next = await this.nextWake();
     this.schedule(next === undefined ? POLL_MS : Math.min(POLL_MS, Math.max(0, next - this.clock.now())));
   }
@@ -298,14 +301,16 @@ export class Engine {
   }
 
   /**
-   * The run's context. Kept in memory, but checked against the stored count of completed node runs on
-   * every use: a webhook or an approval answered on another instance completes a node there, and its
-   * output must reach the templates rendered here.
+   * The run's context, kept in memory. On PostgreSQL it is checked against the stored count of completed
+   * node runs on every use: a webhook or an approval answered on another instance completes a node
+   * there, and its output must reach the templates rendered here. (On SQLite there is one instance, and
+   * every completion passes through finish() here.)
    */
   private async scopeOf(run: RunRow): Promise<Scope> {
     const cached = this.scopes.get(run.id);
-    const counted = await this.db('workflow_node_runs').where({ run_id: run.id, status: 'completed' }).count<Array<{ n: number | string }>>({ n: '*' });
-    if (cached && cached.seen.size === Number(counted[0]?.n ?? 0)) return cached.scope;
+    if (cached && !this.shared) return cached.scope;
+    const counted = cached && (await this.db('workflow_node_runs').where({ run_id: run.id, status: 'completed' }).count<Array<{ n: number | string }>>({ n: '*' }));
+    if (cached && counted && cached.seen.size === Number(counted[0]?.n ?? 0)) return cached.scope;
     const done = await this.db<NodeRunRow>('workflow_node_runs').where({ run_id: run.id, status: 'completed' }).orderBy('seq').select('id', 'node_id', 'output');
     const nodes: Scope['nodes'] = {};
     for (const r of done) nodes[r.node_id] = { output: r.output === null ? null : JSON.parse(r.output), status: 'completed' };
