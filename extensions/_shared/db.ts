@@ -58,3 +58,9 @@ export async function paged<Row>(sql: SqlReader, query: PageQuery, page: PageReq
   const counted = await sql.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${query.from}`, query.params);
   return { rows, hasMore, total: Number(counted?.n ?? 0) };
 }
+
+/** Whether a failed write broke a unique constraint (PostgreSQL 23505; SQLite SQLITE_CONSTRAINT … UNIQUE). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(String(e.message)));
+}

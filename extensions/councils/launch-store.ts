@@ -66,6 +66,8 @@ interface Row {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** The caller's key for this launch: asking again with it answers this launch (unique per tenant). */
+  idempotency_key?: string | null;
 }
 
 interface MemberRow {
@@ -88,12 +90,12 @@ export class LaunchStore {
     private readonly sql: SqlReader,
   ) {}
 
-  async create(tenantId: string, input: { councilId: string; prompt: string; config: LaunchConfig; auto: boolean; members: Array<{ agentId: string; name: string }> }): Promise<Launch> {
+  async create(tenantId: string, input: { councilId: string; prompt: string; config: LaunchConfig; auto: boolean; members: Array<{ agentId: string; name: string }>; idempotencyKey?: string }): Promise<Launch> {
     const now = new Date().toISOString();
     const row: Row = {
       id: randomUUID(), tenant_id: tenantId, council_id: input.councilId, prompt: input.prompt, config: JSON.stringify(input.config),
       stage: 'responding', stage_state: 'running', auto: input.auto, round: 0, synthesizer_id: null, synthesis_session_id: null, synthesis_after: null,
-      result: null, error: null, created_at: now, updated_at: now, finished_at: null,
+      result: null, error: null, created_at: now, updated_at: now, finished_at: null, idempotency_key: input.idempotencyKey ?? null,
     };
     const members: MemberRow[] = input.members.map((m, position) => ({
       launch_id: row.id, agent_id: m.agentId, position, name: m.name, status: 'active', error: null, session_id: null, pending_step: null, pending_after: null,
@@ -108,6 +110,12 @@ export class LaunchStore {
   async get(tenantId: string, id: string): Promise<Launch | undefined> {
     const row = await this.sql.get<Row>('SELECT * FROM council_launches WHERE tenant_id = ? AND id = ?', [tenantId, id]);
     return row && toLaunch(row, await this.memberRows(id));
+  }
+
+  /** The launch made earlier with this idempotency key, if any. */
+  async byIdempotencyKey(tenantId: string, key: string): Promise<Launch | undefined> {
+    const row = await this.sql.get<Row>('SELECT * FROM council_launches WHERE tenant_id = ? AND idempotency_key = ?', [tenantId, key]);
+    return row && toLaunch(row, await this.memberRows(row.id));
   }
 
   async list(tenantId: string, filter: { councilId?: string }, page: PageRequest): Promise<{ launches: Launch[]; total?: number; hasMore: boolean }> {

@@ -10,7 +10,7 @@ import { resolveAgents } from './members.js';
 import { breakdownOf, type Vote } from './prompts.js';
 import { launches } from './runner.js';
 
-export async function launchCouncil(ctx: ExtensionContext, as: CallAs, tenantId: string, councilId: string, input: { prompt: string; auto?: boolean }): Promise<Launch> {
+export async function launchCouncil(ctx: ExtensionContext, as: CallAs, tenantId: string, councilId: string, input: { prompt: string; auto?: boolean; idempotencyKey?: string }): Promise<Launch> {
   const council = await new CouncilStore(ctx.db, ctx.sql).get(tenantId, councilId);
   if (!council) throw notFound(`council ${councilId}`);
   // The members are checked again as the caller: an agent deleted since the council was made stops the launch here.
@@ -23,6 +23,7 @@ export async function launchCouncil(ctx: ExtensionContext, as: CallAs, tenantId:
     auto: input.auto ?? true,
     config: { name, rounds, questionTemplate, quorum, memberTimeoutSeconds, chairId, synthesizerId },
     members: council.members.map((agentId) => ({ agentId, name: names.get(agentId) ?? agentId })),
+    ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
   });
   await launches(ctx).begin(launch);
   return launch;

@@ -77,4 +77,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // A launch asked for with an idempotency key is made once per tenant and key: asking again answers it.
+    name: '002_launch_idempotency',
+    async up(db) {
+      await db.schema.alterTable('council_launches', (t) => {
+        t.string('idempotency_key');
+        t.unique(['tenant_id', 'idempotency_key']);
+      });
+    },
+  },
 ];

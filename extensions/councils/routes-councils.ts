@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { conflict, notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { isUniqueViolation } from '../_shared/db.js';
 import { created, noContent, ok, page } from '../_shared/http.js';
 import { CouncilStore, DEFAULT_MEMBER_TIMEOUT_SECONDS, DEFAULT_TEMPLATE, defaultQuorum, type Council, type CouncilInput } from './council-store.js';
 import { LaunchStore } from './launch-store.js';
@@ -70,10 +71,26 @@ export const councilRoutes: Record<string, RouteHandler> = {
     return noContent();
   },
 
+  /** With an `idempotencyKey` already used by the tenant: 200 and that launch, nothing new started. */
   async 'POST /api/councils/:id/launch'(req, ctx) {
-    const input = validate<{ prompt: string; auto?: boolean }>(schema(ctx, 'launch.json'), req.body);
+    const input = validate<{ prompt: string; auto?: boolean; idempotencyKey?: string }>(schema(ctx, 'launch.json'), req.body);
     const council = await mustGet(ctx, req);
-    return created(launchView(await launchCouncil(ctx, { requestId: req.id }, req.auth.tenantId, council.id, input)));
+    const launches = new LaunchStore(ctx.db, ctx.sql);
+    const repeated = async () => {
+      const earlier = input.idempotencyKey ? await launches.byIdempotencyKey(req.auth.tenantId, input.idempotencyKey) : undefined;
+      if (earlier && earlier.councilId !== council.id) throw conflict(`idempotencyKey "${input.idempotencyKey}" was used for launch ${earlier.id} of council ${earlier.councilId}`);
+      return earlier && ok(launchView(earlier));
+    };
+    const earlier = await repeated();
+    if (earlier) return earlier;
+    try {
+      return created(launchView(await launchCouncil(ctx, { requestId: req.id }, req.auth.tenantId, council.id, input)));
+    } catch (err) {
+      // The same key asked twice at once: the other ask made the launch.
+      const other = isUniqueViolation(err) ? await repeated() : undefined;
+      if (other) return other;
+      throw err;
+    }
   },
 
   async 'GET /api/councils/:id/launches'(req, ctx) {

@@ -1,30 +1,38 @@
 // What an execution does: each action is a route of another extension, called as the schedule's
 // tenant (role operator) and only among routes served over HTTP too. A target whose extension is not
-// loaded fails the execution with EXTENSION_UNAVAILABLE naming it.
+// loaded fails the execution with EXTENSION_UNAVAILABLE naming it. An execution lasts as long as what
+// it started: a session until it answered, a council launch, work task or workflow run until it ended
+// (it fails when that ended badly), and its cost is what their sessions were charged.
 import { RoostError } from '../../protocol/errors.js';
 import { waitForReply } from '../_shared/agent-reply.js';
+import { awaitEffect, type EffectKind } from '../_shared/effects.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 
 export type Action =
   | { type: 'session'; agentId: string; prompt: string; projectId?: string; timeoutMinutes?: number }
-  | { type: 'council'; councilId: string; prompt?: string }
+  | { type: 'council'; councilId: string; prompt: string }
   | { type: 'workflow'; workflowId: string; input?: Record<string, unknown> }
   | { type: 'work_task'; description: string; projectId?: string; agentId?: string }
   | { type: 'route'; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
 
 export interface ActionOutcome {
   result: unknown;
-  /** MicroUnits the action reports having spent (a session's cost once it ended). */
+  /** MicroUnits the sessions of the action were charged (by the credits extension), once it ended. */
   cost: number;
 }
+
+/** What an action started in another extension. */
+export type Started = { kind: 'session' | EffectKind; id: string };
 
 export interface ActionRun {
   host: HostClient;
   tenantId: string;
+  /** Its idempotency key: a launch or a task asked for again with it is not made twice. */
+  executionId: string;
   signal: AbortSignal;
   timeoutMs: number;
-  /** Called as soon as the action started a session, so a cancel can stop it. */
-  onSession(sessionId: string): Promise<void>;
+  /** Called as soon as the action started something, so a cancel can stop it; throws when it was cancelled. */
+  onStarted(started: Started): Promise<void>;
 }
 
 /** The routes of this extension are refused as targets: a schedule that runs schedules could loop. */
@@ -52,12 +60,13 @@ const seg = encodeURIComponent;
 
 export async function perform(action: Action, run: ActionRun): Promise<ActionOutcome> {
   const as: CallAs = { tenantId: run.tenantId, public: true };
+  const idempotencyKey = `schedule-execution:${run.executionId}`;
   switch (action.type) {
     case 'session': {
       const body = { agentId: action.agentId, initialPrompt: action.prompt, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.timeoutMinutes ? { timeoutMinutes: action.timeoutMinutes } : {}) };
       const session = await call(run, 'POST', '/api/sessions', body, as, 'starting a session');
       const sessionId = String((session as { id: unknown }).id);
-      await run.onSession(sessionId);
+      await run.onStarted({ kind: 'session', id: sessionId });
       const reply = await waitForReply(run.host, as, sessionId, 0, { timeoutMs: run.timeoutMs, signal: run.signal });
       // A scheduled prompt is asked once: the session is stopped once it answered, so runs do not pile
       // up live sessions (and their runners) until each one's timeout.
@@ -67,20 +76,38 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
       const cost = typeof after.cost === 'number' ? after.cost : reply.cost;
       return { result: { sessionId, status: after.status ?? null, text: reply.text.slice(0, 4000) }, cost };
     }
-    case 'council':
-      return { result: await call(run, 'POST', `/api/councils/${seg(action.councilId)}/launch`, action.prompt ? { prompt: action.prompt } : {}, as, 'launching the council'), cost: 0 };
-    case 'workflow':
-      return { result: await call(run, 'POST', `/api/workflows/${seg(action.workflowId)}/trigger`, { input: action.input ?? {} }, as, 'running the workflow'), cost: 0 };
+    case 'council': {
+      const launch = await call(run, 'POST', `/api/councils/${seg(action.councilId)}/launch`, { prompt: action.prompt, idempotencyKey }, as, 'launching the council');
+      const { record, cost } = await until(run, as, 'council', String(launch.id));
+      return { result: { launchId: record.id, stage: record.stage, result: typeof record.result === 'string' ? record.result.slice(0, 4000) : null }, cost };
+    }
+    case 'workflow': {
+      const started = await call(run, 'POST', `/api/workflows/${seg(action.workflowId)}/trigger`, { input: action.input ?? {} }, as, 'running the workflow');
+      const { record, cost } = await until(run, as, 'workflow', String(started.id));
+      return { result: { runId: record.id, status: record.status, output: small(record.output) }, cost };
+    }
     case 'work_task': {
-      const body = { description: action.description, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.agentId ? { agentId: action.agentId } : {}) };
-      return { result: await call(run, 'POST', '/api/work-tasks', body, as, 'creating the work task'), cost: 0 };
+      const body = { description: action.description, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.agentId ? { agentId: action.agentId } : {}), idempotencyKey };
+      const task = await call(run, 'POST', '/api/work-tasks', body, as, 'creating the work task');
+      const { record, cost } = await until(run, as, 'work_task', String(task.id));
+      return { result: { taskId: record.id, status: record.status, prUrl: record.prUrl ?? null }, cost };
     }
     case 'route':
       return { result: { status: 'ok', body: await call(run, action.method, action.path, action.body, as, `calling ${action.method} ${action.path}`) }, cost: 0 };
   }
 }
 
-async function call(run: ActionRun, method: string, path: string, body: unknown, as: CallAs, what: string): Promise<unknown> {
+/** Records what was started, then waits for it to end (a bad end throws, carrying its cost). */
+async function until(run: ActionRun, as: CallAs, kind: EffectKind, id: string) {
+  await run.onStarted({ kind, id });
+  return awaitEffect(run.host, as, kind, id, { signal: run.signal, timeoutMs: run.timeoutMs });
+}
+
+const MAX_RESULT_OUTPUT = 16 * 1024;
+/** A workflow's output kept in the execution's result when it is small; else null (the run keeps it). */
+const small = (value: unknown) => (value !== undefined && JSON.stringify(value).length <= MAX_RESULT_OUTPUT ? value : null);
+
+async function call(run: ActionRun, method: string, path: string, body: unknown, as: CallAs, what: string): Promise<Record<string, unknown>> {
   if (run.signal.aborted) throw new RoostError('CANCELLED', 'the execution was cancelled');
   const reply = await run.host.call<Record<string, unknown> | null>(method, path, body, as);
   const answer = reply.body;
@@ -91,5 +118,6 @@ async function call(run: ActionRun, method: string, path: string, body: unknown,
     const why = typeof answer?.error === 'string' ? answer.error : `status ${reply.status}`;
     throw new RoostError(typeof answer?.code === 'string' ? answer.code : 'UPSTREAM_ERROR', `${what} failed (${reply.status}): ${why}`, { status: reply.status });
   }
-  return answer;
+  // null for an answer without a body (204): only route actions meet one.
+  return answer as Record<string, unknown>;
 }

@@ -5,6 +5,8 @@ import type { Execution } from './executions.js';
 import type { Schedule } from './store.js';
 
 const TENANT_TOPIC = 'schedules.events';
+/** A running execution was cancelled: the instance running it aborts it (a `broadcast` topic of this extension). */
+export const CANCEL_TOPIC = 'schedules.cancel';
 
 function both(host: HostClient, tenantId: string, scheduleId: string, message: Record<string, unknown>): void {
   host.emit(`schedule.${scheduleId}`, message, tenantId);
@@ -14,7 +16,7 @@ function both(host: HostClient, tenantId: string, scheduleId: string, message: R
 export function announceExecution(host: HostClient, execution: Execution): void {
   both(host, execution.tenantId, execution.scheduleId, { type: 'schedule_execution', scheduleId: execution.scheduleId, executionId: execution.id, status: execution.status, execution });
   if (execution.status === 'awaiting_approval') {
-    both(host, execution.tenantId, execution.scheduleId, { type: 'schedule_approval_request', scheduleId: execution.scheduleId, executionId: execution.id, action: execution.action, dueAt: execution.dueAt });
+    both(host, execution.tenantId, execution.scheduleId, { type: 'schedule_approval_request', scheduleId: execution.scheduleId, executionId: execution.id, action: execution.action, dueAt: execution.dueAt, expiresAt: execution.expiresAt });
   }
 }
 

@@ -15,8 +15,12 @@ export interface SchedulerConfig {
   missedGraceSeconds: number;
   /** How often the scheduler looks for due schedules (real time). */
   tickMs: number;
-  /** How long an execution's action may run before it fails with TIMEOUT. */
+  /** How long an execution's action (with what it started, to its end) may run before it fails with TIMEOUT. */
   executionTimeoutSeconds: number;
+  /** How long a run waits for the owner's approval unless its schedule says otherwise; then it expires. */
+  approvalWindowSeconds: number;
+  /** An instance whose heartbeat is older than this is gone: its running executions are INTERRUPTED (PostgreSQL). */
+  instanceExpirySeconds: number;
 }
 
 export function schedulerConfig(ctx: ExtensionContext): SchedulerConfig {
@@ -29,5 +33,7 @@ export function schedulerConfig(ctx: ExtensionContext): SchedulerConfig {
     missedGraceSeconds: int('MISSED_GRACE_SECONDS', 60, 0, 86_400),
     tickMs: int('TICK_MS', 1_000, 10, 60_000),
     executionTimeoutSeconds: int('EXECUTION_TIMEOUT_SECONDS', 3_600, 1, 86_400),
+    approvalWindowSeconds: int('APPROVAL_WINDOW_SECONDS', 86_400, 60, 86_400 * 366),
+    instanceExpirySeconds: int('INSTANCE_EXPIRY_SECONDS', 30, 5, 3_600),
   };
 }

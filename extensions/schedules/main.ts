@@ -1,5 +1,6 @@
 // The schedules extension: schedules, their executions and approvals, the scheduler tick, usage.
 import { runExtension } from '../_shared/extension.js';
+import { CANCEL_TOPIC } from './announce.js';
 import { openClock } from './clock.js';
 import { schedulerConfig } from './config.js';
 import { migrations } from './migrations.js';
@@ -25,6 +26,8 @@ runExtension({
     s.start();
   },
   event({ topic, payload }) {
+    const executionId = (payload as { executionId?: unknown } | null)?.executionId;
+    if (topic === CANCEL_TOPIC && typeof executionId === 'string') return scheduler().runner.abort(executionId);
     const mode = (payload as { mode?: unknown } | null)?.mode;
     if (topic === 'system.operational_mode' && typeof mode === 'string' && MODES.includes(mode)) {
       scheduler().operationalMode = mode;

@@ -60,4 +60,20 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Approval windows (a run waiting longer than its window expires), and the record an execution
+    // started in another extension (a council launch, a work task, a workflow run), to stop it on cancel.
+    name: '002_approval_expiry_and_effects',
+    async up(db) {
+      await db.schema.alterTable('schedules', (t) => {
+        t.integer('approval_window_seconds');
+      });
+      await db.schema.alterTable('schedule_executions', (t) => {
+        t.string('expires_at');
+        t.string('effect_kind');
+        t.string('effect_id');
+        t.index(['status', 'expires_at']);
+      });
+    },
+  },
 ];

@@ -3,7 +3,7 @@
 // once, whoever (tick or trigger, this instance or another) gets there first.
 import type { Knex } from 'knex';
 import type { SchedulerConfig } from './config.js';
-import { executionRow, type ExecutionRow, type Trigger } from './executions.js';
+import { approvalUntil, executionRow, supersede, type ExecutionRow, type Trigger } from './executions.js';
 import type { Action } from './actions.js';
 import { isDestructive } from './actions.js';
 import type { MissedPolicy, ScheduleRow } from './store.js';
@@ -40,9 +40,9 @@ export function planRuns(timing: Timing, first: Date, now: Date, policy: MissedP
  * few statements for the whole batch: one UPDATE … RETURNING per (old, new) next-run pair — only rows
  * still active and still at their old next run move (a trigger, a pause or another leader may have
  * come first) — then one INSERT of the runs of the moved ones, a run_key already taken being skipped.
- * Returns the executions inserted.
+ * Returns the executions inserted, and the older runs waiting for approval they superseded.
  */
-export async function recordDue(trx: Knex.Transaction, due: ScheduleRow[], now: Date, config: SchedulerConfig): Promise<ExecutionRow[]> {
+export async function recordDue(trx: Knex.Transaction, due: ScheduleRow[], now: Date, config: SchedulerConfig): Promise<{ inserted: ExecutionRow[]; superseded: ExecutionRow[] }> {
   const groups = new Map<string, { from: string; to: string | null; rows: ScheduleRow[] }>();
   for (const row of due) {
     const next = nextRun(timingOf(row), now, new Date(row.next_run_at!))?.toISOString() ?? null;
@@ -62,15 +62,17 @@ export async function recordDue(trx: Knex.Transaction, due: ScheduleRow[], now: 
   }
   const rows = moved.flatMap((row) => {
     const action = JSON.parse(row.action) as Action;
+    const until = approvalUntil({ approval: row.approval, approvalWindowSeconds: row.approval_window_seconds }, config.approvalWindowSeconds, now);
     return planRuns(timingOf(row), new Date(row.next_run_at!), now, row.missed_policy, config)
-      .map((run) => executionRow({ tenantId: row.tenant_id, scheduleId: row.id, dueAt: run.at, trigger: run.trigger, action, awaitingApproval: row.approval === 'owner_approve' }, now));
+      .map((run) => executionRow({ tenantId: row.tenant_id, scheduleId: row.id, dueAt: run.at, trigger: run.trigger, action, approvalUntil: until }, now));
   });
   const inserted = new Set<string>();
   // 20 columns a row: 40 rows stay far below SQLite's limit of bound variables per statement.
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     for (const id of idsOf(await trx('schedule_executions').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('run_key').ignore().returning('id'))) inserted.add(id);
   }
-  return rows.filter((r) => inserted.has(r.id));
+  const recorded = rows.filter((r) => inserted.has(r.id));
+  return { inserted: recorded, superseded: await supersede(trx, recorded.filter((r) => r.status === 'awaiting_approval'), now) };
 }
 
 const CHUNK = 500;

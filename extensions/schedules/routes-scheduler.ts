@@ -3,7 +3,7 @@ import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import { requireInstanceOwner } from '../_shared/roles.js';
 import { TestClock } from './clock.js';
 import { schemaPath } from './schemas.js';
 import { scheduler } from './state.js';
@@ -45,12 +45,13 @@ export const schedulerRoutes: Record<string, RouteHandler> = {
 
   /**
    * Only with ROOST_CLOCK=test (never in production): sets (`to`) or advances (`advanceMs`) the
-   * scheduler's clock, then ticks (unless `tick: false`). Instance owner's tenant owners only; 404 on a real clock.
+   * scheduler's clock, then ticks (unless `tick: false`). The clock is the whole server's, so only the
+   * instance owner moves it (as the workflows test clock); 404 on a real clock.
    */
   async 'POST /api/scheduler/test-clock'(req, ctx) {
     const s = scheduler();
     if (!(s.clock instanceof TestClock)) throw notFound('the test clock (this server runs on the system clock; ROOST_CLOCK=test enables it)');
-    requireRole(req.auth, 'owner', 'moving the test clock');
+    requireInstanceOwner(req.auth, 'moving the test clock');
     const body = validate<{ to?: string; advanceMs?: number; tick?: boolean }>(schemaPath(ctx, 'test-clock.json'), req.body);
     if (body.to !== undefined && Date.parse(body.to) < s.clock.now().getTime()) throw validationError(`body.to is before the clock's time ${s.clock.now().toISOString()}; the clock never goes back`);
     const now = await s.clock.move({ ...(body.to !== undefined ? { to: body.to } : {}), ...(body.advanceMs !== undefined ? { byMs: body.advanceMs } : {}) });

@@ -52,7 +52,7 @@ export const scheduleRoutes: Record<string, RouteHandler> = {
           await store.remove(tenantId, schedule.id, trx);
           out.push({ schedule, after: undefined });
         } else {
-          out.push({ schedule, after: await store.update(tenantId, schedule.id, pausedFields(schedule, action === 'pause', req.auth.actor), now, trx) });
+          out.push({ schedule, after: await store.update(tenantId, schedule.id, pausedFields(schedule, action === 'pause', req.auth.actor), now, { db: trx, resetFailures: action === 'resume' }) });
         }
       }
       return out;

@@ -1,17 +1,31 @@
 // Running executions: claim queued ones (at most maxConcurrent running at once over every instance),
 // perform their action, record the outcome, and keep each schedule's failure count (a schedule is
-// paused after failureLimit failures in a row).
+// paused after failureLimit failures in a row). Only the leader starts executions, and never while the
+// operational mode is paused; an old leader finishes what it started, its heartbeat showing it alive.
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
-import { toRoostError } from '../../protocol/errors.js';
-import { claim } from '../../protocol/claim.js';
+import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { costOfFailure, stopEffect } from '../_shared/effects.js';
 import type { ExtensionContext } from '../_shared/extension.js';
-import { perform } from './actions.js';
+import { perform, type Started } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import type { Clock } from './clock.js';
 import type { SchedulerConfig } from './config.js';
 import { ExecutionStore, toExecution, type Execution, type ExecutionRow } from './executions.js';
 import { ScheduleStore, type Schedule } from './store.js';
+
+/** How often (real time) an instance running executions says it is alive: well within the expiry. */
+const heartbeatMs = (config: SchedulerConfig) => Math.min(5_000, (config.instanceExpirySeconds * 1000) / 3);
+/** The scheduler_state row whose lock makes count-and-claim one step over every instance. */
+const DISPATCH_LOCK = 'dispatch_lock';
+const heartbeatKey = (instanceId: string) => `instance:${instanceId}`;
+
+export interface RunnerHooks {
+  /** After an execution ended: the wake-on-start flag may change. */
+  afterRun(): void;
+  /** Whether this instance may start executions now (it leads; the mode is not paused). */
+  mayDispatch(): boolean;
+}
 
 export class Runner {
   /** Executions this instance runs now, to abort on cancel. */
@@ -21,13 +35,14 @@ export class Runner {
   private stopping = false;
   private dispatching: Promise<void> | undefined;
   private again = false;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: ExtensionContext,
     private readonly config: SchedulerConfig,
     private readonly clock: Clock,
     private readonly instanceId: string,
-    private readonly afterRun: () => void,
+    private readonly hooks: RunnerHooks,
   ) {}
 
   /** Starts what may start now; calls made while one pass runs fold into one more pass. */
@@ -45,7 +60,7 @@ export class Runner {
     return this.dispatching;
   }
 
-  /** Aborts a cancelled run of this instance (its action stops at its next step). */
+  /** Aborts a cancelled run if this instance runs it (its action stops at its next step). */
   abort(executionId: string): void {
     const controller = this.running.get(executionId);
     if (!controller) return;
@@ -53,44 +68,94 @@ export class Runner {
     controller.abort();
   }
 
-  /** Stops starting runs; those in flight end as they can (see `stopping`). */
-  stop(): void {
+  /**
+   * Stops starting runs; those in flight end as they can (see `stopping`). Its heartbeat goes, so
+   * another instance interrupts them at once instead of after instanceExpirySeconds.
+   */
+  async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.heartbeat);
+    await this.ctx.db('scheduler_state').where({ key: heartbeatKey(this.instanceId) }).delete().catch(() => undefined);
+  }
+
+  /**
+   * Which of these instances are gone. On SQLite one server owns the data, so any other instance is a
+   * process that stopped; on PostgreSQL, one whose heartbeat is missing or older than instanceExpirySeconds.
+   */
+  async goneInstances(instances: string[]): Promise<string[]> {
+    if (this.ctx.init.storage?.client !== 'pg') return instances;
+    const rows = (await this.ctx.db('scheduler_state').whereIn('key', instances.map(heartbeatKey))) as Array<{ key: string; value: string }>;
+    const seen = new Map(rows.map((r) => [r.key, Number(r.value)]));
+    const oldest = Date.now() - this.config.instanceExpirySeconds * 1000;
+    return instances.filter((id) => (seen.get(heartbeatKey(id)) ?? 0) < oldest);
   }
 
   private async pass(): Promise<void> {
-    if (this.stopping) return;
-    const busy = await this.ctx.db('schedule_executions').where({ status: 'running' }).count<Array<{ n: number | string }>>({ n: '*' });
-    const free = this.config.maxConcurrent - Number(busy[0]?.n ?? 0);
-    if (free <= 0) return;
-    const now = this.clock.now().toISOString();
-    const rows = await claim<ExecutionRow>(this.ctx.db, {
-      table: 'schedule_executions',
-      where: { status: 'queued' },
-      set: { status: 'running', claimed_by: this.instanceId, started_at: now, updated_at: now },
-      orderBy: 'created_at',
-      limit: free,
-    });
+    if (this.stopping || !this.hooks.mayDispatch()) return;
+    const rows = await this.claim();
     for (const row of rows) void this.run(toExecution(row));
+  }
+
+  /**
+   * Counts the running executions and claims queued ones up to maxConcurrent as one step: on
+   * PostgreSQL under a row lock every instance takes (two leaders for a moment cannot both fill the
+   * free slots); SQLite has one writer.
+   */
+  private claim(): Promise<ExecutionRow[]> {
+    return this.ctx.db.transaction(async (trx) => {
+      if (trx.client.config.client === 'pg') {
+        await trx('scheduler_state').insert({ key: DISPATCH_LOCK, value: '' }).onConflict('key').ignore();
+        await trx('scheduler_state').where({ key: DISPATCH_LOCK }).forUpdate().first();
+      }
+      const busy = await trx('schedule_executions').where({ status: 'running' }).count<Array<{ n: number | string }>>({ n: '*' });
+      const free = this.config.maxConcurrent - Number(busy[0]?.n ?? 0);
+      if (free <= 0) return [];
+      const queued = await trx('schedule_executions').where({ status: 'queued' }).orderBy('created_at').orderBy('id').limit(free).select('id');
+      if (queued.length === 0) return [];
+      const now = this.clock.now().toISOString();
+      await this.beat(trx);
+      return trx<ExecutionRow>('schedule_executions').whereIn('id', queued.map((r: { id: string }) => r.id)).where({ status: 'queued' })
+        .update({ status: 'running', claimed_by: this.instanceId, started_at: now, updated_at: now }).returning('*') as Promise<ExecutionRow[]>;
+    });
+  }
+
+  /**
+   * Says this instance is alive (real time): with each claim, and every heartbeatMs while it runs
+   * executions. Only PostgreSQL needs it (goneInstances).
+   */
+  private async beat(db: Knex = this.ctx.db): Promise<void> {
+    if (this.ctx.init.storage?.client !== 'pg') return;
+    await db('scheduler_state').insert({ key: heartbeatKey(this.instanceId), value: String(Date.now()) }).onConflict('key').merge();
+    this.heartbeat ??= setInterval(() => {
+      if (this.running.size === 0) return;
+      void this.beat().catch((err: Error) => this.ctx.host.log('warn', `schedules: heartbeat failed: ${err.message}`));
+    }, heartbeatMs(this.config)).unref();
   }
 
   private async run(execution: Execution): Promise<void> {
     const controller = new AbortController();
     this.running.set(execution.id, controller);
-    announceExecution(this.ctx.host, execution);
     const started = performance.now();
     const timer = setTimeout(() => controller.abort(), this.config.executionTimeoutSeconds * 1000);
-    let finished: Awaited<ReturnType<Runner['finish']>>;
-    let sessionId: string | undefined;
+    let finished: Awaited<ReturnType<Runner['finish']>> | undefined;
+    let effect: Started | undefined;
     try {
+      // A cancel that came between the claim and now found no run here to abort: it is seen here.
+      if (!(await this.stillRunning(execution.id))) return;
+      announceExecution(this.ctx.host, execution);
       const outcome = await perform(execution.action, {
         host: this.ctx.host,
         tenantId: execution.tenantId,
+        executionId: execution.id,
         signal: controller.signal,
         timeoutMs: this.config.executionTimeoutSeconds * 1000,
-        onSession: async (started) => {
-          sessionId = started;
-          await this.ctx.db('schedule_executions').where({ id: execution.id }).update({ session_id: started });
+        onStarted: async (what) => {
+          effect = what;
+          if (!(await this.recordStarted(execution.id, what))) {
+            this.cancelling.add(execution.id);
+            controller.abort();
+            throw new RoostError('CANCELLED', 'the execution was cancelled as its action started');
+          }
         },
       });
       finished = await this.finish(execution, 'succeeded', {
@@ -102,12 +167,13 @@ export class Runner {
     } catch (err) {
       if (this.stopping) return;
       const error = toRoostError(err);
-      // Aborted without a cancel: the timeout fired.
-      const timedOut = controller.signal.aborted && !this.cancelling.has(execution.id);
-      if (controller.signal.aborted && sessionId) await this.stopSession(execution.tenantId, sessionId);
+      // Aborted without a cancel, or the wait itself gave up: the timeout passed.
+      const timedOut = (controller.signal.aborted && !this.cancelling.has(execution.id)) || error.code === 'TIMEOUT';
+      if ((controller.signal.aborted || timedOut) && effect) await this.stopStarted(execution.tenantId, effect);
       finished = await this.finish(execution, 'failed', {
         error_code: timedOut ? 'TIMEOUT' : error.code,
         error: timedOut ? `the action ran over ${this.config.executionTimeoutSeconds} s` : error.message,
+        cost_micro: Math.max(0, Math.round(costOfFailure(err))),
         duration_ms: Math.round(performance.now() - started),
         finished_at: this.clock.now().toISOString(),
       });
@@ -121,14 +187,25 @@ export class Runner {
       announceExecution(this.ctx.host, finished.execution);
       if (finished.paused) announceSchedule(this.ctx.host, finished.paused, 'paused');
     }
-    if (this.running.size === 0) this.afterRun();
+    if (this.running.size === 0) this.hooks.afterRun();
     void this.dispatch().catch((err: Error) => this.ctx.host.log('warn', `schedules: dispatch failed: ${err.message}`));
   }
 
-  /** A cancel that came while the session was starting (before the route could see its id) still stops it. */
-  private async stopSession(tenantId: string, sessionId: string): Promise<void> {
-    const reply = await this.ctx.host.call('POST', `/api/sessions/${encodeURIComponent(sessionId)}/stop`, {}, { tenantId }).catch(() => undefined);
-    if (!reply || (reply.status >= 400 && reply.status !== 409)) this.ctx.host.log('warn', `schedules: stopping session ${sessionId} answered ${reply?.status ?? 'nothing'}`);
+  private async stillRunning(id: string): Promise<boolean> {
+    return (await this.ctx.db('schedule_executions').where({ id, status: 'running', claimed_by: this.instanceId }).first('id')) !== undefined;
+  }
+
+  /** Stores what the action started, unless the execution was cancelled meanwhile: false then. */
+  private async recordStarted(id: string, what: Started): Promise<boolean> {
+    const patch = what.kind === 'session' ? { session_id: what.id } : { effect_kind: what.kind, effect_id: what.id };
+    return (await this.ctx.db('schedule_executions').where({ id, status: 'running' }).update(patch)) > 0;
+  }
+
+  /** What a cancelled or timed-out run started is stopped (a cancel's route stops it too, if it knew it). */
+  private async stopStarted(tenantId: string, what: Started): Promise<void> {
+    if (what.kind !== 'session') return stopEffect(this.ctx.host, { tenantId }, what.kind, what.id);
+    const reply = await this.ctx.host.call('POST', `/api/sessions/${encodeURIComponent(what.id)}/stop`, {}, { tenantId }).catch(() => undefined);
+    if (!reply || (reply.status >= 400 && reply.status !== 409)) this.ctx.host.log('warn', `schedules: stopping session ${what.id} answered ${reply?.status ?? 'nothing'}`);
   }
 
   /**

@@ -1,15 +1,18 @@
 // The scheduler: a singleton across instances (it asks the kernel `leader('scheduler')` on every tick;
-// on PostgreSQL one instance holds the advisory lock). Each tick records the runs of due schedules and
-// starts queued executions. When this instance comes to lead, executions left `running` by a process
-// that died are marked failed with code INTERRUPTED: never run again, since their action may already
-// have had its effect (a session started, a task created) and a run must not happen twice.
+// on PostgreSQL one instance holds the advisory lock). Each tick of the leader records the runs of due
+// schedules, expires runs whose approval window passed, and starts queued executions (only the leader
+// starts any). Executions left `running` by a process that is gone are marked failed with code
+// INTERRUPTED: never run again, since their action may already have had its effect (a session started,
+// a task created) and a run must not happen twice. Gone means: on SQLite, any other process (there is
+// one server); on PostgreSQL, an instance whose heartbeat stopped — an old leader still alive keeps
+// running what it started.
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { announceExecution } from './announce.js';
 import type { Clock } from './clock.js';
 import type { SchedulerConfig } from './config.js';
-import { toExecution, type ExecutionRow } from './executions.js';
+import { expireUnanswered, toExecution, type ExecutionRow } from './executions.js';
 import { recordDue } from './planner.js';
 import { Runner } from './runner.js';
 import { ScheduleStore, type ScheduleRow } from './store.js';
@@ -46,7 +49,10 @@ export class Scheduler {
     readonly config: SchedulerConfig,
     readonly clock: Clock,
   ) {
-    this.runner = new Runner(ctx, config, clock, this.instanceId, () => void this.syncWake());
+    this.runner = new Runner(ctx, config, clock, this.instanceId, {
+      afterRun: () => void this.syncWake(),
+      mayDispatch: () => this.stats.leader && !this.stopped && this.operationalMode !== 'paused',
+    });
   }
 
   start(): void {
@@ -57,7 +63,7 @@ export class Scheduler {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
-    this.runner.stop();
+    await this.runner.stop();
   }
 
   /** A tick soon (after a trigger, an approval), unless one is running. */
@@ -102,12 +108,13 @@ export class Scheduler {
     const began = performance.now();
     const lag = began - this.expectedAt;
     const leading = await this.ctx.host.leader('scheduler');
-    if (leading && !this.stats.leader) await this.recover();
     this.stats.leader = leading;
     if (!leading) return;
+    await this.recover();
     const now = this.clock.now();
     await this.planDue(now);
-    if (this.operationalMode !== 'paused') await this.runner.dispatch();
+    for (const row of await expireUnanswered(this.ctx.db, now)) announceExecution(this.ctx.host, toExecution(row));
+    await this.runner.dispatch();
     this.stats.ticks++;
     this.stats.lastTickAt = now.toISOString();
     this.stats.tickLagMs = Math.max(0, Math.round(lag));
@@ -122,26 +129,29 @@ export class Scheduler {
       const due = await this.ctx.db<ScheduleRow>('schedules').where({ status: 'active' }).where('next_run_at', '<=', at).orderBy('next_run_at').limit(BATCH);
       if (due.length === 0) break;
       oldest ??= due[0]!.next_run_at;
-      const inserted = await this.ctx.db.transaction((trx) => recordDue(trx, due, now, this.config));
+      const { inserted, superseded } = await this.ctx.db.transaction((trx) => recordDue(trx, due, now, this.config));
       this.stats.executionsRecorded += inserted.length;
-      for (const row of inserted) announceExecution(this.ctx.host, toExecution(row));
+      for (const row of [...superseded, ...inserted]) announceExecution(this.ctx.host, toExecution(row));
       if (due.length < BATCH) break;
     }
     this.stats.dueLagMs = oldest ? now.getTime() - Date.parse(oldest) : null;
   }
 
-  /** Executions another process left running when it died: failed, INTERRUPTED (see the top of this file). */
+  /** Executions left running by a process that is gone: failed, INTERRUPTED (see the top of this file). */
   private async recover(): Promise<void> {
+    const others = (await this.ctx.db('schedule_executions').where({ status: 'running' }).whereNot({ claimed_by: this.instanceId }).distinct('claimed_by')) as Array<{ claimed_by: string | null }>;
+    if (others.length === 0) return;
+    const gone = await this.runner.goneInstances(others.map((o) => o.claimed_by ?? ''));
+    if (gone.length === 0) return;
     const now = this.clock.now().toISOString();
-    const orphans = await this.ctx.db<ExecutionRow>('schedule_executions').where({ status: 'running' }).whereNot({ claimed_by: this.instanceId });
+    const orphans = await this.ctx.db<ExecutionRow>('schedule_executions').where({ status: 'running' }).whereIn('claimed_by', gone);
     for (const orphan of orphans) {
-      const n = await this.ctx.db('schedule_executions').where({ id: orphan.id, status: 'running' }).update({
-        status: 'failed', error_code: 'INTERRUPTED', error: 'the server stopped while this execution ran; it is not retried (its action may have had effects)', finished_at: now, updated_at: now,
-      });
+      const patch = { status: 'failed' as const, error_code: 'INTERRUPTED', error: 'the server running this execution stopped; it is not retried (its action may have had effects)', finished_at: now, updated_at: now };
+      const n = await this.ctx.db('schedule_executions').where({ id: orphan.id, status: 'running' }).update(patch);
       if (n === 0) continue;
       this.stats.interrupted++;
-      announceExecution(this.ctx.host, toExecution({ ...orphan, status: 'failed', error_code: 'INTERRUPTED', finished_at: now, updated_at: now }));
+      announceExecution(this.ctx.host, toExecution({ ...orphan, ...patch }));
     }
-    if (orphans.length > 0) this.ctx.host.log('warn', `schedules: ${orphans.length} execution(s) interrupted by a stop of the server marked failed (INTERRUPTED)`);
+    if (orphans.length > 0) this.ctx.host.log('warn', `schedules: ${orphans.length} execution(s) of a stopped server marked failed (INTERRUPTED)`);
   }
 }

@@ -5,7 +5,7 @@ import type { AuthContext } from '../../protocol/messages.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { checkAction, isDestructive, type Action } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
-import { ExecutionStore, executionRow, runKeyOf, type Execution } from './executions.js';
+import { approvalUntil, ExecutionStore, executionRow, runKeyOf, supersede, toExecution, type Execution } from './executions.js';
 import { defaultApproval, recordDue } from './planner.js';
 import { scheduler } from './state.js';
 import { ScheduleStore, type Approval, type MissedPolicy, type Schedule, type ScheduleFields, type ScheduleRow } from './store.js';
@@ -19,6 +19,7 @@ export interface ScheduleInput {
   timezone?: string;
   intervalSeconds?: number | null;
   approval?: Approval;
+  approvalWindowSeconds?: number | null;
   missedPolicy?: MissedPolicy;
   enabled?: boolean;
   action?: Action;
@@ -63,6 +64,7 @@ function buildFields(input: ScheduleInput, existing: Schedule | undefined, auth:
     ...timing,
     action,
     approval,
+    approvalWindowSeconds: input.approvalWindowSeconds !== undefined ? input.approvalWindowSeconds : (existing?.approvalWindowSeconds ?? null),
     missedPolicy: input.missedPolicy ?? existing?.missedPolicy ?? 'run_once',
     status,
     pausedReason: status === 'paused' ? (existing?.status === 'paused' ? existing.pausedReason : `paused by ${auth.actor}`) : null,
@@ -77,9 +79,19 @@ export async function createSchedule(ctx: ExtensionContext, auth: AuthContext, i
   return schedule;
 }
 
+/**
+ * The failure count starts again on a resume, or when what runs or when it runs changed: a rename (or
+ * any other edit) of a failing schedule does not save it from its pause after failureLimit failures.
+ */
+function resetsFailures(existing: Schedule, next: ScheduleFields): boolean {
+  const resumed = existing.status === 'paused' && next.status === 'active';
+  return resumed || JSON.stringify(existing.action) !== JSON.stringify(next.action) || !sameTiming(existing, next);
+}
+
 export async function updateSchedule(ctx: ExtensionContext, auth: AuthContext, id: string, input: ScheduleInput): Promise<Schedule> {
   const existing = await mustGet(ctx, auth.tenantId, id);
-  const schedule = await stores(ctx).schedules.update(auth.tenantId, id, buildFields(input, existing, auth), scheduler().clock.now());
+  const fields = buildFields(input, existing, auth);
+  const schedule = await stores(ctx).schedules.update(auth.tenantId, id, fields, scheduler().clock.now(), { resetFailures: resetsFailures(existing, fields) });
   if (!schedule) throw notFound(`schedule ${id}`);
   announceSchedule(ctx.host, schedule, 'updated');
   await scheduler().syncWake();
@@ -115,22 +127,24 @@ export async function triggerSchedule(ctx: ExtensionContext, auth: AuthContext, 
   const schedule = await mustGet(ctx, auth.tenantId, id);
   const now = clock.now();
   const due = schedule.status === 'active' && schedule.nextRunAt !== null && Date.parse(schedule.nextRunAt) <= now.getTime();
-  const key = await ctx.db.transaction(async (trx) => {
+  const { key, superseded } = await ctx.db.transaction(async (trx) => {
     if (due) {
       const row = await trx<ScheduleRow>('schedules').where({ id, tenant_id: auth.tenantId }).first();
-      const inserted = row && row.next_run_at === schedule.nextRunAt ? await recordDue(trx, [row], now, config) : [];
-      if (inserted.length === 0) throw conflict(`the run of schedule ${id} due at ${schedule.nextRunAt} was already recorded`);
-      return inserted[inserted.length - 1]!.run_key;
+      const recorded = row && row.next_run_at === schedule.nextRunAt ? await recordDue(trx, [row], now, config) : { inserted: [], superseded: [] };
+      if (recorded.inserted.length === 0) throw conflict(`the run of schedule ${id} due at ${schedule.nextRunAt} was already recorded`);
+      return { key: recorded.inserted[recorded.inserted.length - 1]!.run_key, superseded: recorded.superseded };
     }
-    const row = executionRow({ tenantId: auth.tenantId, scheduleId: id, dueAt: now, trigger: 'manual', action: schedule.action, awaitingApproval: schedule.approval === 'owner_approve', runKey: `${runKeyOf(id, now)}#manual` }, now);
+    const until = approvalUntil(schedule, config.approvalWindowSeconds, now);
+    const row = executionRow({ tenantId: auth.tenantId, scheduleId: id, dueAt: now, trigger: 'manual', action: schedule.action, approvalUntil: until, runKey: `${runKeyOf(id, now)}#manual` }, now);
     const inserted = await trx('schedule_executions').insert(row).onConflict('run_key').ignore().returning('id');
     if (inserted.length === 0) throw conflict(`schedule ${id} was already triggered at ${now.toISOString()}`);
-    return row.run_key;
+    return { key: row.run_key, superseded: until ? await supersede(trx, [row], now) : [] };
   });
+  for (const row of superseded) announceExecution(ctx.host, toExecution(row));
   const { executions } = stores(ctx);
   let execution = (await executions.byKey(key))!;
   if (execution.status === 'awaiting_approval' && auth.role === 'owner') {
-    execution = (await executions.transition(execution.id, ['awaiting_approval'], 'queued', { resolved_by: auth.actor }, now)) ?? execution;
+    execution = (await executions.transition(execution.id, ['awaiting_approval'], 'queued', { resolved_by: auth.actor, expires_at: null }, now)) ?? execution;
   }
   announceExecution(ctx.host, execution);
   await scheduler().syncWake();

@@ -20,6 +20,8 @@ export interface Schedule {
   intervalSeconds: number | null;
   action: Action;
   approval: Approval;
+  /** How long a run waits for approval before it expires; null: the scheduler's default. */
+  approvalWindowSeconds: number | null;
   missedPolicy: MissedPolicy;
   status: ScheduleStatus;
   pausedReason: string | null;
@@ -42,6 +44,7 @@ export interface ScheduleRow {
   interval_seconds: number | null;
   action: string;
   approval: Approval;
+  approval_window_seconds: number | null;
   missed_policy: MissedPolicy;
   status: ScheduleStatus;
   paused_reason: string | null;
@@ -80,9 +83,11 @@ export class ScheduleStore {
     return toSchedule(row);
   }
 
-  async update(tenantId: string, id: string, fields: ScheduleFields, now: Date, db: Knex = this.db): Promise<Schedule | undefined> {
+  /** `resetFailures`: a resume, or a change of what runs or when, starts the failure count again. */
+  async update(tenantId: string, id: string, fields: ScheduleFields, now: Date, options: { db?: Knex; resetFailures?: boolean } = {}): Promise<Schedule | undefined> {
+    const db = options.db ?? this.db;
     const patch: Partial<ScheduleRow> = { ...toRow(fields), updated_at: now.toISOString() };
-    if (fields.status === 'active') patch.consecutive_failures = 0;
+    if (options.resetFailures) patch.consecutive_failures = 0;
     const n = await db('schedules').where({ tenant_id: tenantId, id }).update(patch);
     return n > 0 ? this.get(tenantId, id, db) : undefined;
   }
@@ -111,6 +116,7 @@ function toRow(f: ScheduleFields): Omit<ScheduleRow, 'id' | 'tenant_id' | 'conse
     interval_seconds: f.intervalSeconds,
     action: JSON.stringify(f.action),
     approval: f.approval,
+    approval_window_seconds: f.approvalWindowSeconds,
     missed_policy: f.missedPolicy,
     status: f.status,
     paused_reason: f.pausedReason,
@@ -130,6 +136,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     intervalSeconds: row.interval_seconds === null ? null : Number(row.interval_seconds),
     action: JSON.parse(row.action) as Action,
     approval: row.approval,
+    approvalWindowSeconds: row.approval_window_seconds === null || row.approval_window_seconds === undefined ? null : Number(row.approval_window_seconds),
     missedPolicy: row.missed_policy,
     status: row.status,
     pausedReason: row.paused_reason,

@@ -32,7 +32,7 @@ export const tools: Record<string, ToolHandler> = {
       case 'pause':
       case 'resume': {
         const schedule = await mustGet(ctx, caller.tenantId, need());
-        const after = await schedules.update(caller.tenantId, schedule.id, pausedFields(schedule, args.action === 'pause', auth.actor), scheduler().clock.now());
+        const after = await schedules.update(caller.tenantId, schedule.id, pausedFields(schedule, args.action === 'pause', auth.actor), scheduler().clock.now(), { resetFailures: args.action === 'resume' });
         if (!after) throw notFound(`schedule ${schedule.id}`);
         announceSchedule(ctx.host, after, args.action === 'pause' ? 'paused' : 'resumed');
         await scheduler().syncWake();

@@ -14,6 +14,8 @@ export interface CreateInput {
   agentId: string;
   description: string;
   projectId: string;
+  /** The caller's key for this task: creating again with it answers the same task (unique per tenant). */
+  idempotencyKey?: string;
 }
 
 /** A record of another extension, read as the caller: 404 stays 404, an unloaded owner is 503. */
@@ -36,6 +38,7 @@ export async function createTask(engine: Engine, as: CallAs, tenantId: string, i
   const row = await engine.store.create({
     id, tenantId, agentId: String(agent.id), projectId: String(project.id), description: input.description, repoDir: repo, repoSlug: slug,
     branch: branchName(String(agent.name), input.description, id), createdBy,
+    ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
   });
   await engine.announce(row, 'task created; waiting for the repository lock');
   engine.scan();

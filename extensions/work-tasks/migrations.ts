@@ -53,4 +53,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // A task created with an idempotency key is made once per tenant and key: asking again answers it.
+    name: '002_task_idempotency',
+    async up(db) {
+      await db.schema.alterTable('work_tasks', (t) => {
+        t.string('idempotency_key');
+        t.unique(['tenant_id', 'idempotency_key']);
+      });
+    },
+  },
 ];

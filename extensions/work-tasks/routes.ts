@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { isUniqueViolation } from '../_shared/db.js';
 import { created, ok, page, queryString } from '../_shared/http.js';
 import { createTask, type CreateInput } from './create.js';
 import { engine } from './state.js';
@@ -22,10 +23,23 @@ export const routes: Record<string, RouteHandler> = {
     return ok(await engine().store.list(req.auth.tenantId, filter, page(req.query)));
   },
 
+  /** With an `idempotencyKey` already used by the tenant: 200 and that task, nothing new created. */
   async 'POST /api/work-tasks'(req, ctx) {
     const input = validate<CreateInput>(schema(ctx, 'work-task-create.json'), req.body);
-    const row = await createTask(engine(), { requestId: req.id }, req.auth.tenantId, input, req.auth.actor);
-    return created(toTask(row));
+    const earlier = async () => {
+      const row = input.idempotencyKey ? await engine().store.byIdempotencyKey(req.auth.tenantId, input.idempotencyKey) : undefined;
+      return row && ok(toTask(row));
+    };
+    const repeat = await earlier();
+    if (repeat) return repeat;
+    try {
+      return created(toTask(await createTask(engine(), { requestId: req.id }, req.auth.tenantId, input, req.auth.actor)));
+    } catch (err) {
+      // The same key asked twice at once: the other ask created the task.
+      const other = isUniqueViolation(err) ? await earlier() : undefined;
+      if (other) return other;
+      throw err;
+    }
   },
 
   async 'GET /api/work-tasks/:id'(req) {

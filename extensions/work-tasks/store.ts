@@ -86,11 +86,12 @@ export class TaskStore {
     private readonly sql: SqlReader,
   ) {}
 
-  async create(input: { id: string; tenantId: string; agentId: string; projectId: string; description: string; repoDir: string; repoSlug: string; branch: string; createdBy: string }): Promise<TaskRow> {
+  async create(input: { id: string; tenantId: string; agentId: string; projectId: string; description: string; repoDir: string; repoSlug: string; branch: string; createdBy: string; idempotencyKey?: string }): Promise<TaskRow> {
     const now = new Date().toISOString();
     await this.db('work_tasks').insert({
       id: input.id, tenant_id: input.tenantId, agent_id: input.agentId, project_id: input.projectId, description: input.description, status: 'queued',
       repo_dir: input.repoDir, repo_slug: input.repoSlug, branch: input.branch, iteration: 0, created_by: input.createdBy, created_at: now, updated_at: now,
+      idempotency_key: input.idempotencyKey ?? null,
     });
     return (await this.byId(input.id))!;
   }
@@ -101,6 +102,11 @@ export class TaskStore {
 
   get(tenantId: string, id: string): Promise<TaskRow | undefined> {
     return this.sql.get<TaskRow>('SELECT * FROM work_tasks WHERE tenant_id = ? AND id = ?', [tenantId, id]);
+  }
+
+  /** The task created earlier with this idempotency key, if any. */
+  byIdempotencyKey(tenantId: string, key: string): Promise<TaskRow | undefined> {
+    return this.sql.get<TaskRow>('SELECT * FROM work_tasks WHERE tenant_id = ? AND idempotency_key = ?', [tenantId, key]);
   }
 
   bySession(tenantId: string, sessionId: string): Promise<TaskRow | undefined> {

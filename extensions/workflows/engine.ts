@@ -15,7 +15,7 @@ import { remoteExecutors } from './nodes-remote.js';
 import { RunControl } from './run-control.js';
 import { graphOf, settingsOf, type NodeRunRow, type RunRow } from './run-store.js';
 import { render } from './template.js';
-import { completeNode, MAX_NODE_RUNS } from './transitions.js';
+import { completeNode, MAX_NODE_RUNS, NODE_LIMIT_CODES, nodeJson } from './transitions.js';
 
 const LEADER = 'workflows.engine';
 /** How often the engine looks for work it was not told about (runs triggered on another instance). */
@@ -30,7 +30,8 @@ const executors: Partial<Record<NodeType, Executor>> = { ...localExecutors, ...r
 export class Engine {
   readonly control: RunControl;
   private readonly db: Knex;
-  private readonly scopes = new Map<string, Scope>();
+  /** Each run's scope, with the completed node runs it holds (to notice completions made by other instances). */
+  private readonly scopes = new Map<string, { scope: Scope; seen: Set<string> }>();
   private readonly graphs = new Map<string, Graph>();
   private readonly runs = new Map<string, RunRow>();
   private timer: NodeJS.Timeout | undefined;
@@ -39,6 +40,8 @@ export class Engine {
   private recovered = false;
   private stopped = false;
   private awake: boolean | undefined;
+  /** Instances may share the database (PostgreSQL): another may complete this engine's nodes. */
+  private readonly shared: boolean;
 
   constructor(
     private readonly ctx: ExtensionContext,
@@ -47,6 +50,7 @@ export class Engine {
     control: RunControl,
   ) {
     this.db = ctx.db;
+    this.shared = ctx.init.storage?.client === 'pg';
     this.control = control;
     control.onEnd = (runId) => this.forget(runId);
   }
@@ -95,7 +99,7 @@ export class Engine {
     // Alone on SQLite with no active run there is nothing to poll for: every trigger kicks this engine
     // (and an extension that keeps polling is never stopped as idle). Instances sharing PostgreSQL
     // keep polling for runs triggered on the others.
-    if (!this.awake && this.ctx.init.storage?.client !== 'pg') return;
+    if (!this.awake && !this.shared) return;
     const next = await this.nextWake();
     this.schedule(next === undefined ? POLL_MS : Math.min(POLL_MS, Math.max(0, next - this.clock.now())));
   }
@@ -174,7 +178,7 @@ export class Engine {
         let input = row.input === null ? undefined : (JSON.parse(row.input) as Record<string, unknown>);
         if (input === undefined) {
           input = renderConfig(node.type, node.config ?? {}, scope);
-          row = { ...row, input: JSON.stringify(input) };
+          row = { ...row, input: nodeJson(input, 'rendered input') };
           await this.db('workflow_node_runs').where({ id: row.id }).update({ input: row.input });
         }
         this.control.announceRow(run.tenant_id, row);
@@ -194,6 +198,7 @@ export class Engine {
             Object.assign(state, patch);
             await this.db('workflow_node_runs').where({ id: row.id }).update({ state: JSON.stringify(state) });
           },
+          recordCost: (costMicro) => this.control.store.setNodeCost(row, costMicro),
         };
         const outcome: Outcome = await executors[node.type]!(env);
         if (controller.signal.aborted) return;
@@ -228,9 +233,16 @@ export class Engine {
         all = false;
         continue;
       }
-      // Its input is stored with the claim: one write instead of two.
+      // Its input is stored with the claim: one write instead of two. A config that does not render
+      // (too large) is left for execute(), which fails that node with the reason.
       const node = this.graphOf(run).nodes.find((n) => n.id === row.node_id)!;
-      const input = JSON.stringify(renderConfig(node.type, node.config ?? {}, await this.scopeOf(run)));
+      const scope = await this.scopeOf(run);
+      let input: string | null;
+      try {
+        input = nodeJson(renderConfig(node.type, node.config ?? {}, scope), 'rendered input');
+      } catch {
+        input = null;
+      }
       const claimed = { status: 'running' as const, claimed_by: this.instance, started_at: new Date().toISOString(), input };
       if (await this.control.store.patchNode(row.id, ['pending'], claimed)) void this.execute({ ...row, ...claimed });
     }
@@ -252,15 +264,18 @@ export class Engine {
     try {
       completion = await completeNode(this.db, graph, row, output, branch, max);
     } catch (err) {
-      if (err instanceof RoostError && err.code === 'NODE_RUN_LIMIT') {
+      if (err instanceof RoostError && NODE_LIMIT_CODES.has(err.code)) {
         await this.control.failNode(run, row, err);
         return undefined;
       }
       throw err;
     }
     if (!completion) return undefined;
-    const scope = this.scopes.get(run.id);
-    if (scope) scope.nodes[row.node_id] = { output: output ?? null, status: 'completed' };
+    const cached = this.scopes.get(run.id);
+    if (cached) {
+      cached.scope.nodes[row.node_id] = { output: output ?? null, status: 'completed' };
+      cached.seen.add(row.id);
+    }
     this.control.announceRow(run.tenant_id, completion.completed);
     if (completion.ready.length === 0) await this.control.settle(run.id);
     return completion.ready;
@@ -285,15 +300,22 @@ export class Engine {
     this.runs.delete(runId);
   }
 
+  /**
+   * The run's context, kept in memory. On PostgreSQL it is checked against the stored count of completed
+   * node runs on every use: a webhook or an approval answered on another instance completes a node
+   * there, and its output must reach the templates rendered here. (On SQLite there is one instance, and
+   * every completion passes through finish() here.)
+   */
   private async scopeOf(run: RunRow): Promise<Scope> {
-    let scope = this.scopes.get(run.id);
-    if (!scope) {
-      const done = await this.db<NodeRunRow>('workflow_node_runs').where({ run_id: run.id, status: 'completed' }).orderBy('seq').select('node_id', 'output');
-      const nodes: Scope['nodes'] = {};
-      for (const r of done) nodes[r.node_id] = { output: r.output === null ? null : JSON.parse(r.output), status: 'completed' };
-      scope = { input: JSON.parse(run.input), run: { id: run.id, workflowId: run.workflow_id }, nodes };
-      this.scopes.set(run.id, scope);
-    }
+    const cached = this.scopes.get(run.id);
+    if (cached && !this.shared) return cached.scope;
+    const counted = cached && (await this.db('workflow_node_runs').where({ run_id: run.id, status: 'completed' }).count<Array<{ n: number | string }>>({ n: '*' }));
+    if (cached && counted && cached.seen.size === Number(counted[0]?.n ?? 0)) return cached.scope;
+    const done = await this.db<NodeRunRow>('workflow_node_runs').where({ run_id: run.id, status: 'completed' }).orderBy('seq').select('id', 'node_id', 'output');
+    const nodes: Scope['nodes'] = {};
+    for (const r of done) nodes[r.node_id] = { output: r.output === null ? null : JSON.parse(r.output), status: 'completed' };
+    const scope: Scope = { input: JSON.parse(run.input), run: { id: run.id, workflowId: run.workflow_id }, nodes };
+    this.scopes.set(run.id, { scope, seen: new Set(done.map((r) => r.id)) });
     return scope;
   }
 

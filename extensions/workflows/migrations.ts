@@ -70,4 +70,17 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // What a run's sessions cost (councils and work tasks included), and how much output it stored.
+    name: '002_run_cost_and_size',
+    async up(db) {
+      await db.schema.alterTable('workflow_runs', (t) => {
+        t.bigInteger('cost_micro').notNullable().defaultTo(0);
+        t.bigInteger('data_bytes').notNullable().defaultTo(0);
+      });
+      await db.schema.alterTable('workflow_node_runs', (t) => {
+        t.bigInteger('cost_micro').notNullable().defaultTo(0);
+      });
+    },
+  },
 ];

@@ -29,6 +29,8 @@ export interface NodeEnv {
   state: Record<string, unknown>;
   /** Persists state before the node goes on: what it started must be found again after a crash. */
   saveState(patch: Record<string, unknown>): Promise<void>;
+  /** Records what the node's sessions were charged so far (microUnits; the latest figure counts). */
+  recordCost(costMicro: number): Promise<void>;
 }
 
 export type Outcome =

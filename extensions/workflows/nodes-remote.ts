@@ -1,20 +1,19 @@
 // Executors of the node types that start something in another extension: an agent session, a council
 // launch, a work task. Each records what it started on its node run before waiting on it, so a resumed
-// node waits on that instead of starting another. A session carries a name unique to its node run, so
-// even a crash between starting it and recording it is recovered by finding it again; councils and work
-// tasks offer no such lookup, so a node run interrupted in that instant fails rather than risk a
-// second launch (at most once).
+// node waits on that instead of starting another. A crash between starting it and recording it is
+// covered too: a council launch and a work task are asked for with an idempotency key unique to the
+// node run (run, node, attempt), so asking again answers the record the first ask made; a session
+// carries a name unique to its node run and is found again by it. What a node's sessions were charged
+// is recorded on the node run (and summed on the run).
 import { RoostError } from '../../protocol/errors.js';
 import { waitForReply } from '../_shared/agent-reply.js';
+import { awaitEffect, costOfFailure, sessionsCost, stopEffect, type EffectKind } from '../_shared/effects.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import { done, type Executor, type NodeEnv } from './node-env.js';
 import type { NodeType } from './node-types.js';
 
 const DEFAULT_WAIT_SECONDS = 3_600;
 const SESSION_LOOKUP_PAGES = 5;
-const COUNCIL_DONE = ['completed'];
-const WORK_TASK_DONE = ['completed', 'complete', 'done', 'succeeded', 'merged'];
-const FAILED = ['failed', 'error', 'aborted', 'cancelled', 'canceled', 'stopped', 'timeout'];
 
 type Body = Record<string, unknown>;
 
@@ -47,80 +46,76 @@ async function findSession(env: NodeEnv, agentId: string, name: string): Promise
   return undefined;
 }
 
-/** Polls a record until its `field` says it finished; throws when it failed or took too long. */
-async function pollUntilDone(env: NodeEnv, path: string, what: string, field: 'stage' | 'status', succeeded: string[]): Promise<Body> {
-  const deadline = Date.now() + waitMs(env);
-  for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
-    const record = await call(env.host, env.as, 'GET', path, undefined, `reading ${what}`);
-    const state = String(record[field] ?? '');
-    if (succeeded.includes(state)) return record;
-    if (FAILED.includes(state)) throw new RoostError('UPSTREAM_ERROR', `${what} ended ${state}${typeof record.error === 'string' ? `: ${record.error}` : ''}`, { status: 502 });
-    if (env.signal.aborted) throw new RoostError('CANCELLED', `stopped waiting for ${what}`);
-    if (Date.now() + delay > deadline) throw new RoostError('TIMEOUT', `${what} did not finish within ${waitMs(env) / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
-}
-
-/** Starts once: `start` runs only when no earlier attempt of this node run may have started anything. */
-async function startOnce(env: NodeEnv, key: string, what: string, start: () => Promise<string>): Promise<string> {
+/**
+ * Starts once: `start` runs with the node run's idempotency key unless an earlier attempt recorded what
+ * it started; asked again after a crash, the other extension answers the record the first ask made.
+ */
+async function startOnce(env: NodeEnv, key: string, start: (idempotencyKey: string) => Promise<string>): Promise<string> {
   const known = env.state[key];
   if (typeof known === 'string') return known;
-  if (env.state.starting) {
-    throw new RoostError('INTERRUPTED', `the server stopped while ${what} was being started; it may have started, so it is not started again (at most once)`, { status: 409 });
-  }
-  await env.saveState({ starting: true });
-  const id = await start();
+  const id = await start(`workflow:${env.run.id}:${env.node.id}:${env.nodeRun.seq}`);
   await env.saveState({ [key]: id });
   return id;
+}
+
+/** Waits for a launch or a task to end, recording what its sessions cost either way. */
+async function awaitStarted(env: NodeEnv, kind: EffectKind, id: string): Promise<Body> {
+  try {
+    const { record, cost } = await awaitEffect(env.host, env.as, kind, id, { signal: env.signal, timeoutMs: waitMs(env) });
+    await env.recordCost(cost);
+    return record;
+  } catch (err) {
+    if (costOfFailure(err) > 0) await env.recordCost(costOfFailure(err));
+    throw err;
+  }
 }
 
 export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
   agent_session: async (env) => {
     const agentId = String(env.input.agentId);
     const name = sessionName(env);
+    // An attempt that was starting its session when the server stopped: the name finds it, if it started.
     if (env.state.starting && typeof env.state.sessionId !== 'string') {
       const found = await findSession(env, agentId, name);
       if (found) await env.saveState({ sessionId: found });
-      else delete env.state.starting; // never started: start it now
     }
-    const sessionId = await startOnce(env, 'sessionId', `a session for agent ${agentId}`, async () => {
+    if (typeof env.state.sessionId !== 'string') await env.saveState({ starting: true });
+    const sessionId = await startOnce(env, 'sessionId', async () => {
       const body = { agentId, initialPrompt: env.input.prompt, name, ...pick(env.input, ['projectId', 'timeoutMinutes']) };
       return String((await call(env.host, env.as, 'POST', '/api/sessions', body, `starting a session for agent ${agentId}`)).id);
     });
     const reply = await waitForReply(env.host, env.as, sessionId, 0, { timeoutMs: waitMs(env), signal: env.signal });
     // The node asked one thing: its session need not hold a runner any longer.
     await env.host.call('POST', `/api/sessions/${encodeURIComponent(sessionId)}/stop`, {}, env.as).catch(() => undefined);
-    return done(reply);
+    // What the session was charged once it stopped (every turn it ran).
+    const cost = (await sessionsCost(env.host, env.as, [sessionId])) || reply.cost;
+    await env.recordCost(cost);
+    return done({ ...reply, cost });
   },
 
   council: async (env) => {
     const councilId = String(env.input.councilId);
-    const launchId = await startOnce(env, 'launchId', `a launch of council ${councilId}`, async () => {
-      const launch = await call(env.host, env.as, 'POST', `/api/councils/${encodeURIComponent(councilId)}/launch`, { prompt: env.input.prompt }, `launching council ${councilId}`);
+    const launchId = await startOnce(env, 'launchId', async (idempotencyKey) => {
+      const launch = await call(env.host, env.as, 'POST', `/api/councils/${encodeURIComponent(councilId)}/launch`, { prompt: env.input.prompt, idempotencyKey }, `launching council ${councilId}`);
       return String(launch.id ?? launch.launchId);
     });
-    return done(await pollUntilDone(env, `/api/council-launches/${encodeURIComponent(launchId)}`, `council launch ${launchId}`, 'stage', COUNCIL_DONE));
+    return done(await awaitStarted(env, 'council', launchId));
   },
 
   work_task: async (env) => {
-    const taskId = await startOnce(env, 'taskId', 'a work task', async () => {
-      const body = { description: env.input.description, ...pick(env.input, ['agentId', 'projectId']) };
+    const taskId = await startOnce(env, 'taskId', async (idempotencyKey) => {
+      const body = { description: env.input.description, ...pick(env.input, ['agentId', 'projectId']), idempotencyKey };
       return String((await call(env.host, env.as, 'POST', '/api/work-tasks', body, 'creating a work task')).id);
     });
-    return done(await pollUntilDone(env, `/api/work-tasks/${encodeURIComponent(taskId)}`, `work task ${taskId}`, 'status', WORK_TASK_DONE));
+    return done(await awaitStarted(env, 'work_task', taskId));
   },
 };
 
 /** Stops what a cancelled node run started (best effort: it may have ended already). */
 export async function stopStarted(host: HostClient, as: CallAs, state: Record<string, unknown>): Promise<void> {
-  const stops: Array<[string, unknown]> = [
-    ['/api/sessions/%s/stop', state.sessionId],
-    ['/api/council-launches/%s/abort', state.launchId],
-    ['/api/work-tasks/%s/cancel', state.taskId],
-  ];
-  for (const [path, id] of stops) {
-    if (typeof id === 'string') await host.call('POST', path.replace('%s', encodeURIComponent(id)), {}, as).catch(() => undefined);
-  }
+  if (typeof state.sessionId === 'string') await host.call('POST', `/api/sessions/${encodeURIComponent(state.sessionId)}/stop`, {}, as).catch(() => undefined);
+  if (typeof state.launchId === 'string') await stopEffect(host, as, 'council', state.launchId);
+  if (typeof state.taskId === 'string') await stopEffect(host, as, 'work_task', state.taskId);
 }
 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {

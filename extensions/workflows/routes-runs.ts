@@ -51,8 +51,9 @@ export function runRoutes(service: () => WorkflowService): Record<string, RouteH
       const output = { decision, by: req.auth.actor, comment: comment ?? null, at: new Date(s.clock.now()).toISOString() };
       const rejectedEdge = graphOf(run).edges.some((e) => e.from === nodeId && e.branch === 'rejected');
       if (decision === 'reject' && !rejectedEdge) {
-        await s.engine.control.store.patchNode(row.id, ['waiting'], { output: JSON.stringify(output) });
-        await s.engine.control.failNode(run, row, forbidden(`rejected by ${req.auth.actor}${comment ? `: ${comment}` : ''}`));
+        const answered = (await s.engine.control.store.patchNode(row.id, ['waiting'], { output: JSON.stringify(output) }))
+          && (await s.engine.control.failNode(run, row, forbidden(`rejected by ${req.auth.actor}${comment ? `: ${comment}` : ''}`)));
+        if (!answered) throw conflict(`approval node ${nodeId} was answered meanwhile`);
       } else if (!(await s.engine.finishWaiting(row, output, decision === 'approve' ? 'approved' : 'rejected'))) {
         throw conflict(`approval node ${nodeId} was answered meanwhile`);
       }

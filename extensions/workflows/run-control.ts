@@ -54,13 +54,17 @@ export class RunControl {
     return (await this.store.byId(run.id))!;
   }
 
-  /** Fails the node run and with it the run; its other open node runs are cancelled. */
-  async failNode(run: RunRow, nodeRun: NodeRunRow, err: unknown): Promise<void> {
+  /**
+   * Fails the node run and with it the run; its other open node runs are cancelled. Nothing happens when
+   * the node run was no longer open (a timeout firing as the webhook's answer completed it): false.
+   */
+  async failNode(run: RunRow, nodeRun: NodeRunRow, err: unknown): Promise<boolean> {
     const error = toRoostError(err);
     const message = error.code === 'INTERNAL' ? `internal error: ${err instanceof Error ? err.message : String(err)}` : error.message;
-    await this.store.patchNode(nodeRun.id, ['pending', 'running', 'waiting'], { status: 'failed', error: message, error_code: error.code, ended_at: new Date().toISOString() });
+    if (!(await this.store.patchNode(nodeRun.id, ['pending', 'running', 'waiting'], { status: 'failed', error: message, error_code: error.code, ended_at: new Date().toISOString() }))) return false;
     await this.announceNode(run.tenant_id, nodeRun.id);
     await this.end(run, 'failed', new RoostError(error.code, `node "${nodeRun.node_id}" (${nodeRun.node_type}) failed: ${message}`));
+    return true;
   }
 
   /** Ends an active run; its open node runs are cancelled and what they started is stopped. */

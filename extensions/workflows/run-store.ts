@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 import type { Graph } from './node-types.js';
+import { lockRun } from './transitions.js';
 import type { WorkflowSettings } from './store.js';
 
 export const RUN_STATUSES = ['running', 'paused', 'completed', 'failed', 'cancelled'] as const;
@@ -26,6 +27,10 @@ export interface RunRow {
   error: string | null;
   error_code: string | null;
   node_runs: number;
+  /** MicroUnits its nodes' sessions were charged (council and work-task sessions included). */
+  cost_micro: number | string;
+  /** Bytes of node outputs stored (MAX_RUN_DATA_BYTES). */
+  data_bytes: number | string;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -47,6 +52,7 @@ export interface NodeRunRow {
   error_code: string | null;
   from_node_run: string | null;
   wake_at: number | string | null;
+  cost_micro: number | string;
   claimed_by: string | null;
   created_at: string;
   started_at: string | null;
@@ -66,6 +72,7 @@ export function runView(row: RunRow) {
     error: row.error,
     errorCode: row.error_code,
     nodeRunCount: row.node_runs,
+    cost: Number(row.cost_micro ?? 0),
     createdBy: row.created_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -90,6 +97,7 @@ export function nodeRunView(row: NodeRunRow) {
     error: row.error,
     errorCode: row.error_code,
     fromNodeRun: row.from_node_run,
+    cost: Number(row.cost_micro ?? 0),
     wakeAt: row.wake_at === null ? null : new Date(Number(row.wake_at)).toISOString(),
     createdAt: row.created_at,
     startedAt: row.started_at,
@@ -126,7 +134,7 @@ export class RunStore {
       from += ' AND status = ?';
       params.push(filter.status);
     }
-    const columns = 'id, tenant_id, workflow_id, workflow_version, status, input, output, error, error_code, node_runs, created_by, created_at, updated_at, ended_at';
+    const columns = 'id, tenant_id, workflow_id, workflow_version, status, input, output, error, error_code, node_runs, cost_micro, created_by, created_at, updated_at, ended_at';
     const result = await paged<RunRow>(this.sql, { from, params, orderBy: 'created_at DESC, id', columns }, page);
     return { runs: result.rows.map(runView), ...(result.total === undefined ? {} : { total: result.total }), hasMore: result.hasMore };
   }
@@ -160,5 +168,20 @@ export class RunStore {
   async patchNode(id: string, from: NodeRunStatus[], patch: Partial<NodeRunRow>): Promise<boolean> {
     const n = await this.db('workflow_node_runs').where({ id }).whereIn('status', from).update(patch);
     return n > 0;
+  }
+
+  /**
+   * Sets what a node run's sessions cost so far and moves its run's total by the difference, so a node
+   * resumed after a crash that reports its cost again counts it once.
+   */
+  async setNodeCost(row: Pick<NodeRunRow, 'id' | 'run_id'>, costMicro: number): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await lockRun(trx, row.run_id);
+      const before = (await trx<NodeRunRow>('workflow_node_runs').where({ id: row.id }).first('cost_micro'))?.cost_micro ?? 0;
+      const delta = costMicro - Number(before);
+      if (delta === 0) return;
+      await trx('workflow_node_runs').where({ id: row.id }).update({ cost_micro: costMicro });
+      await trx('workflow_runs').where({ id: row.run_id }).increment('cost_micro', delta);
+    });
   }
 }

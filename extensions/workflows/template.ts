@@ -1,6 +1,7 @@
 // `{{path}}` templating over the run context: only paths (the same paths conditions read), never code.
 // A string that is nothing but one placeholder yields the value itself (an object stays an object);
 // elsewhere values are inserted as text (objects as JSON, missing values as nothing).
+import { RoostError } from '../../protocol/errors.js';
 import { ExpressionError, parseExpression, readPath } from './expression.js';
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -21,32 +22,51 @@ export function templatePaths(template: unknown, depth = 0): Array<Array<string 
   return [];
 }
 
-export function render(template: unknown, scope: unknown): unknown {
-  if (typeof template === 'string') return renderString(template, scope);
-  if (Array.isArray(template)) return template.map((item) => render(item, scope));
+/** Bytes a node's rendered input or its output may take (JSON); over it the node fails with DATA_TOO_LARGE. */
+export const MAX_NODE_DATA_BYTES = 1024 * 1024;
+
+/** What rendering may still produce; a template whose placeholders multiply a value stops at the limit. */
+class Budget {
+  constructor(private left: number, private readonly limit: number) {}
+  charge(bytes: number): void {
+    this.left -= bytes;
+    if (this.left < 0) throw dataTooLarge(`the rendered template is over ${this.limit} bytes`);
+  }
+}
+
+export const dataTooLarge = (message: string) => new RoostError('DATA_TOO_LARGE', `${message} (the limit of a node's input or output; a loop that grows a value stops here)`, { status: 413 });
+
+/** Renders `template` over `scope`; throws DATA_TOO_LARGE as soon as the result passes `limit` bytes. */
+export function render(template: unknown, scope: unknown, limit = MAX_NODE_DATA_BYTES): unknown {
+  return renderValue(template, scope, new Budget(limit, limit));
+}
+
+function renderValue(template: unknown, scope: unknown, budget: Budget): unknown {
+  if (typeof template === 'string') return renderString(template, scope, budget);
+  if (Array.isArray(template)) return template.map((item) => renderValue(item, scope, budget));
   if (template !== null && typeof template === 'object') {
-    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, render(v, scope)]));
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, renderValue(v, scope, budget)]));
   }
   return template;
 }
 
-function renderString(template: string, scope: unknown): unknown {
+function renderString(template: string, scope: unknown, budget: Budget): unknown {
+  budget.charge(template.length);
   const whole = /^\{\{\s*([^{}]*?)\s*\}\}$/.exec(template);
-  if (whole) return valueAt(whole[1]!, scope) ?? null;
+  if (whole) {
+    const value = valueAt(whole[1]!, scope) ?? null;
+    budget.charge(typeof value === 'string' ? value.length : JSON.stringify(value).length);
+    return value;
+  }
   return template.replace(PLACEHOLDER, (_m, path: string) => {
     const value = valueAt(path, scope);
-    if (value === undefined || value === null) return '';
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    const text = value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    budget.charge(text.length);
+    return text;
   });
 }
 
 function valueAt(path: string, scope: unknown): unknown {
   const expr = parseExpression(path);
   return expr.kind === 'path' ? readPath(scope, expr.segments) : undefined;
-}
-
-/** A template rendered to text (prompts, descriptions). */
-export function renderText(template: string, scope: unknown): string {
-  const value = render(template, scope);
-  return typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
 }

@@ -7,9 +7,22 @@ import { RoostError } from '../../protocol/errors.js';
 import type { Graph, WorkflowEdge } from './node-types.js';
 import type { NodeRunRow, RunRow } from './run-store.js';
 import type { Workflow } from './store.js';
+import { dataTooLarge, MAX_NODE_DATA_BYTES } from './template.js';
 
 /** A run may make at most this many node runs (a workflow's settings may lower it). */
 export const MAX_NODE_RUNS = 1_000;
+/** Bytes of node outputs one run may store in all (a loop of large outputs stops here). */
+export const MAX_RUN_DATA_BYTES = 16 * 1024 * 1024;
+/** Errors of a completion that fail the node (and the run) rather than the engine. */
+export const NODE_LIMIT_CODES = new Set(['NODE_RUN_LIMIT', 'DATA_TOO_LARGE']);
+
+/** `value` as the JSON stored for a node's `what` (input or output); DATA_TOO_LARGE over the limit. */
+export function nodeJson(value: unknown, what: string): string {
+  const text = JSON.stringify(value ?? null);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_NODE_DATA_BYTES) throw dataTooLarge(`the node's ${what} is ${bytes} bytes, over ${MAX_NODE_DATA_BYTES}`);
+  return text;
+}
 
 export async function insertRun(db: Knex, tenantId: string, workflow: Workflow, input: unknown, createdBy: string): Promise<RunRow> {
   const now = new Date().toISOString();
@@ -27,6 +40,8 @@ export async function insertRun(db: Knex, tenantId: string, workflow: Workflow, 
     error: null,
     error_code: null,
     node_runs: 1,
+    cost_micro: 0,
+    data_bytes: 0,
     created_by: createdBy,
     created_at: now,
     updated_at: now,
@@ -55,11 +70,18 @@ function newNodeRun(runId: string, seq: number, nodeId: string, type: string, fr
     error_code: null,
     from_node_run: from,
     wake_at: null,
+    cost_micro: 0,
     claimed_by: null,
     created_at: new Date().toISOString(),
     started_at: null,
     ended_at: null,
   };
+}
+
+/** Reads a run's row locked until the end of `trx`, so changes to its node runs are serialised. */
+export function lockRun(trx: Knex.Transaction, runId: string): Promise<RunRow | undefined> {
+  const query = trx<RunRow>('workflow_runs').where({ id: runId });
+  return (trx.client.config.client === 'pg' ? query.forUpdate() : query).first();
 }
 
 /** The edges a finished node follows: all of them, or those of the branch it took. */
@@ -84,10 +106,14 @@ export interface Completion {
 export async function completeNode(db: Knex, graph: Graph, nodeRun: NodeRunRow, output: unknown, branch: string | null, maxNodeRuns: number): Promise<Completion | undefined> {
   return db.transaction(async (trx) => {
     const now = new Date().toISOString();
-    const done = { status: 'completed' as const, output: JSON.stringify(output ?? null), branch, ended_at: now, wake_at: null };
+    // The run's row is locked first (FOR UPDATE on PostgreSQL; SQLite has one writer): two branches that
+    // complete at once then take turns, so each reads the other's node-run count and join arrivals.
+    const run = (await lockRun(trx, nodeRun.run_id)) as RunRow;
+    const done = { status: 'completed' as const, output: nodeJson(output, 'output'), branch, ended_at: now, wake_at: null };
+    const dataBytes = Number(run.data_bytes) + Buffer.byteLength(done.output);
+    if (dataBytes > MAX_RUN_DATA_BYTES) throw dataTooLarge(`the run's node outputs would take ${dataBytes} bytes, over ${MAX_RUN_DATA_BYTES} for a run`);
     const closed = await trx('workflow_node_runs').where({ id: nodeRun.id }).whereIn('status', ['running', 'waiting']).update(done);
     if (closed === 0) return undefined;
-    const run = (await trx('workflow_runs').where({ id: nodeRun.run_id }).first()) as RunRow;
     let seq = run.node_runs;
     const ready: NodeRunRow[] = [];
     for (const edge of edgesTaken(graph, nodeRun, branch)) {
@@ -113,7 +139,7 @@ export async function completeNode(db: Knex, graph: Graph, nodeRun: NodeRunRow, 
     if (seq > maxNodeRuns) {
       throw new RoostError('NODE_RUN_LIMIT', `the run reached its limit of ${maxNodeRuns} node runs (node "${nodeRun.node_id}" would make run ${seq}); raise settings.maxNodeRuns (at most ${MAX_NODE_RUNS}) or bound the loop`, { status: 409 });
     }
-    if (seq !== run.node_runs) await trx('workflow_runs').where({ id: run.id }).update({ node_runs: seq, updated_at: now });
+    await trx('workflow_runs').where({ id: run.id }).update({ node_runs: seq, data_bytes: dataBytes, updated_at: now });
     return { completed: { ...nodeRun, ...done }, ready };
   });
 }

@@ -72,8 +72,12 @@ describe('schedules: access and input', () => {
     assert.equal(viewer.status, 403);
     const foreign = await server.api('POST', '/api/schedules', { key: a.owner, headers: { origin: 'https://evil.example' }, body: { name: 'x', intervalSeconds: 3600, action: READ_PROJECTS } });
     assert.equal(foreign.status, 403);
-    const clock = await server.api('POST', '/api/scheduler/test-clock', { key: a.operator, body: { advanceMs: 1 } });
-    assert.equal(clock.status, 403);
+    for (const key of [a.operator, a.owner]) {
+      // The clock is the whole server's: a tenant's owner is not the instance owner.
+      const clock = await server.api('POST', '/api/scheduler/test-clock', { key, body: { advanceMs: 86_400_000 } });
+      assert.equal(clock.status, 403, clock.text);
+      assert.match(clock.body.error, /instance owner/);
+    }
     assert.equal((await server.api('GET', '/api/schedules', { key: a.owner })).body.schedules.length, 1, 'only the schedule of the previous test');
   });
 
@@ -120,6 +124,52 @@ describe('schedules: access and input', () => {
       assert.match(refused.text, /mcp_tool_permissions|privileged|not granted/i);
     } finally {
       await other.close();
+    }
+  });
+
+  it("svc_manage_schedule answers not found for another tenant's schedule_id, and changes nothing", async () => {
+    const theirs = await createSchedule(server, { name: 'beta only', intervalSeconds: 3600, action: READ_PROJECTS }, b.owner);
+    const agent = await createAgent(server, a.owner, { name: 'nosy', mcp_tool_permissions: ['svc_manage_schedule'] });
+    const client = await mcpClient(server, await agentToken(server, a.owner, agent.id));
+    try {
+      for (const args of [
+        { action: 'get' }, { action: 'update', schedule: { name: 'stolen' } }, { action: 'pause' }, { action: 'resume' }, { action: 'trigger' }, { action: 'delete' },
+      ]) {
+        const res = await callTool(client, 'svc_manage_schedule', { ...args, schedule_id: theirs.id });
+        assert.equal(res.isError, true, `${args.action}: ${res.text}`);
+        assert.match(res.text, /not found/i, args.action);
+      }
+      assert.ok(!(await callTool(client, 'svc_manage_schedule', { action: 'list' })).value.some((x: any) => x.id === theirs.id));
+    } finally {
+      await client.close();
+    }
+    const after = (await server.api('GET', `/api/schedules/${theirs.id}`, { key: b.owner })).body;
+    assert.deepEqual([after.name, after.status], ['beta only', 'active']);
+    assert.equal((await server.api('GET', `/api/schedules/${theirs.id}/executions`, { key: b.owner })).body.executions.length, 0, 'never triggered');
+  });
+
+  it("a WebSocket client gets no schedule stream of another tenant: refused by id, absent from its tenant's stream", async () => {
+    const theirs = await createSchedule(server, { name: 'beta stream', intervalSeconds: 3600, action: READ_PROJECTS }, b.owner);
+    const spy = await server.ws({ key: a.owner });
+    const owner = await server.ws({ key: b.owner });
+    try {
+      spy.send({ type: 'subscribe', scheduleId: theirs.id });
+      const refused = await spy.next((m: any) => m.type === 'error' || m.type === 'subscribed');
+      assert.equal(refused.type, 'error', JSON.stringify(refused));
+      spy.send({ type: 'subscribe', scheduleEvents: 'all' });
+      await spy.next((m: any) => m.type === 'subscribed');
+      owner.send({ type: 'subscribe', scheduleEvents: 'all' });
+      await owner.next((m: any) => m.type === 'subscribed');
+      const mine = await createSchedule(server, { name: 'alpha marker', intervalSeconds: 3600, action: READ_PROJECTS }, a.owner);
+      assert.equal((await server.api('POST', `/api/schedules/${theirs.id}/trigger`, { key: b.owner })).status, 201);
+      await owner.next((m: any) => m.type === 'schedule_execution' && m.scheduleId === theirs.id && m.status === 'succeeded', 30_000);
+      // The spy's own tenant's next event comes after beta's: had beta's reached it, it would come first.
+      assert.equal((await server.api('POST', `/api/schedules/${mine.id}/trigger`, { key: a.owner })).status, 201);
+      const seen = await spy.next((m: any) => m.type === 'schedule_execution' || (m.type === 'schedule_updated' && m.scheduleId === theirs.id), 30_000);
+      assert.equal(seen.scheduleId, mine.id, `another tenant's update reached the spy: ${JSON.stringify(seen)}`);
+    } finally {
+      await spy.close();
+      await owner.close();
     }
   });
 });

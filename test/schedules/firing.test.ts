@@ -56,6 +56,31 @@ describe('schedules fire on their times', () => {
     const runs = await settled(server, s.id, 2);
     assert.ok(runs.some((r) => r.dueAt === '2026-03-29T07:00:00.000Z'));
   });
+
+  it('a local time the fall-back change repeats runs once (02:30 on the October night in Berlin)', async () => {
+    await setClock(server, { to: '2026-10-24T12:00:00.000Z' });
+    const s = await createSchedule(server, { name: 'berlin 02:30 autumn', cron: '30 2 * * *', timezone: 'Europe/Berlin', missedPolicy: 'skip', action: READ_PROJECTS });
+    assert.equal(s.nextRunAt, '2026-10-25T00:30:00.000Z', '02:30 CEST, the first time');
+    await setClock(server, { to: '2026-10-25T00:30:00.000Z' });
+    await settled(server, s.id, 1);
+    assert.equal((await server.api('GET', `/api/schedules/${s.id}`)).body.nextRunAt, '2026-10-26T01:30:00.000Z');
+    await setClock(server, { to: '2026-10-25T01:30:00.000Z' }); // 02:30 CET, the second time
+    assert.equal((await executions(server, s.id)).length, 1, 'the repeated hour runs nothing');
+    await setClock(server, { to: '2026-10-26T01:30:00.000Z' });
+    const runs = await settled(server, s.id, 2);
+    assert.deepEqual(runs.map((r) => r.dueAt).sort(), ['2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+  });
+
+  it('takes the cron nicknames croner knows (@hourly, @daily, @weekly)', async () => {
+    const next: Record<string, string> = { '@hourly': '2026-10-26T02:00:00.000Z', '@daily': '2026-10-27T00:00:00.000Z', '@weekly': '2026-11-01T00:00:00.000Z' };
+    for (const [cron, at] of Object.entries(next)) {
+      const s = await createSchedule(server, { name: cron, cron, action: READ_PROJECTS });
+      assert.equal(s.nextRunAt, at, cron);
+    }
+    const hourly = (await server.api('GET', '/api/schedules?limit=200')).body.schedules.find((x: any) => x.cron === '@hourly');
+    await setClock(server, { to: '2026-10-26T02:00:00.000Z' });
+    assert.equal((await settled(server, hourly.id, 1))[0].dueAt, '2026-10-26T02:00:00.000Z');
+  });
 });
 
 describe('missed runs after a downtime', () => {

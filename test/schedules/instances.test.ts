@@ -1,11 +1,14 @@
 // Two instances on one PostgreSQL database: one scheduler leads (the kernel's advisory-lock leader),
 // every due run is recorded once whatever the clocks of both say, and when the leader is killed the
-// other takes over.
+// other takes over. A leader that loses the lead while alive finishes what it runs (its heartbeat
+// shows it alive); a cancel answered on the other instance reaches it; a dead one's runs are interrupted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import { untilNode } from '../workflows/support.js';
 import { CLOCK_ENV, createSchedule, READ_PROJECTS, setClock, settled } from './support.js';
 
 after(() => stopSharedPostgres());
@@ -44,5 +47,98 @@ describe('the scheduler across instances sharing PostgreSQL', () => {
       const runs = await settled(standby, s.id, 2);
       assert.deepEqual(runs.map((r) => r.dueAt).sort(), ['2026-09-01T00:05:00.000Z', '2026-09-01T00:10:00.000Z']);
     }
+  });
+});
+
+describe('an old leader still alive keeps running what it started', () => {
+  let databaseUrl: string;
+  let servers: TestServer[];
+  before(async () => {
+    databaseUrl = await (await sharedPostgres()).createDatabase();
+    const env = { ...CLOCK_ENV, ROOST_LEADER_RETRY_MS: '200', ROOST_EXT_SCHEDULES_INSTANCE_EXPIRY_SECONDS: '6' };
+    servers = [await startTestServer({ databaseUrl, env }), await startTestServer({ databaseUrl, env })];
+  });
+  after(() => Promise.all(servers.map((s) => s.cleanup())));
+
+  const leaderOf = () => waitFor('one scheduler leader', async () => {
+    const states = await Promise.all(servers.map(async (s) => (await s.api('GET', '/api/scheduler/health').catch(() => undefined))?.body?.status));
+    const i = states.indexOf('leading');
+    return i >= 0 && states.filter((x) => x === 'leading').length === 1 ? servers[i]! : undefined;
+  }, 30_000);
+
+  /** Ends the database connections holding the leaders' advisory locks, as a network fault would. */
+  async function dropLeadership(): Promise<void> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('is not interrupted by the new leader; a cancel on the other instance stops it; a dead one is interrupted', async () => {
+    const old = await leaderOf();
+    const other = servers.find((s) => s !== old)!;
+    await setClock(old, { to: '2026-10-01T00:00:00.000Z' });
+    const workflow = await old.api('POST', '/api/workflows', {
+      body: { name: 'waits', nodes: [{ id: 's', type: 'start' }, { id: 'h', type: 'webhook' }, { id: 'e', type: 'end' }], edges: [{ from: 's', to: 'h' }, { from: 'h', to: 'e' }] },
+    });
+    assert.equal(workflow.status, 201, workflow.text);
+    const action = { type: 'workflow', workflowId: workflow.body.id };
+    const [kept, cancelled, orphaned] = [
+      await createSchedule(old, { name: 'kept', intervalSeconds: 86_400, action }),
+      await createSchedule(old, { name: 'cancelled', intervalSeconds: 86_400, action }),
+      await createSchedule(old, { name: 'orphaned', intervalSeconds: 86_400, action }),
+    ];
+    const runningOn = async (server: TestServer, scheduleId: string) => {
+      const e = (await server.api('POST', `/api/schedules/${scheduleId}/trigger`)).body;
+      return waitFor('the execution to run', async () => {
+        const now = (await server.api('GET', `/api/schedule-executions/${e.id}`)).body;
+        return now.status === 'running' && now.effect ? now : undefined;
+      }, 30_000);
+    };
+    const first = await runningOn(old, kept.id);
+    const second = await runningOn(old, cancelled.id);
+
+    let leader = old;
+    for (let i = 0; i < 20 && leader === old; i++) {
+      await dropLeadership();
+      await waitFor('leadership to settle', async () => ((await Promise.all(servers.map(async (s) => (await s.api('GET', '/api/scheduler/health')).body.status))).includes('leading') ? true : undefined), 30_000);
+      leader = await leaderOf();
+    }
+    assert.equal(leader, other, 'the other instance leads now');
+    await setClock(other, { advanceMs: 0 }); // a tick of the new leader: it looks for orphans
+    assert.equal((await other.api('GET', `/api/schedule-executions/${first.id}`)).body.status, 'running', 'alive: not interrupted');
+
+    const hook = await untilNode(other, first.effect.id, 'h', (n) => n.status === 'waiting');
+    assert.equal((await other.api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: {} })).status, 202);
+    const done = await waitFor('the old leader to finish it', async () => {
+      const e = (await other.api('GET', `/api/schedule-executions/${first.id}`)).body;
+      return e.status === 'succeeded' ? e : undefined;
+    }, 30_000);
+    assert.equal(done.result.status, 'completed');
+
+    const stopped = await other.api('POST', `/api/schedule-executions/${second.id}/cancel`);
+    assert.equal(stopped.status, 200, stopped.text);
+    await waitFor('its workflow run to be cancelled', async () => ((await other.api('GET', `/api/workflow-runs/${second.effect.id}`)).body.status === 'cancelled' ? true : undefined), 30_000);
+    await waitFor('the old leader to let it go', async () => ((await old.api('GET', '/api/scheduler/health')).body.running === 0 ? true : undefined), 30_000);
+    assert.equal((await other.api('GET', `/api/schedule-executions/${second.id}`)).body.status, 'cancelled');
+    assert.equal((await other.api('GET', '/api/scheduler/health')).body.failures.interruptedSinceStart, 0);
+
+    // An execution of the new leader's, then the new leader dies: the survivor interrupts it once its heartbeat is old.
+    const third = await runningOn(other, orphaned.id);
+    other.process.kill('SIGKILL');
+    await other.process.catch(() => undefined);
+    let last: unknown;
+    const interrupted = await waitFor('the dead leader\'s execution to be interrupted', async () => {
+      await setClock(old, { advanceMs: 0 }).catch(() => undefined);
+      const e = (await old.api('GET', `/api/schedule-executions/${third.id}`)).body;
+      last = { execution: e, health: (await old.api('GET', '/api/scheduler/health')).body };
+      return e.status === 'failed' ? e : undefined;
+    }, 90_000).catch((err: Error) => {
+      throw new Error(`${err.message}; last: ${JSON.stringify(last)}`);
+    });
+    assert.equal(interrupted.errorCode, 'INTERRUPTED');
   });
 });

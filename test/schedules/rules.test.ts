@@ -77,6 +77,11 @@ describe('schedule rules', () => {
       const runs = await settled(server, s.id, i, ['failed'], t.owner);
       assert.equal(runs[0].errorCode, 'EXTENSION_UNAVAILABLE');
       assert.match(runs[0].error, /nobody serves GET \/api\/nothing-serves-this/);
+      if (i === 4) {
+        // Editing what does not change the run keeps the count: a rename does not save it from its pause.
+        const renamed = await server.api('PUT', `/api/schedules/${s.id}`, { key: t.owner, body: { name: 'still broken', description: 'renamed' } });
+        assert.equal(renamed.body.consecutiveFailures, 4, renamed.text);
+      }
     }
     const paused = (await server.api('GET', `/api/schedules/${s.id}`, { key: t.owner })).body;
     assert.equal(paused.status, 'paused');
@@ -86,20 +91,55 @@ describe('schedule rules', () => {
     assert.equal((await executions(server, s.id, t.owner)).length, 5, 'a paused schedule does not run');
   });
 
-  it('a trigger and a tick racing for the same due run record it once', async () => {
-    const s = await createSchedule(server, { name: 'race', intervalSeconds: 600, action: READ_PROJECTS }, t.owner);
-    await setClock(server, { to: s.nextRunAt, tick: false });
-    const [trigger] = await Promise.all([
-      server.api('POST', `/api/schedules/${s.id}/trigger`, { key: t.owner }),
+  it('a resume, or a change of what a schedule runs, starts its failure count again', async () => {
+    const resumable = await createSchedule(server, { name: 'resumable', intervalSeconds: 300, action: NOWHERE }, t.owner);
+    const fixable = await createSchedule(server, { name: 'fixable', intervalSeconds: 300, action: NOWHERE }, t.owner);
+    await setClock(server, { advanceMs: 300_000 });
+    await settled(server, resumable.id, 1, ['failed'], t.owner);
+    await settled(server, fixable.id, 1, ['failed'], t.owner);
+    const failures = async (id: string) => (await server.api('GET', `/api/schedules/${id}`, { key: t.owner })).body.consecutiveFailures;
+    for (const action of ['pause', 'resume']) assert.equal((await server.api('POST', '/api/schedules/bulk', { key: t.owner, body: { action, ids: [resumable.id] } })).status, 200);
+    assert.equal(await failures(resumable.id), 0);
+    const fixed = await server.api('PUT', `/api/schedules/${fixable.id}`, { key: t.owner, body: { action: READ_PROJECTS } });
+    assert.equal(fixed.body.consecutiveFailures, 0, fixed.text);
+    const deleted = await server.api('POST', '/api/schedules/bulk', { key: t.owner, body: { action: 'delete', ids: [resumable.id, fixable.id] } });
+    assert.equal(deleted.status, 200);
+  });
+
+  it('a trigger and a tick meeting at the same due run record it once, in either order and at once', async () => {
+    const dueRuns = async (id: string, dueAt: string) => (await executions(server, id, t.owner)).filter((e) => e.dueAt === dueAt && e.trigger !== 'manual');
+    // The trigger first: it records the due run itself; the tick after it finds nothing left to record.
+    const first = await createSchedule(server, { name: 'trigger first', intervalSeconds: 600, action: READ_PROJECTS }, t.owner);
+    await setClock(server, { to: first.nextRunAt, tick: false });
+    const triggered = await server.api('POST', `/api/schedules/${first.id}/trigger`, { key: t.owner });
+    assert.equal(triggered.status, 201, triggered.text);
+    assert.deepEqual([triggered.body.dueAt, triggered.body.trigger], [first.nextRunAt, 'schedule'], 'the trigger took the due run');
+    await setClock(server, { advanceMs: 0 });
+    assert.equal((await dueRuns(first.id, first.nextRunAt)).length, 1);
+
+    // The tick first: the due run is recorded by it; a trigger after it is a manual run of its own.
+    const second = await createSchedule(server, { name: 'tick first', intervalSeconds: 600, action: READ_PROJECTS }, t.owner);
+    await setClock(server, { to: second.nextRunAt });
+    const manual = await server.api('POST', `/api/schedules/${second.id}/trigger`, { key: t.owner });
+    assert.equal(manual.body.trigger, 'manual');
+    assert.equal((await dueRuns(second.id, second.nextRunAt)).length, 1);
+
+    // Both at once, for several schedules due together: each due run is recorded exactly once.
+    await setClock(server, { advanceMs: 1_000 });
+    const racing = [];
+    for (let i = 0; i < 5; i++) racing.push(await createSchedule(server, { name: `race ${i}`, intervalSeconds: 600, action: READ_PROJECTS }, t.owner));
+    await setClock(server, { to: racing[0].nextRunAt, tick: false });
+    const [answers] = await Promise.all([
+      Promise.all(racing.map((s) => server.api('POST', `/api/schedules/${s.id}/trigger`, { key: t.owner }))),
       setClock(server, { advanceMs: 0 }),
     ]);
-    assert.ok(trigger.status === 201 || trigger.status === 409, trigger.text);
-    const runs = await settled(server, s.id, 1, ['succeeded'], t.owner);
-    assert.equal(runs[0].dueAt, s.nextRunAt);
-    // A trigger when nothing is due is a manual run of its own.
-    const manual = await server.api('POST', `/api/schedules/${s.id}/trigger`, { key: t.owner });
-    assert.equal(manual.body.trigger, 'manual');
-    await settled(server, s.id, 2, ['succeeded'], t.owner);
+    for (const [i, s] of racing.entries()) {
+      assert.ok([201, 409].includes(answers[i]!.status), answers[i]!.text);
+      const recorded = await dueRuns(s.id, s.nextRunAt);
+      assert.equal(recorded.length, 1, `schedule ${i}: one run for ${s.nextRunAt}`);
+      if (answers[i]!.status === 201 && answers[i]!.body.trigger === 'schedule') assert.equal(answers[i]!.body.id, recorded[0].id);
+    }
+    for (const s of [first, second, ...racing]) await settled(server, s.id, (await executions(server, s.id, t.owner)).length, ['succeeded'], t.owner);
   });
 
   it('cancels a waiting execution; a finished one cannot be cancelled', async () => {

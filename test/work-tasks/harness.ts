@@ -25,8 +25,8 @@ export interface Harness {
   task(id: string): Promise<any>;
   /** Polls the task until `done` holds. */
   until(id: string, done: (t: any) => boolean, what: string, timeoutMs?: number): Promise<any>;
-  /** kill -9 the server, then start a new one on the same data dir. */
-  crashAndRelaunch(): Promise<void>;
+  /** kill -9 the server, let `meanwhile` act on the data while nothing runs, then start a new one on the same data dir. */
+  crashAndRelaunch(meanwhile?: () => Promise<void>): Promise<void>;
   /** Stops the server (SIGTERM), then starts a new one on the same data dir. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -94,9 +94,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         return done(t) ? t : undefined;
       }, timeoutMs);
     },
-    async crashAndRelaunch() {
+    async crashAndRelaunch(meanwhile) {
       server.process.kill('SIGKILL');
       await server.process.catch(() => undefined);
+      await meanwhile?.();
       server = await startTestServer({ env: fullEnv, dataDir });
     },
     async restart() {

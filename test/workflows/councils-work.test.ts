@@ -39,13 +39,13 @@ describe('workflows: council and work-task nodes', () => {
     const debate = await untilNode(server, run.id, 'debate', (n) => typeof n.state.launchId === 'string');
     const [launch] = await records();
     assert.equal(launch.id, debate.state.launchId);
-    assert.deepEqual(launch.body, { prompt: 'Should we ship v2?' });
+    assert.deepEqual(launch.body, { prompt: 'Should we ship v2?', idempotencyKey: `workflow:${run.id}:debate:2` });
     assert.equal(launch.councilId, 'c-1');
     await finish(launch.id, 'completed');
 
     const build = await untilNode(server, run.id, 'build', (n) => typeof n.state.taskId === 'string');
     const task = (await records()).find((r) => r.id === build.state.taskId);
-    assert.deepEqual(task.body, { description: 'Ship v2: completed', agentId: 'agent-1' });
+    assert.deepEqual(task.body, { description: 'Ship v2: completed', agentId: 'agent-1', idempotencyKey: `workflow:${run.id}:build:3` });
     await finish(task.id, 'completed');
     const done = await untilRun(server, run.id, ended);
     assert.equal(done.status, 'completed', JSON.stringify(done));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 import { advanceClock, ended, getRun, saveWorkflow, startWorkflowServer, trigger, untilNode, untilRun } from './support.js';
 
 describe('workflows: the engine', () => {
@@ -183,5 +184,89 @@ describe('workflows: the engine', () => {
     } finally {
       await ws.close();
     }
+  });
+
+  it('a webhook or an approval that waits past its timeoutSeconds fails the run with TIMEOUT', async () => {
+    const wf = await saveWorkflow(server, [
+      { id: 's', type: 'start' }, { id: 'fork', type: 'parallel' },
+      { id: 'h', type: 'webhook', config: { timeoutSeconds: 600 } }, { id: 'ok', type: 'approval', config: { timeoutSeconds: 1200 } },
+      { id: 'j', type: 'join' }, { id: 'e', type: 'end' },
+    ], [{ from: 's', to: 'fork' }, { from: 'fork', to: 'h' }, { from: 'fork', to: 'ok' }, { from: 'h', to: 'j' }, { from: 'ok', to: 'j' }, { from: 'j', to: 'e' }]);
+    const hookRun = await trigger(server, wf.id, null);
+    const approvalRun = await trigger(server, wf.id, null);
+    const hook = await untilNode(server, hookRun.id, 'h', (n) => n.status === 'waiting');
+    await untilNode(server, approvalRun.id, 'ok', (n) => n.status === 'waiting');
+    // The second run's webhook is answered, so its approval is what times out there.
+    const other = await untilNode(server, approvalRun.id, 'h', (n) => n.status === 'waiting');
+    assert.equal((await server.api('POST', `${other.webhook.path}?token=${other.webhook.token}`, { body: {} })).status, 202);
+    await untilNode(server, approvalRun.id, 'h', (n) => n.status === 'completed');
+    await advanceClock(server, 601_000);
+    const timedOut = await untilRun(server, hookRun.id, ended);
+    assert.equal(timedOut.status, 'failed');
+    assert.equal(timedOut.errorCode, 'TIMEOUT');
+    assert.match(timedOut.error, /node "h" \(webhook\) failed: no webhook arrived before the node's timeout/);
+    assert.equal((await server.api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: {} })).status, 409, 'too late');
+    assert.equal((await getRun(server, approvalRun.id)).status, 'running', 'the approval still has time');
+    await advanceClock(server, 600_000);
+    const unanswered = await untilRun(server, approvalRun.id, ended);
+    assert.equal(unanswered.errorCode, 'TIMEOUT');
+    assert.match(unanswered.error, /node "ok" \(approval\) failed: no approval arrived/);
+  });
+
+  it('a webhook answered as its timeout fires either completes the run or fails it, never both', async () => {
+    const wf = await saveWorkflow(server, [
+      { id: 's', type: 'start' }, { id: 'h', type: 'webhook', config: { timeoutSeconds: 60 } }, { id: 'e', type: 'end', config: { output: 'answered' } },
+    ], [{ from: 's', to: 'h' }, { from: 'h', to: 'e' }]);
+    const runs = await Promise.all(Array.from({ length: 8 }, () => trigger(server, wf.id, null)));
+    const hooks = await Promise.all(runs.map((run) => untilNode(server, run.id, 'h', (n) => n.status === 'waiting')));
+    const [answers] = await Promise.all([
+      Promise.all(hooks.map((hook) => server.api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: {} }))),
+      advanceClock(server, 61_000),
+    ]);
+    for (const [i, run] of runs.entries()) {
+      const done = await untilRun(server, run.id, ended);
+      const node = done.nodeRuns.find((n: any) => n.nodeId === 'h');
+      if (answers[i]!.status === 202) {
+        assert.equal(done.status, 'completed', `the webhook was accepted, so the run goes on: ${JSON.stringify(done)}`);
+        assert.equal(node.status, 'completed');
+      } else {
+        assert.equal(answers[i]!.status, 409, answers[i]!.text);
+        assert.equal(done.errorCode, 'TIMEOUT');
+        assert.equal(node.status, 'failed');
+      }
+    }
+  });
+
+  it('a loop that doubles a value fails with DATA_TOO_LARGE at the node limit; the engine goes on', async () => {
+    // Read through the run list: the node runs of these runs are large.
+    const endedRun = (workflowId: string) => waitFor(`a run of ${workflowId} to end`, async () => {
+      const [run] = (await server.api('GET', `/api/workflows/${workflowId}/runs`)).body.runs;
+      return run && ended(run) ? run : undefined;
+    }, 120_000);
+    const wf = await saveWorkflow(server, [
+      { id: 's', type: 'start' },
+      { id: 'l', type: 'loop', config: { maxIterations: 1000 } },
+      { id: 'grow', type: 'transform', config: { template: { a: '{{nodes.grow.output}}', b: '{{nodes.grow.output}}', pad: '{{input.pad}}' } } },
+      { id: 'e', type: 'end' },
+    ], [{ from: 's', to: 'l' }, { from: 'l', to: 'grow', branch: 'body' }, { from: 'grow', to: 'l' }, { from: 'l', to: 'e', branch: 'exit' }]);
+    await trigger(server, wf.id, { pad: 'x'.repeat(100) });
+    const run = await endedRun(wf.id);
+    assert.equal(run.status, 'failed', JSON.stringify(run).slice(0, 500));
+    assert.equal(run.errorCode, 'DATA_TOO_LARGE');
+    assert.match(run.error, /node "grow" \(transform\) failed: .*over 1048576/);
+    assert.ok(run.nodeRunCount < 40, `stopped after a few doublings (${run.nodeRunCount} node runs)`);
+
+    // A run whose outputs add up past the run's limit stops too, each output under the node limit.
+    const big = await saveWorkflow(server, [
+      { id: 's', type: 'start' }, { id: 'l', type: 'loop', config: { maxIterations: 40 } },
+      { id: 'copy', type: 'transform', config: { template: '{{input.big}}' } }, { id: 'e', type: 'end' },
+    ], [{ from: 's', to: 'l' }, { from: 'l', to: 'copy', branch: 'body' }, { from: 'copy', to: 'l' }, { from: 'l', to: 'e', branch: 'exit' }]);
+    await trigger(server, big.id, { big: 'y'.repeat(900_000) });
+    const heavy = await endedRun(big.id);
+    assert.equal(heavy.errorCode, 'DATA_TOO_LARGE', heavy.error);
+    assert.match(heavy.error, /over 16777216 for a run/);
+
+    const after = await saveWorkflow(server, [{ id: 's', type: 'start' }, { id: 'e', type: 'end', config: { output: 'still here' } }], [{ from: 's', to: 'e' }]);
+    assert.equal((await untilRun(server, (await trigger(server, after.id, null)).id, ended)).output, 'still here');
   });
 });

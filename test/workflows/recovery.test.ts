@@ -147,4 +147,30 @@ describe('workflows: agent sessions and kill -9', () => {
     assert.equal(done.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, asking.state.sessionId);
     assert.equal((await sessionsOf(agentId)).length, 1, 'no second session');
   });
+
+  it('a kill -9 in the middle of a parallel fork: the branches left meet at the join, each node once', async () => {
+    const wf = await saveWorkflow(server, [
+      { id: 's', type: 'start' }, { id: 'fork', type: 'parallel' },
+      { id: 'hook', type: 'webhook' }, { id: 'nap', type: 'delay', config: { seconds: 600 } }, { id: 'shape', type: 'transform', config: { template: 'shaped {{input.x}}' } },
+      { id: 'j', type: 'join' }, { id: 'e', type: 'end', config: { output: { hook: '{{nodes.hook.output.body.v}}', shape: '{{nodes.shape.output}}', nap: '{{nodes.nap.output.wokeAt}}' } } },
+    ], [
+      { from: 's', to: 'fork' }, { from: 'fork', to: 'hook' }, { from: 'fork', to: 'nap' }, { from: 'fork', to: 'shape' },
+      { from: 'hook', to: 'j' }, { from: 'nap', to: 'j' }, { from: 'shape', to: 'j' }, { from: 'j', to: 'e' },
+    ]);
+    const run = await trigger(server, wf.id, { x: 7 });
+    const hook = await untilNode(server, run.id, 'hook', (n) => n.status === 'waiting');
+    assert.equal((await server.api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: { v: 'hooked' } })).status, 202);
+    const join = await untilNode(server, run.id, 'j', (n) => n.state.arrived.length === 2);
+    assert.deepEqual([...join.state.arrived].sort(), ['hook', 'shape']);
+
+    await killAndRelaunch();
+    await advanceClock(server, 600_000);
+    const done = await untilRun(server, run.id, ended, 30_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(done.output.hook, 'hooked');
+    assert.equal(done.output.shape, 'shaped 7');
+    assert.ok(done.output.nap);
+    const ids = done.nodeRuns.map((n: any) => n.nodeId);
+    assert.deepEqual([...ids].sort(), ['e', 'fork', 'hook', 'j', 'nap', 's', 'shape'], 'each node ran once');
+  });
 });
