@@ -43,6 +43,8 @@ export interface ServerConfig {
   metricsKey: string | undefined;
   /** A line on stderr per answered request (ROOST_ACCESS_LOG=off silences it). */
   accessLog: boolean;
+  /** ROOST_CHECK_RESPONSES=1: extension routes' success bodies are validated against their declared response schemas (for tests). */
+  checkResponses: boolean;
   /** ROOST_LOG_FORMAT: `json` (one JSON object per line; the default when stderr is not a terminal) or `text` (the default on a terminal). */
   logFormat: LogFormat;
   /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
@@ -111,6 +113,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     accessLog: env.ROOST_ACCESS_LOG !== 'off',
+    checkResponses: env.ROOST_CHECK_RESPONSES === '1',
     logFormat: logFormatFrom(env.ROOST_LOG_FORMAT, stderrIsTTY),
     metricsKey: env.ROOST_METRICS_KEY || undefined,
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],

@@ -190,7 +190,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       },
     });
     closers.push(() => kernel.registry.closeAll(stopGraces(deadline)));
-    kernel.dispatcher = new Dispatcher(routes, kernel.registry);
+    kernel.dispatcher = new Dispatcher(routes, kernel.registry, config.checkResponses);
     kernel.ws = ws;
     kernel.metrics = new KernelMetrics({
       registry: () => kernel.registry,

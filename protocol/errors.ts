@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
+  /** A route answered a body its declared response schema refuses (only checked with ROOST_CHECK_RESPONSES=1). */
+  RESPONSE_MISMATCH: 500,
   UPSTREAM_ERROR: 502,
   EXTENSION_UNAVAILABLE: 503,
   EXTENSION_TIMEOUT: 504,

@@ -6,6 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
 import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
+import { readSchemaFile } from './schema-files.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -188,7 +189,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     tools.push({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.input ? await readSchema(join(dir, tool.input), 'tool input schema') : { type: 'object', properties: {} },
+      inputSchema: tool.input ? await readSchemaFile(join(dir, tool.input), dir, 'tool input schema') : { type: 'object', properties: {} },
       privileged: tool.privileged ?? false,
     });
   }
@@ -219,7 +220,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
   for (const [key, doc] of Object.entries(docs)) {
     const route = routes.find((r) => `${r.method} ${r.path}` === key);
     if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
-    const schema = (file: string | undefined, what: string) => (file ? readSchema(join(dir, file), `${what} schema of ${key}`) : undefined);
+    const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`) : undefined);
     const [query, request, response] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')]);
     route.doc = {
       ...(doc.summary ? { summary: doc.summary } : {}),
@@ -232,10 +233,3 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
   return routes;
 }
 
-async function readSchema(file: string, what: string): Promise<Record<string, unknown>> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  } catch (err) {
-    throw new RoostError('VALIDATION_ERROR', `${what} ${file} cannot be read: ${(err as Error).message}`);
-  }
-}

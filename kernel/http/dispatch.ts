@@ -4,6 +4,7 @@ import { decodeAttachment } from '../../protocol/framing.js';
 import { RawJson, type AuthContext, type RequestMessage, type RouteReply } from '../../protocol/messages.js';
 import type { HttpMethod } from '../host/manifest.js';
 import type { ExtensionRegistry } from '../host/registry.js';
+import { checkResponse } from './response-check.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
 export interface DispatchInput {
@@ -46,6 +47,8 @@ export class Dispatcher {
   constructor(
     private readonly routes: RouteTable,
     private readonly registry: ExtensionRegistry,
+    /** ROOST_CHECK_RESPONSES: validate success bodies against their declared response schemas (response-check.ts). */
+    private readonly checkResponses = false,
   ) {}
 
   /** See EmbeddedRoute; `reserved` tells which paths the kernel itself serves. */
@@ -76,8 +79,9 @@ export class Dispatcher {
       : await this.registry.request<RouteReply>(route.owner, message, input.attachment ? { attachment: input.attachment } : {});
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
     // An embedded handler's body that is already JSON text goes out as an extension's attachment would.
-    if (reply.body instanceof RawJson) return { status: reply.status, headers: reply.headers, attachment: reply.body.text, encoding: 'json' };
-    return reply;
+    const answer: RouteReply = reply.body instanceof RawJson ? { status: reply.status, headers: reply.headers, attachment: reply.body.text, encoding: 'json' } : reply;
+    if (this.checkResponses) checkResponse(route, answer);
+    return answer;
   }
 
   /** An extension calling another extension's route, with the auth of the request it serves. */

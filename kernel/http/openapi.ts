@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type Router from '@koa/router';
 import { schemasDir } from '../../protocol/paths.js';
 import type { RouteDoc } from '../host/manifest.js';
+import { withoutLocalRefs } from '../host/schema-files.js';
 import type { Kernel } from '../kernel.js';
 import type { State } from './app.js';
 import { isKernelPublicRoute } from './routes/index.js';
@@ -104,16 +105,6 @@ function selfContained<T extends DocumentedRoute['doc']>(doc: T): T {
   return out;
 }
 
-function withoutLocalRefs(node: unknown, defs: Record<string, Schema>, depth = 0): unknown {
-  if (Array.isArray(node)) return node.map((item) => withoutLocalRefs(item, defs, depth));
-  if (!node || typeof node !== 'object') return node;
-  const ref = (node as Schema).$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/$defs/') && depth < 16) {
-    const target = defs[ref.slice('#/$defs/'.length)];
-    if (target) return withoutLocalRefs(target, defs, depth + 1);
-  }
-  return Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$defs' && key !== '$schema').map(([key, value]) => [key, withoutLocalRefs(value, defs, depth)]));
-}
 
 function operation(route: DocumentedRoute): Operation {
   const { doc } = route;

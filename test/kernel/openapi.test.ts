@@ -4,7 +4,7 @@
 // below, and the walk checked to be complete); a route without a response schema is marked as such and
 // listed; the document follows unload and load.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseManifest, readManifest } from '../../kernel/host/manifest.js';
+import { loadFixture } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -213,5 +214,42 @@ describe('GET /api/openapi.json', () => {
     await assert.rejects(parseManifest(toml, workDir), /\[server\.openapi\] names "GET \/api\/y", which is not among \[server\] routes/);
     const missingSchema = toml.replace('GET /api/y"]\nsummary = "nope"', 'GET /api/x"]\nresponse = "schemas/none.json"');
     await assert.rejects(parseManifest(missingSchema, workDir), /response schema of GET \/api\/x .*none\.json cannot be read/);
+  });
+
+  it('inlines the files a schema refers to, within the extension\'s folder and without circles', async () => {
+    const dir = await mkdtemp(join(workDir, 'refs-'));
+    await mkdir(join(dir, 'schemas'));
+    const write = (name: string, schema: object) => writeFile(join(dir, 'schemas', name), JSON.stringify(schema));
+    await write('record.json', { type: 'object', required: ['id'], properties: { id: { $ref: '#/$defs/id' } }, $defs: { id: { type: 'string' } } });
+    await write('list.json', { type: 'object', properties: { items: { type: 'array', items: { $ref: 'record.json' } } } });
+    await write('loop-a.json', { $ref: 'loop-b.json' });
+    await write('loop-b.json', { $ref: 'loop-a.json' });
+    await write('outside.json', { $ref: '../../elsewhere.json' });
+    const toml = (response: string) => `[plugin]\nname = "x"\nversion = "1.0.0"\nprotocol = "cli-v1"\n[server]\nmain = "main.ts"\nroutes = ["GET /api/x"]\n[server.openapi."GET /api/x"]\nresponse = "schemas/${response}"\n`;
+    const manifest = await parseManifest(toml('list.json'), dir);
+    assert.deepEqual(manifest.server!.routes[0]!.doc!.response, { type: 'object', properties: { items: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } } });
+    await assert.rejects(parseManifest(toml('loop-a.json'), dir), /go round in a circle/);
+    await assert.rejects(parseManifest(toml('outside.json'), dir), /leaves the extension's folder/);
+  });
+
+  it('with ROOST_CHECK_RESPONSES (as every test server runs), refuses a success body its declared schema does not allow', async () => {
+    assert.equal((await loadFixture(server, 'fx-described')).status, 201);
+    const good = await call('GET', '/api/fx-described/say?word=kestrel', { expect: 200, as: '/api/fx-described/say' });
+    assert.deepEqual(good.body, { said: 'kestrel' });
+    const bad = await server.api('GET', '/api/fx-described/say');
+    assert.equal(bad.status, 500);
+    assert.equal(bad.body.code, 'RESPONSE_MISMATCH');
+    assert.match(bad.body.error, /fx-described answered GET \/api\/fx-described\/say .*response\.said must be string/);
+
+    // Without the setting nothing is checked (a production server pays nothing for it).
+    const unchecked = await startTestServer({ env: { ROOST_CHECK_RESPONSES: '0' } });
+    try {
+      assert.equal((await loadFixture(unchecked, 'fx-described')).status, 201);
+      const passed = await unchecked.api('GET', '/api/fx-described/say');
+      assert.equal(passed.status, 200);
+      assert.deepEqual(passed.body, { said: 42 });
+    } finally {
+      await unchecked.cleanup();
+    }
   });
 });

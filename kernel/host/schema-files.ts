@@ -1,0 +1,57 @@
+// The JSON Schema files a manifest names (tool inputs, [server.openapi] query, request and response):
+// read, with every reference to another file of the same extension ("$ref": "record-agent.json")
+// replaced by that file's schema, so what the kernel holds is one self-contained schema (the OpenAPI
+// document, MCP's tool list and ROOST_CHECK_RESPONSES use it as it is). Several routes can then share
+// one record's schema instead of copies of it.
+import { readFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { RoostError } from '../../protocol/errors.js';
+
+export type Schema = Record<string, unknown>;
+
+/** References through files may go this deep (a cycle is refused before). */
+const MAX_DEPTH = 16;
+
+/** Reads `file`; its references to other files resolve relative to it and must stay inside `root`. */
+export async function readSchemaFile(file: string, root: string, what: string): Promise<Schema> {
+  return load(resolve(file), root, what, []);
+}
+
+async function load(file: string, root: string, what: string, chain: string[]): Promise<Schema> {
+  if (chain.includes(file)) throw new RoostError('VALIDATION_ERROR', `${what} ${chain[0]}: the references through ${relative(root, file)} go round in a circle`);
+  if (chain.length > MAX_DEPTH) throw new RoostError('VALIDATION_ERROR', `${what} ${chain[0]}: references go more than ${MAX_DEPTH} files deep`);
+  let schema: Schema;
+  try {
+    schema = JSON.parse(await readFile(file, 'utf8')) as Schema;
+  } catch (err) {
+    throw new RoostError('VALIDATION_ERROR', `${what} ${file} cannot be read: ${(err as Error).message}`);
+  }
+  return (await inlineFiles(schema, dirname(file), root, what, [...chain, file])) as Schema;
+}
+
+async function inlineFiles(node: unknown, dir: string, root: string, what: string, chain: string[]): Promise<unknown> {
+  if (Array.isArray(node)) return Promise.all(node.map((item) => inlineFiles(item, dir, root, what, chain)));
+  if (!node || typeof node !== 'object') return node;
+  const ref = (node as Schema).$ref;
+  if (typeof ref === 'string' && !ref.startsWith('#')) {
+    const target = resolve(dir, ref);
+    if (relative(root, target).startsWith('..')) throw new RoostError('VALIDATION_ERROR', `${what} ${chain[0]}: "$ref": "${ref}" leaves the extension's folder`);
+    const referenced = await load(target, root, what, chain);
+    // The inlined file's own #/$defs references mean that file: resolved here, before it joins another.
+    return withoutLocalRefs(referenced, (referenced.$defs ?? {}) as Record<string, Schema>);
+  }
+  const entries = await Promise.all(Object.entries(node).map(async ([key, value]) => [key, await inlineFiles(value, dir, root, what, chain)] as const));
+  return Object.fromEntries(entries);
+}
+
+/** The schema with its `#/$defs/…` references replaced by what they name (and no $defs or $schema left). */
+export function withoutLocalRefs(node: unknown, defs: Record<string, Schema>, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutLocalRefs(item, defs, depth));
+  if (!node || typeof node !== 'object') return node;
+  const ref = (node as Schema).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/') && depth < MAX_DEPTH) {
+    const target = defs[ref.slice('#/$defs/'.length)];
+    if (target) return withoutLocalRefs(target, defs, depth + 1);
+  }
+  return Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$defs' && key !== '$schema').map(([key, value]) => [key, withoutLocalRefs(value, defs, depth)]));
+}
