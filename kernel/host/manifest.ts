@@ -29,6 +29,8 @@ export interface RouteDoc {
   request?: Record<string, unknown>;
   response?: Record<string, unknown>;
   status?: number;
+  /** The success body's media type when it is not JSON (`content_type` in plugin.toml). */
+  contentType?: string;
 }
 
 export interface ToolDecl {
@@ -112,7 +114,7 @@ interface RawManifest {
     broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
-    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number }>;
+    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string }>;
   };
 }
 
@@ -221,6 +223,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
     const route = routes.find((r) => `${r.method} ${r.path}` === key);
     if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
     const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`) : undefined);
+    if (doc.content_type && doc.response) throw new RoostError('VALIDATION_ERROR', `[server.openapi] "${key}": a route answers either a JSON body (response) or another content_type, not both`);
     const [query, request, response] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')]);
     route.doc = {
       ...(doc.summary ? { summary: doc.summary } : {}),
@@ -228,6 +231,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
       ...(request ? { request } : {}),
       ...(response ? { response } : {}),
       ...(doc.status ? { status: doc.status } : {}),
+      ...(doc.content_type ? { contentType: doc.content_type } : {}),
     };
   }
   return routes;

@@ -27,7 +27,7 @@ interface DocumentedRoute {
   owner: string;
   public: boolean;
   raw: boolean;
-  doc: RouteDoc & { contentType?: string; responses?: Record<string, { description: string; schema: Schema }> };
+  doc: RouteDoc & { responses?: Record<string, { description: string; schema: Schema }> };
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };

@@ -85,7 +85,7 @@ describe('GET /api/openapi.json', () => {
           assert.ok(operation, `${plugin.name}: ${route.method} ${route.path}`);
           assert.deepEqual(operation.tags, [plugin.name]);
           // Marked exactly when the manifest gives no response schema for a route that answers a body.
-          const undescribed = route.doc?.response === undefined && route.doc?.status !== 204;
+          const undescribed = route.doc?.response === undefined && route.doc?.contentType === undefined && route.doc?.status !== 204;
           assert.equal(operation['x-roost-response-undescribed'] === true, undescribed, `${route.method} ${route.path} marked as described or not`);
           checked++;
         }
@@ -214,6 +214,10 @@ describe('GET /api/openapi.json', () => {
     await assert.rejects(parseManifest(toml, workDir), /\[server\.openapi\] names "GET \/api\/y", which is not among \[server\] routes/);
     const missingSchema = toml.replace('GET /api/y"]\nsummary = "nope"', 'GET /api/x"]\nresponse = "schemas/none.json"');
     await assert.rejects(parseManifest(missingSchema, workDir), /response schema of GET \/api\/x .*none\.json cannot be read/);
+    const both = toml.replace('GET /api/y"]\nsummary = "nope"', 'GET /api/x"]\nresponse = "schemas/none.json"\ncontent_type = "image/png"');
+    await assert.rejects(parseManifest(both, workDir), /either a JSON body \(response\) or another content_type, not both/);
+    const image = toml.replace('GET /api/y"]\nsummary = "nope"', 'GET /api/x"]\ncontent_type = "image/png"');
+    assert.equal((await parseManifest(image, workDir)).server!.routes[0]!.doc!.contentType, 'image/png');
   });
 
   it('inlines the files a schema refers to, within the extension\'s folder and without circles', async () => {
