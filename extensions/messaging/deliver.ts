@@ -66,14 +66,16 @@ export async function deliver(ctx: ExtensionContext, tenantId: string, as: CallA
   }
 
   const ledger = new SendLedger(ctx.db);
-  const reservation = await ledger.reserve(tenantId, sender, to.id, settings, now);
+  // A person or script starts chains; loops run between agents, so only agents' sends are counted
+  // (people and scripts have the kernel's rate limit).
+  const reservation = sender.kind === 'caller' ? null : await ledger.reserve(tenantId, sender, to.id, settings, now);
   let delivery: Delivery & { resumed?: boolean };
   try {
     delivery = existing
       ? await continueConversation(ctx.host, as, { agentId: to.id, sessionId: existing.sessionId, prompt: out.content, session: { source: 'agent' } })
       : await deliverPrompt(ctx.host, as, { agentId: to.id, prompt: out.content, session: { source: 'agent' } });
   } catch (err) {
-    await ledger.release(reservation);
+    if (reservation) await ledger.release(reservation);
     throw err;
   }
   if (!existing) await threads.create(tenantId, { id: threadId, from: from?.id ?? null, to: to.id, sessionId: delivery.sessionId, depth });

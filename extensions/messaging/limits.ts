@@ -1,8 +1,9 @@
-// The limits against message loops, on every way a message is sent. Sends are counted per sender:
-// the sending session when an agent sends from one (its whole life), else the agent named as the
-// sender, else the calling person or script (both within the last windowSeconds). A send is reserved
-// before delivery (insert, then look at the others), so two sends racing from one sender cannot both
-// slip under a limit; a send whose delivery fails gives its reservation back.
+// The limits against message loops, on every way an agent sends a message. Sends are counted per
+// sender: the sending session when an agent sends from one (its whole life), else the agent named as
+// the sender (within the last windowSeconds). A person or script sending is not counted: loops run
+// between agents. A send is reserved before delivery (insert, then look at the others), so two sends
+// racing from one sender cannot both slip under a limit; a send whose delivery fails gives its
+// reservation back.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RoostError } from '../../protocol/errors.js';
@@ -18,8 +19,10 @@ export type Sender =
   | { kind: 'agent'; agentId: string; name: string }
   | { kind: 'caller'; actor: string };
 
-const scopeOf = (sender: Sender): string =>
-  sender.kind === 'session' ? `session:${sender.sessionId}` : sender.kind === 'agent' ? `agent:${sender.agentId}` : `caller:${sender.actor}`;
+/** The senders the limits count: agents, from a session or named without one. */
+type Counted = Exclude<Sender, { kind: 'caller' }>;
+
+const scopeOf = (sender: Counted): string => (sender.kind === 'session' ? `session:${sender.sessionId}` : `agent:${sender.agentId}`);
 
 interface Send {
   to_agent_id: string;
@@ -29,7 +32,7 @@ interface Send {
 export class SendLedger {
   constructor(private readonly db: Knex) {}
 
-  async reserve(tenantId: string, sender: Sender, toAgentId: string, limits: MessagingSettings, now: number): Promise<string> {
+  async reserve(tenantId: string, sender: Counted, toAgentId: string, limits: MessagingSettings, now: number): Promise<string> {
     const id = randomUUID();
     const scope = scopeOf(sender);
     // A session is counted over its life; any other sender over the window (older sends are dropped).
@@ -50,7 +53,7 @@ export class SendLedger {
   }
 }
 
-function check(sender: Sender, toAgentId: string, earlier: Send[], limits: MessagingSettings, now: number): RoostError | undefined {
+function check(sender: Counted, toAgentId: string, earlier: Send[], limits: MessagingSettings, now: number): RoostError | undefined {
   const words = wordsFor(sender, limits);
   if (earlier.length >= limits.maxMessagesPerSession) {
     return limitError('messages', `${words.who} has sent ${earlier.length} messages${words.within}, the most ${words.one} may send${words.within === '' ? '' : ' in that time'} (${limits.maxMessagesPerSession})`, { max: limits.maxMessagesPerSession });
@@ -67,9 +70,7 @@ function check(sender: Sender, toAgentId: string, earlier: Send[], limits: Messa
   return undefined;
 }
 
-function wordsFor(sender: Sender, limits: MessagingSettings): { who: string; one: string; within: string } {
-  const within = ` in the last ${limits.windowSeconds} s`;
+function wordsFor(sender: Counted, limits: MessagingSettings): { who: string; one: string; within: string } {
   if (sender.kind === 'session') return { who: `session ${sender.sessionId}`, one: 'one session', within: '' };
-  if (sender.kind === 'agent') return { who: `agent ${sender.name} (sending without a session)`, one: 'one sender', within };
-  return { who: `this caller (${sender.actor})`, one: 'one sender', within };
+  return { who: `agent ${sender.name} (sending without a session)`, one: 'one sender', within: ` in the last ${limits.windowSeconds} s` };
 }
