@@ -125,7 +125,8 @@ export async function request(req: OutboundRequest): Promise<OutboundReply> {
   });
 }
 
-function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
+/** The lookup hook that refuses addresses outside the reach (for a client library that takes an http.Agent). */
+export function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
