@@ -78,16 +78,27 @@ describe('discord: spoken replies and the voice cache, chat tools over MCP, the 
     assert.deepEqual((await h.server.api('GET', '/api/voice-cache', { key: other.owner })).body, { entries: 0, bytes: 0, maxBytes: CAP, hits: 0, misses: 0, evictions: 0 });
   });
 
-  it('sends messages and images through the MCP tools, honours a 429, refuses bad input and other tenants', async () => {
+  it('sends messages and images through the MCP tools, queues through a 429, refuses bad input and other tenants', async () => {
     const client = await mcpClient(h.server);
     try {
+      // A 429 is not waited out inside the call: the outbox sends it again after a backoff, and the tool
+      // answers within seconds either way (sent, or queued with its outbox id).
       h.discord.rateLimitNext(1, 0.05);
       const sent = await callTool(client, 'svc_send_chat_message', { channel_id: CHANNEL, content: 'Hello channel' });
       assert.equal(sent.isError, false, sent.text);
-      const posts = h.discord.calls.filter((c) => c.path === `/channels/${CHANNEL}/messages` && c.json.content === 'Hello channel');
-      assert.equal(posts.length, 2, 'the 429 was waited out and the message sent again');
+      assert.ok(['sent', 'queued'].includes(sent.value.status), sent.text);
+      const posts = await waitFor('the message sent again after the 429', async () => {
+        const list = h.discord.calls.filter((c) => c.path === `/channels/${CHANNEL}/messages` && c.json.content === 'Hello channel');
+        return list.length >= 2 ? list : undefined;
+      });
+      assert.equal(posts.length, 2, 'refused once, sent once');
       assert.equal(posts[1]!.token, `Bot ${BOT_TOKEN}`);
-      assert.equal(sent.value.messageId, posts[1]!.id);
+      // The agent repeating the call gets the first send's status: no second message.
+      const repeated = await callTool(client, 'svc_send_chat_message', { channel_id: CHANNEL, content: 'Hello channel' });
+      assert.equal(repeated.value.outboxId, sent.value.outboxId);
+      assert.equal(repeated.value.status, 'sent');
+      assert.equal(repeated.value.messageId, posts[1]!.id);
+      assert.equal(h.discord.calls.filter((c) => c.path === `/channels/${CHANNEL}/messages` && c.json.content === 'Hello channel').length, 2);
 
       const b64 = await callTool(client, 'svc_send_chat_image', { channel_id: CHANNEL, image: PNG.toString('base64'), caption: 'a pixel' });
       assert.equal(b64.isError, false, b64.text);

@@ -49,7 +49,7 @@ export async function startFakeDiscord(botToken: string): Promise<FakeDiscord> {
       return sendJson(res, 429, { message: 'You are being rate limited.', retry_after: limited.retryAfter, global: false }, { 'retry-after': String(Math.ceil(limited.retryAfter)) });
     }
     const webhook = /^\/webhooks\/\d+\/[^/]+$/.test(path);
-    const original = /^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(path);
+    const original = /^\/webhooks\/\d+\/[^/]+\/messages\/(?:@|%40)original$/.test(path);
     if (!webhook && !original && call.token !== `Bot ${botToken}`) return sendJson(res, 401, { message: '401: Unauthorized', code: 0 });
     if (req.method === 'PATCH' && original) {
       call.id = String(++nextId);

@@ -86,8 +86,13 @@ describe('slack: configuration and request signatures', () => {
     const notJson = await h.server.api('POST', '/workchat/events', { raw: '{"type":', headers: { 'content-type': 'text/plain' } });
     assert.equal(notJson.status, 400);
     assert.equal((await h.server.api('POST', '/workchat/events', { raw: '' })).status, 400);
+    // An unknown workspace is answered like a bad signature: nobody learns which workspaces are connected.
     const unknownTeam = await h.deliver({ ...mention('C0GENERAL', 'x'), team_id: 'T0NOBODY' });
-    assert.equal(unknownTeam.status, 404);
+    assert.equal(unknownTeam.status, 401);
+    assert.equal(unknownTeam.body.error, 'the Slack signature does not match');
+    const noTeam = await h.deliver({ type: 'event_callback', event_id: 'Ev-noteam', event: { type: 'app_mention', channel: 'C0GENERAL', user: 'U1', text: 'x', ts: '5.5' } });
+    assert.equal(noTeam.status, 400);
+    assert.match(noTeam.body.error, /names no workspace/);
     const big = await h.server.api('POST', '/workchat/events', { raw: JSON.stringify({ type: 'event_callback', pad: 'x'.repeat(2 * 1024 * 1024) }) });
     assert.equal(big.status, 413);
     const nested = await h.deliver(`{"type":"event_callback","team_id":"${TEAM}","event_id":"Ev-nest","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
