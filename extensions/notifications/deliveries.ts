@@ -51,6 +51,7 @@ interface Row {
   updated_at: string;
   delivered_at: string | null;
   close_queued: boolean | number;
+  upstream_queued: boolean | number;
 }
 
 export interface NewDelivery {
@@ -86,6 +87,7 @@ export class DeliveryStore {
       updated_at: now,
       delivered_at: null,
       close_queued: false,
+      upstream_queued: false,
     }));
     if (rows.length > 0) await this.db('deliveries').insert(rows);
     return rows.map(toDelivery);
@@ -128,16 +130,17 @@ export class DeliveryStore {
    * the same key, without spending an attempt.
    */
   async queuedUpstream(id: string, note: string, nextAt: Date): Promise<void> {
-    await this.db('deliveries').where({ id, status: 'sending' }).update({ status: 'pending', last_error: note.slice(0, 2_000), next_attempt_at: nextAt.toISOString(), updated_at: new Date().toISOString() });
+    await this.db('deliveries').where({ id, status: 'sending' }).update({ status: 'pending', upstream_queued: true, last_error: note.slice(0, 2_000), next_attempt_at: nextAt.toISOString(), updated_at: new Date().toISOString() });
   }
 
   /**
    * Dispatches of a question not yet out when it closed are not sent at all; one being sent right now is
    * marked cancelled too, so a failure does not put it back in line (a success still records it delivered,
-   * and it is then closed at once).
+   * and it is then closed at once). One a bridge already holds in its own outbox goes out whatever we do:
+   * it is asked about until delivered, and then closed.
    */
   async cancelPending(questionId: string): Promise<void> {
-    await this.db('deliveries').where({ question_id: questionId, kind: 'question' }).whereIn('status', ['pending', 'sending']).update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date().toISOString() });
+    await this.db('deliveries').where({ question_id: questionId, kind: 'question', upstream_queued: false }).whereIn('status', ['pending', 'sending']).update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date().toISOString() });
   }
 
   /** True for the one caller that gets to queue the question_closed of this dispatch. */

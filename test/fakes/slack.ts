@@ -12,6 +12,8 @@ export interface SlackCall {
   ts?: string;
   /** Answered 503 (an outage). */
   failed?: boolean;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface FakeSlack extends FakeServer {
@@ -36,7 +38,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     const args = parseArgs(request.body);
     const owner = tokens.get(token);
     if (!owner) return sendJson(res, 200, { ok: false, error: 'invalid_auth' });
-    const call: SlackCall = { method, token, args };
+    const call: SlackCall = { method, token, args, at: Date.now() };
     calls.push(call);
     if (failures > 0) {
       failures--;

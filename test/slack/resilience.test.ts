@@ -3,7 +3,7 @@
 // bridge unloaded.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { callTool, mcpClient } from '../agents/support.js';
+import { callAs, callTool, mcpClient } from '../agents/support.js';
 import { slackHeaders } from '../fakes/slack.js';
 import { waitFor } from '../helpers/wait.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEAM, mention, startSlackHarness, type SlackHarness } from './support.js';
@@ -76,6 +76,19 @@ describe('slack: duplicates, replays, floods and outages', () => {
     assert.ok(failed.length >= 3, `the reply was refused ${failed.length} times before it went out`);
     const session = (await h.server.api('GET', '/api/sessions')).body.sessions.find((s: any) => s.name === 'slack: during the outage');
     assert.equal((await h.get(session.id)).busy, false, 'the session finished its turn; only the reply waited');
+  });
+
+  it('paces what it sends to one channel: queued a second apart, in order, none dropped', async () => {
+    const list = await callAs(h.server, undefined, 'GET', '/api/internal/bridges/slack/conversations');
+    const conversation = list.body.conversations.find((c: any) => c.conversationId.startsWith('C0RES:'));
+    const sends = await Promise.all(['one', 'two', 'three'].map((text) => callAs(h.server, undefined, 'POST', `/api/internal/bridges/slack/conversations/${encodeURIComponent(conversation.conversationId)}/send`, { text: `paced ${text}` })));
+    for (const s of sends) assert.equal(s.status, 200);
+    const posts = await waitFor('the three paced messages', async () => {
+      const found = h.slack.posts('C0RES').filter((c) => /^paced /.test(c.args.text));
+      return found.length === 3 ? found : undefined;
+    });
+    // A lower bound only: a slow machine makes the gaps longer, never shorter.
+    for (let i = 1; i < posts.length; i++) assert.ok(posts[i]!.at - posts[i - 1]!.at >= 950, `message ${i} left ${posts[i]!.at - posts[i - 1]!.at} ms after the one before`);
   });
 
   it('unloaded, the bridge answers nothing and lists nothing; loaded again, its conversations are back', async () => {

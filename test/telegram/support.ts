@@ -29,7 +29,7 @@ export async function startFakes(reply = 'Hello from your agent.'): Promise<Fake
   };
 }
 
-export async function configureBot(server: TestServer, key: string, body: Record<string, unknown>): Promise<any> {
+export async function configureBot(server: TestServer, key: string | undefined, body: Record<string, unknown>): Promise<any> {
   const res = await server.api('PUT', '/api/bridges/telegram', { key, body });
   assert.equal(res.status, 200, res.text);
   return res.body;

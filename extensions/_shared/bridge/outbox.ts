@@ -36,7 +36,8 @@ export interface OutboxStatus {
   lastError: string | null;
 }
 
-const MAX_BACKOFF_MS = 3_600_000;
+/** Retries of one message are at most this far apart: a channel back after an outage is not left idle long. */
+const MAX_BACKOFF_MS = 5 * 60_000;
 const STALE_SENDING_MS = 5 * 60_000;
 const KEEP_DONE_MS = 7 * 24 * 3_600_000;
 
