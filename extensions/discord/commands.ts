@@ -33,7 +33,7 @@ export async function command(bridge: DiscordBridge, config: DiscordConfig, i: I
       if (!agentId) return say('No agent is mapped to this channel: use /agent, or set channels or defaultAgentId in the Discord bridge configuration.', true);
       const inThread = THREADS.has(Number(i.channel?.type)) || conversation?.threadId === channelId;
       const opensThread = !inThread && Boolean(config.secrets.botToken);
-      void ask(bridge, config, i, { channelId, agentId, prompt, opensThread }).catch((err) => bridge.ctx.host.log('error', `discord: /ask in ${channelId} failed: ${(err as Error).message}`));
+      void ask(bridge, config, i, { channelId, agentId, prompt, inThread, opensThread }).catch((err) => bridge.ctx.host.log('error', `discord: /ask in ${channelId} failed: ${(err as Error).message}`));
       return { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE };
     }
     case 'status': {
@@ -67,14 +67,23 @@ interface Ask {
   channelId: string;
   agentId: string;
   prompt: string;
+  inThread: boolean;
   opensThread: boolean;
 }
 
+/** Where a turn's messages go: a thread it opened (posted as the bot), or the interaction's follow-ups. */
+interface Where {
+  conversationId: string;
+  threadId: string | null;
+  asBot: boolean;
+}
+
 async function ask(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, a: Ask): Promise<void> {
-  const where = a.opensThread ? await openThread(bridge, config, i, a) : { conversationId: a.channelId, threadId: null as string | null };
+  // In a thread, the follow-ups (which also end the deferred response) land in the thread itself.
+  const where: Where = a.opensThread ? await openThread(bridge, config, i, a) : { conversationId: a.channelId, threadId: a.inThread ? a.channelId : null, asBot: false };
   const reply = (body: Record<string, unknown>, files?: QueuedFile[]) =>
-    bridge.queue(config.tenantId, where.threadId
-      ? { kind: 'message', channelId: where.threadId, body, ...(files ? { files } : {}) }
+    bridge.queue(config.tenantId, where.asBot
+      ? { kind: 'message', channelId: where.threadId!, body, ...(files ? { files } : {}) }
       : { kind: 'followUp', channelId: a.channelId, interactionToken: i.token, body, ...(files ? { files } : {}) });
   await bridge.serial.run(where.conversationId, async () => {
     let text: string;
@@ -101,24 +110,24 @@ async function ask(bridge: DiscordBridge, config: DiscordConfig, i: Interaction,
  * the thread is the conversation. Done at once, not through the outbox: the interaction token is needed
  * now, and a failure falls back to the channel as the conversation.
  */
-async function openThread(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, a: Ask): Promise<{ conversationId: string; threadId: string | null }> {
+async function openThread(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, a: Ask): Promise<Where> {
   try {
     const opening = await bridge.rest.send('PATCH', Routes.webhookMessage(config.settings.applicationId, i.token, '@original'), { content: `${who(i)} asked: ${a.prompt}`.slice(0, 2000), allowed_mentions: { parse: [] } });
     const thread = await bridge.rest.send<{ id: string }>('POST', Routes.threads(a.channelId, opening.id), { name: a.prompt.slice(0, 90), auto_archive_duration: 1440 }, { botToken: bridge.botToken(config) });
-    return { conversationId: thread.id, threadId: thread.id };
+    return { conversationId: thread.id, threadId: thread.id, asBot: true };
   } catch (err) {
     bridge.ctx.host.log('warn', `discord: opening a thread in ${a.channelId} failed, answering in the channel: ${(err as Error).message}`);
-    return { conversationId: a.channelId, threadId: null };
+    return { conversationId: a.channelId, threadId: null, asBot: false };
   }
 }
 
-async function showEscalation(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, where: { conversationId: string; threadId: string | null }, entry: Escalation): Promise<void> {
+async function showEscalation(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, where: Where, entry: Escalation): Promise<void> {
   if (await bridge.store.promptFor(config.tenantId, 'escalation', entry.id)) return;
   const button = (label: string, behavior: string, style: number) => ({ type: 2, style, label, custom_id: `esc:${behavior}:${entry.id}` });
   const body = { content: describeEscalation(entry).slice(0, 2000), components: [{ type: 1, components: [button('Allow', 'allow', 3), button('Deny', 'deny', 4)] }] };
   const prompt = { kind: 'escalation' as const, subjectId: entry.id, conversationId: where.conversationId, options: ['allow', 'deny'] };
-  const op: DiscordOp = where.threadId
-    ? { kind: 'message', channelId: where.threadId, body, prompt }
+  const op: DiscordOp = where.asBot
+    ? { kind: 'message', channelId: where.threadId!, body, prompt }
     : { kind: 'followUp', channelId: where.conversationId, interactionToken: i.token, body, prompt };
   await bridge.queue(config.tenantId, op, { waitMs: 0, key: `escalation:${config.tenantId}:${entry.id}` });
 }

@@ -12,6 +12,7 @@ async function opFor(bridge: DiscordBridge, req: RouteRequest, body: DeliverBody
   const own = channelToken(body.channel);
   if (!own) bridge.botToken(await bridge.configs.get(req.auth.tenantId));
   const token = own ? { sealedToken: await bridge.configs.sealFor(req.auth.tenantId, own) } : {};
+  if (body.kind === 'question_closed' && !/^\d+:\d+$/.test(body.reference!)) throw validationError('body.reference must be a Discord message id (<channel id>:<message id>)');
   if (body.kind === 'question_closed') return { kind: 'edit', externalId: body.reference!, body: { content: `Closed: ${body.text}`.slice(0, 2000), components: [] }, closePrompt: true, ...token };
   const channelId = targetChannel(body.channel);
   if (!channelId) throw validationError('body.channel must name its Discord channel (channelId)');

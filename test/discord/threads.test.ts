@@ -43,8 +43,10 @@ describe('discord: threads as sessions, outages, presses that fail', () => {
     assert.ok(conversation?.sessionId, 'the thread is the conversation');
     sessionId = conversation.sessionId;
 
-    await h.interact(inThread('ask', { prompt: 'and more' }, thread));
-    const second = await waitFor('the second answer', async () => threadAnswers(thread)[1], 20_000);
+    // In the thread, the answer is the interaction's follow-up, which Discord shows in the thread.
+    const more = inThread('ask', { prompt: 'and more' }, thread);
+    await h.interact(more);
+    const second = await waitFor('the second answer', async () => h.followUps(more.token)[0], 20_000);
     assert.equal(second.json.content, 'Second, same session.');
     assert.equal(h.discord.threads.size, 1, 'no second thread');
     const again = (await callAs(h.server, undefined, 'GET', '/api/internal/bridges/discord/conversations')).body.conversations.find((c: any) => c.conversationId === thread);
@@ -54,9 +56,10 @@ describe('discord: threads as sessions, outages, presses that fail', () => {
   it('keeps the thread on its session across a restart', async () => {
     await h.restart();
     h.anthropic.setScript(['After the restart.']);
-    await h.interact(inThread('ask', { prompt: 'still you?' }, thread));
-    const answer = await waitFor('the answer after the restart', async () => threadAnswers(thread).find((c) => c.json.content === 'After the restart.'), 20_000);
-    assert.ok(answer);
+    const still = inThread('ask', { prompt: 'still you?' }, thread);
+    await h.interact(still);
+    const answer = await waitFor('the answer after the restart', async () => h.followUps(still.token)[0], 20_000);
+    assert.equal(answer.json.content, 'After the restart.');
     const conversation = (await callAs(h.server, undefined, 'GET', '/api/internal/bridges/discord/conversations')).body.conversations.find((c: any) => c.conversationId === thread);
     assert.equal(conversation.sessionId, sessionId);
   });
@@ -65,14 +68,17 @@ describe('discord: threads as sessions, outages, presses that fail', () => {
     h.anthropic.setScript(['Through the outage.']);
     const turns = (await h.get(sessionId)).turns;
     h.discord.down = true;
-    const before = h.discord.calls.length;
-    await h.interact(inThread('ask', { prompt: 'during the outage' }, thread));
-    await waitFor('refused attempts', async () => (h.discord.calls.slice(before).filter((c) => c.path === `/channels/${thread}/messages`).length >= 2 ? true : undefined), 30_000);
-    const session = await h.until(sessionId, (s) => !s.busy && s.turns > turns, 20_000);
-    assert.equal(session.busy, false, 'the session is not held up by the outage');
-    h.discord.down = false;
-    const answer = await waitFor('the answer after the outage', async () => threadAnswers(thread).find((c) => c.json.content === 'Through the outage.' && c.id), 30_000);
-    assert.ok(answer.id);
+    const during = inThread('ask', { prompt: 'during the outage' }, thread);
+    try {
+      await h.interact(during);
+      await waitFor('refused attempts', async () => (h.followUps(during.token).length >= 2 ? true : undefined), 30_000);
+      const session = await h.until(sessionId, (s) => !s.busy && s.turns > turns, 20_000);
+      assert.equal(session.busy, false, 'the session is not held up by the outage');
+    } finally {
+      h.discord.down = false;
+    }
+    const answer = await waitFor('the answer after the outage', async () => h.followUps(during.token).find((c) => c.id), 30_000);
+    assert.equal(answer.json.content, 'Through the outage.');
   });
 
   it('a press that cannot be recorded keeps its buttons, so it can be tried again', async () => {

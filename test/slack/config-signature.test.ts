@@ -79,6 +79,12 @@ describe('slack: configuration and request signatures', () => {
     assert.equal(unsigned.status, 401);
     const tampered = await h.deliver(mention('C0GENERAL', 'hi'), { headers: { 'x-slack-signature': `v0=${'0'.repeat(64)}` } });
     assert.equal(tampered.status, 401);
+    // The handshake names no workspace, so it costs a check against every tenant's secret: a flood of
+    // them is cut off (30 a minute) instead of making the bridge decrypt every configuration again and again.
+    const flood = [];
+    for (let i = 0; i < 40; i++) flood.push((await h.deliver({ ...handshake, challenge: `c-${i}` }, { secret: 'wrong-secret' })).status);
+    assert.ok(flood.includes(429), `some handshakes were refused: ${flood.join(',')}`);
+    assert.ok(flood.every((s) => s === 401 || s === 429));
     assert.equal(h.slack.posts().length, 0, 'nothing refused reached the agent or Slack');
   });
 
