@@ -91,10 +91,13 @@ export class DiscordBridge {
     return this.outbox.submit(tenantId, channel, op, options);
   }
 
-  /** The reply's audio when voice is on for the channel (from the voice cache when it was spoken before). */
-  async voiceFor(config: DiscordConfig, channelId: string, text: string): Promise<QueuedFile[] | undefined> {
+  /**
+   * The reply's audio when voice is on for the channel (a thread: or for its parent channel), from the
+   * voice cache when it was spoken before.
+   */
+  async voiceFor(config: DiscordConfig, channelIds: string[], text: string): Promise<QueuedFile[] | undefined> {
     const voice = config.settings.voice;
-    if (!voice.channels.includes(channelId) || text.trim() === '') return undefined;
+    if (!channelIds.some((id) => voice.channels.includes(id)) || text.trim() === '') return undefined;
     const spoken = await this.speech.speak(config.tenantId, text, voice.voice, voice.model);
     return [{ name: 'reply.mp3', contentType: spoken.contentType, base64: spoken.audio.toString('base64') }];
   }

@@ -33,7 +33,7 @@ export async function command(bridge: DiscordBridge, config: DiscordConfig, i: I
       if (!agentId) return say('No agent is mapped to this channel: use /agent, or set channels or defaultAgentId in the Discord bridge configuration.', true);
       const inThread = THREADS.has(Number(i.channel?.type)) || conversation?.threadId === channelId;
       const opensThread = !inThread && Boolean(config.secrets.botToken);
-      void ask(bridge, config, i, { channelId, agentId, prompt, inThread, opensThread }).catch((err) => bridge.ctx.host.log('error', `discord: /ask in ${channelId} failed: ${(err as Error).message}`));
+      void ask(bridge, config, i, { channelId, parentId, agentId, prompt, inThread, opensThread }).catch((err) => bridge.ctx.host.log('error', `discord: /ask in ${channelId} failed: ${(err as Error).message}`));
       return { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE };
     }
     case 'status': {
@@ -65,6 +65,8 @@ export async function command(bridge: DiscordBridge, config: DiscordConfig, i: I
 
 interface Ask {
   channelId: string;
+  /** The thread's parent channel, when asked in a thread. */
+  parentId: string | undefined;
   agentId: string;
   prompt: string;
   inThread: boolean;
@@ -97,7 +99,7 @@ async function ask(bridge: DiscordBridge, config: DiscordConfig, i: Interaction,
     let files;
     let note = '';
     try {
-      files = await bridge.voiceFor(config, a.channelId, text);
+      files = await bridge.voiceFor(config, [a.channelId, ...(a.parentId ? [a.parentId] : [])], text);
     } catch (err) {
       note = `\n(voice unavailable: ${(err as Error).message})`;
     }

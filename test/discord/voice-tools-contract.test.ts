@@ -39,7 +39,8 @@ describe('discord: spoken replies and the voice cache, chat tools over MCP, the 
 
   async function spoken(reply: string): Promise<{ files: Array<{ name: string; data: Buffer }> }> {
     h.anthropic.setScript([reply]);
-    const ask = slash('ask', { prompt: `say ${reply}` }, VOICE_CHANNEL);
+    // Asked in a thread (VOICE_CHANNEL plays one), so the answer is the interaction's follow-up.
+    const ask = { ...slash('ask', { prompt: `say ${reply}` }, VOICE_CHANNEL), channel: { id: VOICE_CHANNEL, type: 11 } };
     await h.interact(ask);
     return waitFor('the spoken follow-up', async () => h.followUps(ask.token)[0], 20_000);
   }
@@ -72,7 +73,7 @@ describe('discord: spoken replies and the voice cache, chat tools over MCP, the 
 
     // Voice is per channel: the plain channel gets text only.
     h.anthropic.setScript(['Silent.']);
-    const plain = slash('ask', { prompt: 'quiet' }, CHANNEL);
+    const plain = { ...slash('ask', { prompt: 'quiet' }, CHANNEL), channel: { id: CHANNEL, type: 11 } };
     await h.interact(plain);
     assert.equal((await waitFor('the plain follow-up', async () => h.followUps(plain.token)[0], 20_000)).files.length, 0);
     assert.deepEqual((await h.server.api('GET', '/api/voice-cache', { key: other.owner })).body, { entries: 0, bytes: 0, maxBytes: CAP, hits: 0, misses: 0, evictions: 0 });

@@ -86,7 +86,13 @@ export class BridgeOutbox<Op> {
     const row = await this.db('outbox').where({ id }).first();
     if (!row) return undefined;
     const status = row.status === 'sent' ? 'sent' : row.status === 'failed' ? 'failed' : 'queued';
-    return { id, status, externalId: row.external_id ?? null, attempts: Number(row.attempts), lastError: row.last_error ?? null };
+    return { id, status, externalId: row.external_id ?? null, attempts: Number(row.attempts), lastError: row.last_error ?? (status === 'queued' ? await this.blockedBy(row) : null) };
+  }
+
+  /** Why a row not tried yet waits: the failure of an earlier message to the same channel, if any. */
+  private async blockedBy(row: Record<string, any>): Promise<string | null> {
+    const head = await this.db('outbox').where({ channel_key: row.channel_key, status: 'pending' }).andWhere('created_at', '<=', row.created_at).whereNot({ id: row.id }).whereNotNull('last_error').orderBy('created_at').first('last_error');
+    return head ? `waiting behind an earlier message to the same chat, which failed: ${String(head.last_error)}` : null;
   }
 
   private async existing(key: string, windowMs: number | undefined): Promise<string | undefined> {
