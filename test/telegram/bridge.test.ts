@@ -150,10 +150,11 @@ describe('the Telegram bridge over long polling', () => {
     fakes.telegram.down = true;
     const sent = await callTool(mcp, 'svc_notify_owner', { message: 'during the outage', channels: ['telegram'], priority: 'urgent' });
     assert.equal(sent.isError, false, sent.text);
-    // The bridge holds it in its outbox and says why it has not gone out yet; the delivery stays pending.
+    // The bridge holds it in its outbox and says why it has not gone out yet (its own refusal, or that of
+    // an earlier message to the chat it waits behind: the previous test's closing edit); it stays pending.
     const failing = await waitFor('a failed attempt', async () => {
       const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
-      return /Telegram refused sendMessage: 502/.test(body.deliveries[0].lastError ?? '') ? body.deliveries[0] : undefined;
+      return /Telegram refused (sendMessage|editMessageText): 502/.test(body.deliveries[0].lastError ?? '') ? body.deliveries[0] : undefined;
     }, 30_000).finally(() => (fakes.telegram.down = false));
     assert.match(failing.lastError, /the telegram bridge queued it/);
     assert.notEqual(failing.status, 'failed');
