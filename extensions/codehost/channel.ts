@@ -19,6 +19,7 @@ import { Lists, normaliseRepo } from './lists.js';
 
 const DELIVER = deliverSchema('codehost');
 const ANSWER = /^\/answer\s+([\s\S]+)$/i;
+const POST_TIMEOUT_MS = 15_000;
 
 export const channelRoutes: Record<string, RouteHandler> = {
   async 'POST /api/internal/bridges/codehost/deliver'(req, ctx) {
@@ -52,7 +53,8 @@ async function post(ctx: ExtensionContext, tenantId: string, repo: string, issue
     ? `**Question from your agent:** ${body.text}\n\n${body.question!.options.length ? `Options: ${body.question!.options.map((o) => `\`${o}\``).join(', ')}\n\n` : ''}Answer with a comment \`/answer <your answer>\`.`
     : body.kind === 'question_closed' ? `Closed: ${body.text}` : withPriority(body);
   try {
-    const where = { ...ownerRepo(repo) };
+    // Well inside the kernel's call timeout: a hung code host fails this attempt, never outlives it.
+    const where = { ...ownerRepo(repo), request: { signal: AbortSignal.timeout(POST_TIMEOUT_MS) } };
     let number = issue;
     let externalId: string;
     if (number === undefined) {

@@ -68,7 +68,7 @@ export const routes: Record<string, RouteHandler> = {
     let webhookUrl: string | null = null;
     if (input.mode === 'webhook') {
       if (!input.webhookUrl) throw validationError('body.webhookUrl is required in webhook mode (the public URL of /webhooks/telegram/<tenant id>)');
-      webhookUrl = checkUrl(input.webhookUrl, 'webhookUrl');
+      webhookUrl = parseHttpUrl(input.webhookUrl, 'body.webhookUrl').toString().replace(/\/+$/, '');
       webhookSecret = input.webhookSecret ?? randomBytes(32).toString('hex');
       await telegram('setWebhook', () => apiFor(bot).setWebhook(webhookUrl!, { secret_token: webhookSecret!, allowed_updates: ['message', 'callback_query'] }));
     } else {
@@ -143,17 +143,6 @@ async function checkApiRoot(value: string, reach: Reach): Promise<string> {
     }
     throw err;
   }
-  return value.replace(/\/+$/, '');
-}
-
-function checkUrl(value: string, field: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw validationError(`body.${field} must be an absolute URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw validationError(`body.${field} must be http or https`);
   return value.replace(/\/+$/, '');
 }
 

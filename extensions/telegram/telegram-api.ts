@@ -9,7 +9,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
-import { checkedLookup, type Reach } from '../_shared/outbound.js';
+import { blockedAddress, checkedLookup, type Reach } from '../_shared/outbound.js';
 import { stringSetting } from '../_shared/settings.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
 import type { Bot, TelegramStore } from './store.js';
@@ -27,6 +27,9 @@ const apis = new Map<string, Api>();
 
 export function apiFor(bot: BotAccess): Api {
   const root = bot.apiRoot ?? DEFAULT_API_ROOT;
+  // An address written as such is never looked up, so the agent's check would not see it: checked here.
+  const host = new URL(root).hostname.replace(/^\[|\]$/g, '');
+  if (blockedAddress(host, bot.reach)) throw new RoostError('FORBIDDEN', `the Telegram API root ${host} is outside what this tenant's bot may reach`);
   const key = `${root}\n${bot.reach}\n${bot.botToken}`;
   let api = apis.get(key);
   if (!api) {
