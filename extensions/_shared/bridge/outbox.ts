@@ -74,7 +74,13 @@ export class BridgeOutbox<Op> {
    * `keyWindowMs` starts a new message.
    */
   async submit(tenantId: string, channelKey: string, op: Op, options: { waitMs: number; key?: string; keyWindowMs?: number } = { waitMs: 0 }): Promise<OutboxStatus> {
-    const id = (options.key ? await this.existing(options.key, options.keyWindowMs) : undefined) ?? (await this.insert(tenantId, channelKey, op, options.key ?? null));
+    const known = options.key ? await this.existing(options.key, options.keyWindowMs) : undefined;
+    if (known) {
+      // The same message again: a settled one answers at once.
+      const now = await this.status(known);
+      if (now && now.status !== 'queued') return now;
+    }
+    const id = known ?? (await this.insert(tenantId, channelKey, op, options.key ?? null));
     await this.wake.set('outbox', true);
     const waited = options.waitMs > 0 ? this.waitFor(id, options.waitMs) : Promise.resolve();
     void this.drain(channelKey);
