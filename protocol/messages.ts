@@ -164,6 +164,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   ws_send: 'events',
   token: 'tokens',
   mcp_tools: 'tokens',
+  routes: 'call',
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,

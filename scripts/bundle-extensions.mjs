@@ -59,6 +59,9 @@ await Promise.all(list.map((file) => build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
+  // Bundling renames a class whose name another module uses as a global (abort-controller's AbortSignal
+  // beside the platform's, in the Telegram bridge); keepNames keeps its .name, which node-fetch checks.
+  keepNames: true,
   // Bundled CommonJS dependencies (knex) call require() for Node's own modules.
   banner: { js: "import { createRequire as __roostCreateRequire } from 'node:module'; const require = __roostCreateRequire(import.meta.url);" },
   sourcemap: true,

@@ -110,6 +110,14 @@ export class HostClient {
     return this.peer.request({ type: 'mcp_tools' });
   }
 
+  /**
+   * The routes the loaded extensions declare under `prefix` (capability `call`): which extensions serve
+   * a contract (the chat bridges' /api/internal/bridges/<name>/…), found rather than listed by hand.
+   */
+  routes(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>> {
+    return this.peer.request({ type: 'routes', prefix });
+  }
+
   /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */
   tenantPlan(as: { requestId: string } | { tenantId: string }): Promise<TenantPlanView> {
     return this.peer.request({ type: 'tenant_plan', ...as });

@@ -137,7 +137,10 @@ export async function request(req: OutboundRequest): Promise<OutboundReply> {
   });
 }
 
-/** A `lookup` for sockets (http.request, net.connect) that refuses names resolving outside the reach. IP literals skip lookups: check them with blockedAddress first. */
+/**
+ * A `lookup` for sockets (http.request, net.connect, a client library's http.Agent) that refuses names
+ * resolving outside the reach. IP literals skip lookups: check them with blockedAddress first.
+ */
 export function checkedLookup(reach: Reach): NonNullable<RequestOptions['lookup']> {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {

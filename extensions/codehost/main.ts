@@ -2,6 +2,7 @@
 // blocklist and user allowlist, the code-host tools for agents, inbound code-host webhooks and
 // outbound webhook registrations with signed, retried deliveries, and mention polling.
 import { runExtension } from '../_shared/extension.js';
+import { channelRoutes } from './channel.js';
 import { migrations } from './migrations.js';
 import { pollingRoutes } from './polling-routes.js';
 import { routes } from './routes.js';
@@ -11,7 +12,7 @@ import { webhookRoutes } from './webhook-routes.js';
 
 runExtension({
   migrations,
-  routes: { ...routes, ...webhookRoutes, ...pollingRoutes },
+  routes: { ...routes, ...webhookRoutes, ...pollingRoutes, ...channelRoutes },
   tools,
   setup: startState,
   shutdown: stopState,

@@ -1,9 +1,10 @@
 // A comment on the code host that mentions an agent (@name): from a user on the tenant's allowlist, on
-// a repository that is not blocked, it starts a session of that agent. Webhooks and mention polling
-// both come here.
+// a repository that is not blocked, it starts a session of that agent; a comment "/answer <text>" on an
+// issue carrying an owner question answers it instead. Webhooks and mention polling both come here.
 import { deliverPrompt } from '../_shared/agent-reply.js';
 import { resolveAgent } from '../_shared/agent-lookup.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { answerFromComment } from './channel.js';
 import { Lists, REPO } from './lists.js';
 import { state } from './state.js';
 
@@ -18,12 +19,19 @@ export interface Mention {
   url: string;
 }
 
-export type MentionOutcome = { action: 'session_started'; sessionId: string; agentId: string } | { action: 'ignored'; reason: string };
+export type MentionOutcome =
+  | { action: 'session_started'; sessionId: string; agentId: string }
+  | { action: 'question_answered' | 'answer_refused'; questionId: string; reason?: string }
+  | { action: 'ignored'; reason: string };
 
 export async function handleMention(ctx: ExtensionContext, tenantId: string, mention: Mention): Promise<MentionOutcome> {
   const lists = new Lists(ctx.db);
   if (!mention.sender || !(await lists.allowed(tenantId, mention.sender))) return { action: 'ignored', reason: `${mention.sender || 'the sender'} is not on the code-host allowlist` };
   if (!REPO.test(mention.repo) || (await lists.blockedBy(tenantId, mention.repo))) return { action: 'ignored', reason: `repository ${mention.repo} is blocked or unnamed` };
+  // "/answer <text>" on an issue that carries an owner question (channel.ts) answers it.
+  const issue = Number(/#(\d+)$/.exec(mention.where)?.[1]);
+  const answered = Number.isSafeInteger(issue) ? await answerFromComment(ctx, tenantId, mention.repo, issue, mention.text, mention.sender) : undefined;
+  if (answered) return answered;
   const as = { tenantId };
   for (const [, name] of mention.text.matchAll(MENTION)) {
     const agent = await resolveAgent(ctx.host, as, name!).catch(() => undefined);

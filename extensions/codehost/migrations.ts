@@ -1,3 +1,4 @@
+import { createChannelTables } from './channel.js';
 import type { Migration } from '../../protocol/storage.js';
 
 export const migrations: Migration[] = [
@@ -101,4 +102,5 @@ export const migrations: Migration[] = [
       });
     },
   },
+  { name: '004_notification_channel', up: createChannelTables },
 ];

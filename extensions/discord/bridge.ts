@@ -1,15 +1,18 @@
 // What the Discord bridge holds while it runs: its tables, the sealed configurations, the REST client,
-// the outbound pacer, the speech service and its voice cache.
+// the rate limits, the outbox every message goes through, the speech service and its voice cache.
+import { Routes } from 'discord-api-types/v10';
 import { RoostError } from '../../protocol/errors.js';
 import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
-import { ChannelPacer } from '../_shared/bridge/pacer.js';
+import { ChannelPacer, DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
+import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
 import { KeyedSerial } from '../_shared/bridge/serial.js';
-import { BridgeStore } from '../_shared/bridge/store.js';
+import { BridgeStore, type PromptMessage } from '../_shared/bridge/store.js';
+import { WakeFlags } from '../_shared/bridge/wake.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { integerSetting, numberSetting, stringSetting } from '../_shared/settings.js';
 import { DEFAULT_API, DiscordRest, type DiscordMessage, type FileUpload } from './rest.js';
 import { Speech } from './speech.js';
 import { VoiceCache } from './voice-cache.js';
-import { numberSetting, stringSetting } from '../_shared/settings.js';
 
 export interface DiscordSettings {
   applicationId: string;
@@ -26,17 +29,41 @@ export interface DiscordSecrets extends Record<string, string> {
 
 export type DiscordConfig = BridgeConfig<DiscordSettings, DiscordSecrets>;
 
+/** A file in an outbox row (base64: the row is JSON). */
+export interface QueuedFile {
+  name: string;
+  contentType: string;
+  base64: string;
+}
+
+type Prompt = Omit<PromptMessage, 'externalId' | 'tenantId' | 'closedAt'>;
+
+/**
+ * What an outbox row asks: a message in a channel or thread (as the bot), an interaction follow-up (its
+ * token is valid 15 minutes; after that, or when it fails for good, the bot posts in the channel
+ * instead), or an edit of a message.
+ */
+export type DiscordOp =
+  | { kind: 'message'; channelId: string; body: Record<string, unknown>; files?: QueuedFile[]; prompt?: Prompt; sealedToken?: string }
+  | { kind: 'followUp'; channelId: string; interactionToken: string; body: Record<string, unknown>; files?: QueuedFile[]; prompt?: Prompt }
+  | { kind: 'edit'; externalId: string; body: Record<string, unknown>; closePrompt?: boolean; sealedToken?: string };
+
 /** Messages to one channel leave at least this far apart (Discord allows about five per five seconds). */
 const PACE_MS = 250;
 const VOICE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** An interaction token is valid 15 minutes; a follow-up later than this goes to the channel instead. */
+const INTERACTION_TOKEN_MS = 14 * 60_000;
 
 export class DiscordBridge {
   readonly store: BridgeStore;
   readonly configs: SealedConfigs<DiscordSettings, DiscordSecrets>;
   readonly pacer = new ChannelPacer(PACE_MS);
+  /** Commands and presses per user, and per channel or thread, a minute (ROOST_EXT_DISCORD_INBOUND_PER_MINUTE). */
+  readonly inbound: InboundLimit;
   readonly serial = new KeyedSerial();
   readonly speech: Speech;
-  private client: Promise<DiscordRest> | undefined;
+  readonly outbox: BridgeOutbox<DiscordOp>;
+  readonly rest: DiscordRest;
 
   private constructor(
     readonly ctx: ExtensionContext,
@@ -47,6 +74,10 @@ export class DiscordBridge {
     this.store = new BridgeStore(ctx.db, 'discord');
     this.configs = new SealedConfigs(ctx.host, this.store);
     this.speech = new Speech({ url: stringSetting(ctx, 'TTS_URL'), key: stringSetting(ctx, 'TTS_API_KEY') }, new VoiceCache(ctx.db, voiceCacheMaxBytes));
+    this.rest = new DiscordRest((stringSetting(ctx, 'API_URL') ?? DEFAULT_API).replace(/\/+$/, ''));
+    this.inbound = new InboundLimit(integerSetting(ctx, 'INBOUND_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
+    const retryBaseMs = integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000);
+    this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12 });
   }
 
   /** The instance's settings: ROOST_EXT_DISCORD_* (extensions/_shared/settings.ts). */
@@ -55,39 +86,56 @@ export class DiscordBridge {
     return new DiscordBridge(ctx, cap, stringSetting(ctx, 'ALLOW_PRIVATE_URLS') === '1');
   }
 
-  rest(): Promise<DiscordRest> {
-    this.client ??= Promise.resolve(new DiscordRest((stringSetting(this.ctx, 'API_URL') ?? DEFAULT_API).replace(/\/+$/, '')));
-    return this.client;
+  async queue(tenantId: string, op: DiscordOp, options: { waitMs: number; key?: string; keyWindowMs?: number } = { waitMs: 0 }): Promise<OutboxStatus> {
+    const channel = op.kind === 'edit' ? op.externalId.split(':')[0]! : op.channelId;
+    return this.outbox.submit(tenantId, channel, op, options);
   }
 
-  async channelMessage(botToken: string, channelId: string, body: Record<string, unknown>, files?: FileUpload[]): Promise<DiscordMessage> {
-    await this.pacer.turn(channelId);
-    return (await this.rest()).send('POST', `/channels/${channelId}/messages`, body, { botToken, ...(files ? { files } : {}) });
-  }
-
-  async editMessage(botToken: string, externalId: string, body: Record<string, unknown>): Promise<void> {
-    const [channelId, messageId] = externalId.split(':');
-    if (!channelId || !messageId) throw new RoostError('VALIDATION_ERROR', `${externalId} is not a Discord message id (channel:message)`);
-    await (await this.rest()).send('PATCH', `/channels/${channelId}/messages/${messageId}`, body, { botToken });
-  }
-
-  /** A follow-up to an interaction (its token is valid 15 minutes): needs no bot token. */
-  async followUp(config: DiscordConfig, interactionToken: string, channelId: string, body: Record<string, unknown>, files?: FileUpload[]): Promise<DiscordMessage> {
-    await this.pacer.turn(channelId);
-    return (await this.rest()).send('POST', `/webhooks/${config.settings.applicationId}/${interactionToken}?wait=true`, body, files ? { files } : {});
-  }
-
-  /** The reply's audio when voice is on for the channel (from the voice cache when it was spoken before). */
-  async voiceFor(config: DiscordConfig, channelId: string, text: string): Promise<FileUpload[] | undefined> {
+  /**
+   * The reply's audio when voice is on for the channel (a thread: or for its parent channel), from the
+   * voice cache when it was spoken before.
+   */
+  async voiceFor(config: DiscordConfig, channelIds: string[], text: string): Promise<QueuedFile[] | undefined> {
     const voice = config.settings.voice;
-    if (!voice.channels.includes(channelId) || text.trim() === '') return undefined;
+    if (!channelIds.some((id) => voice.channels.includes(id)) || text.trim() === '') return undefined;
     const spoken = await this.speech.speak(config.tenantId, text, voice.voice, voice.model);
-    return [{ name: 'reply.mp3', contentType: spoken.contentType, data: spoken.audio }];
+    return [{ name: 'reply.mp3', contentType: spoken.contentType, base64: spoken.audio.toString('base64') }];
   }
 
   botToken(config: DiscordConfig | undefined): string {
     const token = config?.secrets.botToken;
     if (!token) throw new RoostError('VALIDATION_ERROR', 'Discord has no bot token for this tenant: PUT /api/bridges/discord {botToken}');
     return token;
+  }
+
+  /** Sends one outbox row; answers "<channel id>:<message id>". */
+  private async send(row: OutboxRow<DiscordOp>): Promise<string> {
+    const op = row.op;
+    const config = await this.configs.get(row.tenantId);
+    const tokenOf = async (sealed?: string) => (sealed ? this.configs.openFor(row.tenantId, sealed) : this.botToken(config));
+    await this.pacer.turn(row.channelKey);
+    if (op.kind === 'edit') {
+      const [channelId, messageId] = op.externalId.split(':');
+      if (!channelId || !messageId) throw new RoostError('VALIDATION_ERROR', `${op.externalId} is not a Discord message id (channel:message)`);
+      await this.rest.send('PATCH', Routes.channelMessage(channelId, messageId), op.body, { botToken: await tokenOf(op.sealedToken) });
+      if (op.closePrompt) await this.store.closePrompt(op.externalId);
+      return op.externalId;
+    }
+    const files = op.files?.map((f): FileUpload => ({ name: f.name, contentType: f.contentType, data: Buffer.from(f.base64, 'base64') }));
+    let message: DiscordMessage;
+    const fresh = op.kind === 'followUp' && Date.now() - Date.parse(await this.createdAt(row.id)) < INTERACTION_TOKEN_MS;
+    if (op.kind === 'followUp' && fresh && config) {
+      message = await this.rest.send('POST', Routes.webhook(config.settings.applicationId, op.interactionToken), op.body, { query: { wait: 'true' }, ...(files ? { files } : {}) });
+    } else {
+      message = await this.rest.send('POST', Routes.channelMessages(op.channelId), op.body, { botToken: await tokenOf(op.kind === 'message' ? op.sealedToken : undefined), ...(files ? { files } : {}) });
+    }
+    const externalId = `${op.channelId}:${message.id}`;
+    // The message is out: a failure to remember what it asks must not send it again.
+    if (op.prompt) await this.store.recordPrompt({ ...op.prompt, externalId, tenantId: row.tenantId }).catch((err: Error) => this.ctx.host.log('error', `discord: recording the prompt of ${externalId} failed: ${err.message}`));
+    return externalId;
+  }
+
+  private async createdAt(rowId: string): Promise<string> {
+    return String((await this.ctx.db('outbox').where({ id: rowId }).first('created_at'))?.created_at ?? new Date(0).toISOString());
   }
 }

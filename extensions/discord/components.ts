@@ -1,8 +1,9 @@
 // Button presses: an Allow / Deny under an approval resolves its escalation-queue entry; an answer
-// under an owner question is passed to the notifications extension. The message is updated in place to
-// say what was decided (a failure to record an answer is said in a new message instead).
+// under an owner question is passed to the notifications extension. Once settled the message is updated
+// in place to say what was decided (its buttons go); when it could not be settled (the queue or the
+// notifications extension failed) the reason is said in a new message and the buttons stay for another try.
 import { InteractionResponseType } from 'discord-interactions';
-import { resolveEscalation } from '../_shared/bridge/escalations.js';
+import { settleEscalation } from '../_shared/bridge/escalations.js';
 import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
 import type { DiscordBridge, DiscordConfig } from './bridge.js';
 import { channelOf, who, type Interaction } from './interactions.js';
@@ -15,9 +16,10 @@ export async function component(bridge: DiscordBridge, config: DiscordConfig, i:
   const prompt = i.message ? await bridge.store.prompt(`${channelOf(i)}:${i.message.id}`) : undefined;
   if (!prompt || prompt.tenantId !== config.tenantId) return say('This button belongs to nothing that is still open.');
   if (kind === 'esc' && prompt.kind === 'escalation' && (first === 'allow' || first === 'deny') && second === prompt.subjectId) {
-    const outcome = await resolveEscalation(bridge.ctx.host, config.tenantId, prompt.subjectId, first, who(i));
+    const outcome = await settleEscalation(bridge.ctx.host, config.tenantId, prompt.subjectId, first, who(i));
+    if (!outcome.final) return say(outcome.text);
     await bridge.store.closePrompt(prompt.externalId);
-    return update(`${outcome} (${prompt.subjectId})`);
+    return update(`${outcome.text} (${prompt.subjectId})`);
   }
   if (kind === 'ans' && prompt.kind === 'question' && first === prompt.subjectId) {
     const answer = prompt.options[Number(second)];

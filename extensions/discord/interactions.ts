@@ -1,7 +1,7 @@
 // POST /discord/interactions: Discord's HTTP interactions. Verified first (Ed25519 over timestamp+body
 // with the application's public key, via discord-interactions; timestamps older than five minutes are
-// refused), each interaction handled once (a replayed one is refused), then PING, slash commands and
-// button presses.
+// refused), each interaction handled once (a replayed one is refused), rate-limited per user and per
+// channel, then PING, slash commands and button presses.
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
@@ -18,7 +18,7 @@ export interface Interaction {
   type: number;
   token: string;
   channel_id?: string;
-  channel?: { id: string; name?: string };
+  channel?: { id: string; name?: string; type?: number; parent_id?: string | null };
   data?: { name?: string; custom_id?: string; options?: Array<{ name: string; value: unknown }> };
   member?: { user?: { id: string; username?: string } };
   user?: { id: string; username?: string };
@@ -37,6 +37,10 @@ export function interactionRoutes(bridge: () => DiscordBridge): Record<string, R
       const config = await verified(bridge(), req, body, interaction);
       if (interaction.type === InteractionType.PING) return ok({ type: InteractionResponseType.PONG });
       if (!(await bridge().store.firstSight(`interaction:${interaction.id}`))) throw new RoostError('CONFLICT', `interaction ${interaction.id} was already handled (a replay?)`);
+      const user = interaction.member?.user?.id ?? interaction.user?.id ?? 'unknown';
+      if (!bridge().inbound.take(`user:${config.tenantId}:${user}`) || !bridge().inbound.take(`channel:${config.tenantId}:${channelOf(interaction) ?? 'none'}`)) {
+        return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'Too many requests: wait a minute before sending more.', flags: 64 } });
+      }
       if (interaction.type === InteractionType.APPLICATION_COMMAND) return ok(await command(bridge(), config, interaction));
       if (interaction.type === InteractionType.MESSAGE_COMPONENT) return ok(await component(bridge(), config, interaction));
       return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'This kind of interaction is not handled here.', flags: 64 } });

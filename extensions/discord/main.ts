@@ -15,6 +15,10 @@ runExtension({
   migrations,
   async setup(ctx) {
     bridge = await DiscordBridge.create(ctx);
+    bridge.outbox.start();
+  },
+  shutdown() {
+    bridge?.outbox.stop();
   },
   routes: { ...configRoutes(current), ...interactionRoutes(current), ...contractRoutes(current) },
   tools: tools(current),

@@ -1,5 +1,6 @@
 import type { Migration } from '../../protocol/storage.js';
-import { createBridgeTables } from '../_shared/bridge/tables.js';
+import { createOutboxTable } from '../_shared/bridge/outbox.js';
+import { createBridgeTables, promptsPerMessage } from '../_shared/bridge/tables.js';
 
 export const migrations: Migration[] = [
   { name: '001_bridge_tables', up: createBridgeTables },
@@ -28,4 +29,6 @@ export const migrations: Migration[] = [
       });
     },
   },
+  { name: '003_prompts_per_message', up: promptsPerMessage },
+  { name: '004_outbox', up: createOutboxTable },
 ];

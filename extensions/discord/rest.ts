@@ -1,12 +1,11 @@
-// Discord's REST API over fetch, base URL configurable (ROOST_EXT_DISCORD_API_URL; tests point it at
-// a local fake). A 429 is honoured: the request waits retry_after (body) or Retry-After (header) and is
-// sent again, a few times at most; any other failure is an upstream error naming Discord's message.
+// Discord's REST API through @discordjs/rest (routes from discord-api-types), its base URL configurable
+// (ROOST_EXT_DISCORD_API_URL, the API root without its version; tests point it at a local fake). A rate
+// limit is not waited out here (rejectOnRateLimit): the call fails at once and the bridge's outbox tries
+// again later, so no caller waits on Discord's Retry-After. Failures become RoostErrors naming Discord's message.
+import { DiscordAPIError, HTTPError, RateLimitError, REST, type RawFile } from '@discordjs/rest';
 import { RoostError } from '../../protocol/errors.js';
 
-export const DEFAULT_API = 'https://discord.com/api/v10';
-const MAX_RETRIES = 3;
-/** Longer waits than this are not slept through: the caller gets a 429 to retry later. */
-const MAX_WAIT_MS = 30_000;
+export const DEFAULT_API = 'https://discord.com/api';
 
 export interface DiscordMessage {
   id: string;
@@ -20,45 +19,40 @@ export interface FileUpload {
 }
 
 export class DiscordRest {
-  constructor(private readonly baseUrl: string) {}
+  /** One client per bot token (a client holds one token); the interaction webhooks need none. */
+  private readonly clients = new Map<string, REST>();
 
-  /** JSON, or multipart (payload_json plus files[n]) when files are given. */
-  async send<T = DiscordMessage>(method: string, path: string, body: Record<string, unknown>, options: { botToken?: string; files?: FileUpload[] } = {}): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const res = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: { ...(options.botToken ? { authorization: `Bot ${options.botToken}` } : {}), ...(options.files?.length ? {} : { 'content-type': 'application/json' }) },
-        body: options.files?.length ? multipart(body, options.files) : JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await res.text();
-      const parsed = parse(text);
-      if (res.status === 429) {
-        const seconds = Number(parsed?.retry_after ?? res.headers.get('retry-after') ?? 1);
-        const waitMs = Math.ceil(Math.max(0, seconds) * 1000);
-        if (attempt >= MAX_RETRIES || waitMs > MAX_WAIT_MS) {
-          throw new RoostError('RATE_LIMITED', `Discord rate-limited ${method} ${path}; retry in ${Math.ceil(seconds)} s`, { details: { retryAfter: Math.ceil(seconds) } });
-        }
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-        continue;
-      }
-      if (!res.ok) throw new RoostError('UPSTREAM_ERROR', `Discord ${method} ${path.replace(/\/webhooks\/(\d+)\/[^/]+/, '/webhooks/$1/…')} failed (${res.status}): ${parsed?.message ?? text.slice(0, 200)}`);
-      return (parsed ?? {}) as T;
+  constructor(private readonly api: string) {}
+
+  async send<T = DiscordMessage>(method: 'POST' | 'PATCH', route: `/${string}`, body: Record<string, unknown>, options: { botToken?: string; files?: FileUpload[]; query?: Record<string, string> } = {}): Promise<T> {
+    const rest = this.client(options.botToken);
+    const files: RawFile[] | undefined = options.files?.map((f) => ({ name: f.name, data: f.data, contentType: f.contentType }));
+    const request = { body, auth: options.botToken !== undefined, ...(files?.length ? { files } : {}), ...(options.query ? { query: new URLSearchParams(options.query) } : {}) };
+    try {
+      return (await (method === 'POST' ? rest.post(route, request) : rest.patch(route, request))) as T;
+    } catch (err) {
+      throw explain(err, method, route);
     }
   }
-}
 
-function multipart(body: Record<string, unknown>, files: FileUpload[]): FormData {
-  const form = new FormData();
-  form.append('payload_json', JSON.stringify({ ...body, attachments: files.map((f, id) => ({ id, filename: f.name })) }));
-  files.forEach((f, i) => form.append(`files[${i}]`, new Blob([f.data], { type: f.contentType }), f.name));
-  return form;
-}
-
-function parse(text: string): Record<string, any> | undefined {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
+  private client(botToken: string | undefined): REST {
+    const key = botToken ?? '';
+    let rest = this.clients.get(key);
+    if (!rest) {
+      rest = new REST({ api: this.api, version: '10', rejectOnRateLimit: () => true, retries: 1, timeout: 15_000 });
+      if (botToken) rest.setToken(botToken);
+      this.clients.set(key, rest);
+    }
+    return rest;
   }
+}
+
+/** The route as it may be logged: an interaction token is a credential. */
+const shown = (route: string) => route.replace(/\/webhooks\/(\d+)\/[^/]+/, '/webhooks/$1/…');
+
+function explain(err: unknown, method: string, route: string): RoostError {
+  if (err instanceof RateLimitError) return new RoostError('RATE_LIMITED', `Discord rate-limited ${method} ${shown(route)}; retry in ${Math.ceil(err.retryAfter / 1000)} s`, { details: { retryAfter: Math.ceil(err.retryAfter / 1000) } });
+  if (err instanceof DiscordAPIError) return new RoostError('UPSTREAM_ERROR', `Discord ${method} ${shown(route)} failed (${err.status}): ${err.message}`, { details: { discordStatus: err.status } });
+  if (err instanceof HTTPError) return new RoostError('UPSTREAM_ERROR', `Discord ${method} ${shown(route)} failed (${err.status})`, { details: { discordStatus: err.status } });
+  return new RoostError('UPSTREAM_ERROR', `Discord ${method} ${shown(route)} failed: ${(err as Error).message}`);
 }

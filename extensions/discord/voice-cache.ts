@@ -1,5 +1,5 @@
 // The voice cache: speech audio keyed by (model, voice, text) per tenant, reused instead of asking the
-// text-to-speech API again, capped in bytes over all tenants (ROOST_VOICE_CACHE_MAX_BYTES, default
+// text-to-speech API again, capped in bytes over all tenants (ROOST_EXT_DISCORD_VOICE_CACHE_MAX_BYTES, default
 // 64 MiB) by evicting the least recently used entries first.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';

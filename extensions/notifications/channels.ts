@@ -6,11 +6,23 @@ import type { Knex } from 'knex';
 import { validationError } from '../../protocol/errors.js';
 import type { Sealer } from '../_shared/sealed.js';
 
-export const CHANNEL_TYPES = ['slack', 'telegram', 'discord', 'webhook', 'codehost', 'chainchat'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+/**
+ * A channel's type: `webhook` (POSTed from here) or the name of the bridge extension that delivers it
+ * (its /api/internal/bridges/<type>/deliver route). No list of bridges is kept here: a type whose bridge
+ * is not loaded is accepted and its deliveries fail saying so.
+ */
+export type ChannelType = string;
 
-/** The config field each type cannot work without. */
-const REQUIRED: Partial<Record<ChannelType, string>> = { webhook: 'url', telegram: 'chatId', slack: 'channel', discord: 'channelId' };
+/** The config field a few known types cannot work without (an early, clear error; the bridge checks the rest). */
+const REQUIRED: Record<string, string> = { webhook: 'url', telegram: 'chatId', slack: 'channel', discord: 'channelId', codehost: 'repo' };
+
+/** What a delivery needs of its channel: the shown config and the sealed secrets, kept apart. */
+export interface ChannelTarget {
+  type: ChannelType;
+  agentId: string | null;
+  config: Record<string, unknown>;
+  secrets: Record<string, string>;
+}
 
 export interface ChannelInput {
   type: ChannelType;
@@ -79,11 +91,11 @@ export class ChannelStore {
     return row ? this.view(row) : undefined;
   }
 
-  /** The channel as a bridge or webhook needs it: config and secrets in one object. */
-  async target(tenantId: string, id: string): Promise<(Record<string, unknown> & { type: ChannelType }) | undefined> {
+  /** The channel as a bridge or webhook needs it. */
+  async target(tenantId: string, id: string): Promise<ChannelTarget | undefined> {
     const row = await this.db<Row>('channels').where({ tenant_id: tenantId, id }).first();
     if (!row) return undefined;
-    return { ...JSON.parse(row.config), ...this.secrets(row), type: row.type };
+    return { type: row.type, agentId: row.agent_id, config: JSON.parse(row.config), secrets: this.secrets(row) };
   }
 
   async create(tenantId: string, input: ChannelInput): Promise<Channel> {

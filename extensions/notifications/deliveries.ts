@@ -50,6 +50,8 @@ interface Row {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  close_queued: boolean | number;
+  upstream_queued: boolean | number;
 }
 
 export interface NewDelivery {
@@ -84,6 +86,8 @@ export class DeliveryStore {
       created_at: now,
       updated_at: now,
       delivered_at: null,
+      close_queued: false,
+      upstream_queued: false,
     }));
     if (rows.length > 0) await this.db('deliveries').insert(rows);
     return rows.map(toDelivery);
@@ -107,9 +111,12 @@ export class DeliveryStore {
     await this.db('deliveries').where({ id }).update({ status: 'delivered', external_id: externalId, attempts, last_error: null, next_attempt_at: null, delivered_at: now, updated_at: now });
   }
 
-  /** Back to pending with the next attempt's time, or failed for good when `nextAt` is null. */
+  /**
+   * Back to pending with the next attempt's time, or failed for good when `nextAt` is null. Only a row
+   * still being sent: one cancelled meanwhile (its question closed) stays cancelled and is not sent again.
+   */
   async failed(id: string, error: string, attempts: number, nextAt: Date | null): Promise<void> {
-    await this.db('deliveries').where({ id }).update({
+    await this.db('deliveries').where({ id, status: 'sending' }).update({
       status: nextAt ? 'pending' : 'failed',
       attempts,
       last_error: error.slice(0, 2_000),
@@ -118,9 +125,27 @@ export class DeliveryStore {
     });
   }
 
-  /** Dispatches of a question not yet out when it closed are not sent at all. */
+  /**
+   * The bridge took the message but has not sent it yet (its own outbox holds it): asked again later with
+   * the same key, without spending an attempt.
+   */
+  async queuedUpstream(id: string, note: string, nextAt: Date): Promise<void> {
+    await this.db('deliveries').where({ id, status: 'sending' }).update({ status: 'pending', upstream_queued: true, last_error: note.slice(0, 2_000), next_attempt_at: nextAt.toISOString(), updated_at: new Date().toISOString() });
+  }
+
+  /**
+   * Dispatches of a question not yet out when it closed are not sent at all; one being sent right now is
+   * marked cancelled too, so a failure does not put it back in line (a success still records it delivered,
+   * and it is then closed at once). One a bridge already holds in its own outbox goes out whatever we do:
+   * it is asked about until delivered, and then closed.
+   */
   async cancelPending(questionId: string): Promise<void> {
-    await this.db('deliveries').where({ question_id: questionId, kind: 'question', status: 'pending' }).update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date().toISOString() });
+    await this.db('deliveries').where({ question_id: questionId, kind: 'question', upstream_queued: false }).whereIn('status', ['pending', 'sending']).update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date().toISOString() });
+  }
+
+  /** True for the one caller that gets to queue the question_closed of this dispatch. */
+  async markClosing(id: string): Promise<boolean> {
+    return (await this.db('deliveries').where({ id, close_queued: false }).update({ close_queued: true })) > 0;
   }
 
   /** Rows left `sending` by an instance that died mid-send are sent again. */

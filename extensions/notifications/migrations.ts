@@ -69,4 +69,17 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '002_close_once',
+    async up(db) {
+      // Set by the one closer of a shown dispatch (the answer, the expiry, or a late delivery): a
+      // question_closed is queued once per dispatch.
+      await db.schema.alterTable('deliveries', (t) => {
+        t.boolean('close_queued').notNullable().defaultTo(false);
+        // The bridge took the message into its own outbox (it answered 202): it goes out even if the
+        // question closes meanwhile, so it is followed until delivered, then closed.
+        t.boolean('upstream_queued').notNullable().defaultTo(false);
+      });
+    },
+  },
 ];

@@ -6,9 +6,11 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import type { ChannelStore } from './channels.js';
 import { backoffMs, MAX_ATTEMPTS, type Settings } from './config.js';
 import type { Delivery, DeliveryStore } from './deliveries.js';
-import { send } from './send.js';
+import { QueuedUpstream, send } from './send.js';
 
 const STALE_SENDING_MS = 5 * 60_000;
+/** A message a bridge holds in its own outbox is asked about again at least this often. */
+const UPSTREAM_CHECK_MAX_MS = 60_000;
 
 export class Outbox {
   private timer: NodeJS.Timeout | undefined;
@@ -55,6 +57,11 @@ export class Outbox {
       void this.onDelivered({ ...delivery, externalId, status: 'delivered', attempts }).catch((err: Error) => this.ctx.host.log('warn', `notifications: after delivery ${id}: ${err.message}`));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
+      if (err instanceof QueuedUpstream) {
+        // Not a failure: the bridge's outbox retries on its own; ask again soon for the outcome.
+        await this.store.queuedUpstream(id, reason, new Date(Date.now() + Math.min(backoffMs(attempts, this.settings.retryBaseMs), UPSTREAM_CHECK_MAX_MS))).catch(() => undefined);
+        return;
+      }
       const next = attempts < MAX_ATTEMPTS ? new Date(Date.now() + backoffMs(attempts, this.settings.retryBaseMs)) : null;
       await this.store.failed(id, reason, attempts, next).catch(() => undefined);
       this.ctx.host.log('warn', `notifications: delivery ${id} to ${delivery.channelType} failed (attempt ${attempts}): ${reason}`);

@@ -11,13 +11,22 @@ import type { Question, QuestionStore } from './questions.js';
 
 export const WS_TOPIC = 'owner_questions';
 /** The kernel gives a tool call at most 600 s (timeout_ms); a wait ends a little before that. */
-const MAX_WAIT_MS = 595_000;
+export const MAX_WAIT_MS = 595_000;
 /** How often a waiter looks at the stored row (an answer received by this process wakes it at once). */
 const POLL_MS = 1_000;
 
 export interface Outcome {
   question: Question;
   answered: boolean;
+}
+
+/**
+ * How long a question asked at `receivedAt` stays open: what the agent asked for, but never past the end
+ * of its wait, so a question is never answerable (and its answer "recorded") after the agent stopped
+ * waiting for it.
+ */
+export function questionLifetimeMs(timeoutMs: number, receivedAt: number, now = Date.now()): number {
+  return Math.max(1, Math.min(timeoutMs, receivedAt + MAX_WAIT_MS - now));
 }
 
 export class OwnerQuestions {
@@ -101,11 +110,17 @@ export class OwnerQuestions {
     await this.closeDispatches(expired, await this.deliveries.ofQuestion(question.tenantId, question.id));
   }
 
-  /** Unsent dispatches are cancelled; each one that was shown gets a question_closed naming the outcome. */
+  /**
+   * Unsent dispatches are cancelled; each one that was shown gets one question_closed naming the outcome.
+   * Both the answer and a dispatch delivered after it come here: the conditional markClosing lets only
+   * the first of them queue the close.
+   */
   private async closeDispatches(question: Question, dispatches: Delivery[]): Promise<void> {
     await this.deliveries.cancelPending(question.id);
     // Only a message the channel identified (its externalId) can be closed.
-    const shown = dispatches.filter((d) => d.kind === 'question' && d.status === 'delivered' && d.externalId);
+    const candidates = dispatches.filter((d) => d.kind === 'question' && d.status === 'delivered' && d.externalId);
+    const shown: Delivery[] = [];
+    for (const d of candidates) if (await this.deliveries.markClosing(d.id)) shown.push(d);
     const text = question.status === 'answered'
       ? `Answered: "${clip(question.answer ?? '', 1_000)}" (via ${question.answeredVia}${question.responder ? `, by ${question.responder}` : ''})`
       : 'Closed without an answer: the question timed out';

@@ -67,12 +67,14 @@ export class QuestionStore {
     return row ? toQuestion(row) : undefined;
   }
 
-  /** The same session asking the same question again while it is open (or just answered): the one to wait on. */
+  /**
+   * The same session asking the same question again while it is still open (its call was cut, by a
+   * restart say): the one to wait on. An answered question is never reused: asking again asks the owner.
+   */
   async reusable(tenantId: string, sessionId: string, question: string, now: Date): Promise<Question | undefined> {
     const row = await this.db<Row>('questions')
-      .where({ tenant_id: tenantId, session_id: sessionId, question })
+      .where({ tenant_id: tenantId, session_id: sessionId, question, status: 'pending' })
       .andWhere('expires_at', '>', now.toISOString())
-      .whereIn('status', ['pending', 'answered'])
       .orderBy('created_at', 'desc')
       .first();
     return row ? toQuestion(row) : undefined;

@@ -3,36 +3,44 @@
 import type { HostClient } from '../_shared/host-client.js';
 import { parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
+import type { ChannelTarget } from './channels.js';
 import { ATTEMPT_TIMEOUT_MS, type Settings } from './config.js';
+import type { Delivery } from './deliveries.js';
 
 /** What a webhook's answer may weigh; only its status is used. */
 const REPLY_MAX_BYTES = 64 * 1024;
-import type { Delivery } from './deliveries.js';
 
-export type Target = Record<string, unknown> & { type: string };
+/** The bridge accepted the message into its own outbox but has not sent it yet: ask again later. */
+export class QueuedUpstream extends Error {}
 
 /** The message a webhook receives and a bridge's deliver route takes. */
-export function deliverBody(delivery: Delivery, channel: Target): Record<string, unknown> {
+export function deliverBody(delivery: Delivery, channel: Record<string, unknown>): Record<string, unknown> {
   const { text, priority, question, reference } = delivery.payload;
   return { kind: delivery.kind, channel, text, ...(priority ? { priority } : {}), ...(question ? { question } : {}), ...(reference ? { reference } : {}) };
 }
 
 /** The external id of what was sent; throws an Error whose message says why it was not. */
-export async function send(host: HostClient, delivery: Delivery, channel: Target, settings: Settings): Promise<string | null> {
-  return channel.type === 'webhook' ? sendWebhook(delivery, channel, reachOf(delivery.tenantId, settings)) : sendToBridge(host, delivery, channel);
+export async function send(host: HostClient, delivery: Delivery, channel: ChannelTarget, settings: Settings): Promise<string | null> {
+  return channel.type === 'webhook' ? sendWebhook(delivery, channel, webhookReach(delivery.tenantId, channel.agentId, settings)) : sendToBridge(host, delivery, channel);
 }
 
-/** A tenant's webhook never reaches a metadata address, nor a private one unless the settings allow it. */
-function reachOf(tenantId: string, settings: Settings): Reach {
-  const privateAllowed = settings.privateUrls === 'all' || (settings.privateUrls === 'owner' && tenantId === INSTANCE_TENANT);
-  return privateAllowed ? 'no-metadata' : 'public';
+/**
+ * A webhook never reaches a metadata address; a private one only for the instance's own tenant (or
+ * every tenant, by the settings) and, unless every tenant may, never for an agent's own channel: an
+ * agent names its own webhook URLs (svc_configure_notifications), and must not reach the server's network.
+ */
+export function webhookReach(tenantId: string, agentId: string | null, settings: Settings): Reach {
+  if (settings.privateUrls === 'all') return 'no-metadata';
+  return settings.privateUrls === 'owner' && tenantId === INSTANCE_TENANT && agentId === null ? 'no-metadata' : 'public';
 }
 
-async function sendWebhook(delivery: Delivery, channel: Target, reach: Reach): Promise<string> {
-  const { url, token, ...config } = channel;
+/** The config goes in the body; of the secrets only `token`, and only in the X-Roost-Token header. */
+async function sendWebhook(delivery: Delivery, channel: ChannelTarget, reach: Reach): Promise<string> {
+  const { url, ...config } = channel.config;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'roost-notifications' };
+  const token = channel.secrets.token;
   if (typeof token === 'string' && token !== '') headers['x-roost-token'] = token;
-  const body = { ...deliverBody(delivery, config as Target), deliveryId: delivery.id, ...(delivery.questionId ? { questionId: delivery.questionId } : {}), ...(delivery.notificationId ? { notificationId: delivery.notificationId } : {}) };
+  const body = { ...deliverBody(delivery, { ...config, type: 'webhook' }), deliveryId: delivery.id, ...(delivery.questionId ? { questionId: delivery.questionId } : {}), ...(delivery.notificationId ? { notificationId: delivery.notificationId } : {}) };
   let reply;
   try {
     reply = await request({ method: 'POST', url: parseHttpUrl(String(url)), headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: REPLY_MAX_BYTES, reach, read: 'text' });
@@ -44,11 +52,18 @@ async function sendWebhook(delivery: Delivery, channel: Target, reach: Reach): P
   return delivery.id;
 }
 
-async function sendToBridge(host: HostClient, delivery: Delivery, channel: Target): Promise<string | null> {
+/**
+ * The delivery's id is its idempotency key: a bridge that already sent it (an earlier attempt whose
+ * answer was lost) answers the same externalId instead of posting again; one that still holds it in its
+ * own outbox answers 202 (QueuedUpstream).
+ */
+async function sendToBridge(host: HostClient, delivery: Delivery, channel: ChannelTarget): Promise<string | null> {
   const path = `/api/internal/bridges/${encodeURIComponent(channel.type)}/deliver`;
-  const reply = await host.call<Record<string, unknown> | null>('POST', path, deliverBody(delivery, channel), { tenantId: delivery.tenantId });
+  const target = { ...channel.config, ...channel.secrets, type: channel.type };
+  const reply = await host.call<Record<string, unknown> | null>('POST', path, { ...deliverBody(delivery, target), key: delivery.id }, { tenantId: delivery.tenantId });
   const body = reply.body ?? {};
   if (reply.status === 404 && body.code === 'ROUTE_NOT_FOUND') throw new Error(`the ${channel.type} bridge extension is not loaded (nobody serves ${path})`);
+  if (reply.status === 202) throw new QueuedUpstream(`the ${channel.type} bridge queued it${typeof body.lastError === 'string' ? ` (${body.lastError})` : ''}`);
   if (reply.status < 200 || reply.status >= 300) {
     throw new Error(`the ${channel.type} bridge answered ${reply.status}${typeof body.error === 'string' ? `: ${body.error}` : ''}`);
   }

@@ -1,10 +1,13 @@
 // The agent tools: svc_notify_owner, svc_ask_owner (blocks until answered or timed out) and
 // svc_configure_notifications (an agent's own channels; the tenant's channels are shown, not changed).
-import { validationError } from '../../protocol/errors.js';
+import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ToolHandler } from '../_shared/extension.js';
+import { checkReach, parseHttpUrl } from '../_shared/outbound.js';
 import { checkConfig, type Channel, type ChannelInput } from './channels.js';
 import { QUESTION_TIMEOUT } from './config.js';
 import type { Caller, Priority } from './notify.js';
+import { questionLifetimeMs } from './owner-questions.js';
+import { webhookReach } from './send.js';
 import { getState } from './state.js';
 
 const result = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
@@ -29,7 +32,8 @@ export const tools: Record<string, ToolHandler> = {
     if (minutes < settings.minTimeoutMinutes || minutes > QUESTION_TIMEOUT.maxMinutes) {
       throw validationError(`timeout must be from ${settings.minTimeoutMinutes} to ${QUESTION_TIMEOUT.maxMinutes} minutes`);
     }
-    const question = await owner.ask(callerOf(caller), { question: input.question, options: input.options ?? [], timeoutMs: Math.round(minutes * 60_000) });
+    const timeoutMs = questionLifetimeMs(Math.round(minutes * 60_000), receivedAt);
+    const question = await owner.ask(callerOf(caller), { question: input.question, options: input.options ?? [], timeoutMs });
     const { question: final, answered } = await owner.wait(question, receivedAt);
     return result({
       questionId: final.id,
@@ -66,7 +70,10 @@ async function replaceOwn(tenantId: string, agentId: string, wanted: Array<Chann
     const type = existing?.type ?? w.type;
     if (!type) throw validationError('a new channel needs a type');
     if (existing && w.type !== undefined && w.type !== existing.type) throw validationError(`channel ${w.id} is a ${existing.type} channel; its type cannot change`);
-    checkConfig(type, w.config ?? existing?.config ?? {});
+    const config = w.config ?? existing?.config ?? {};
+    checkConfig(type, config);
+    // Checked now for a clear answer; each delivery checks again as it connects.
+    if (type === 'webhook') await checkAgentWebhook(tenantId, agentId, String(config.url));
   }
   for (const w of wanted) {
     const { id, ...input } = w;
@@ -76,6 +83,21 @@ async function replaceOwn(tenantId: string, agentId: string, wanted: Array<Chann
   for (const c of own) if (!wanted.some((w) => w.id === c.id)) await channels.remove(tenantId, c.id);
 }
 
+async function checkAgentWebhook(tenantId: string, agentId: string, url: string): Promise<void> {
+  try {
+    await checkReach(parseHttpUrl(url, 'config.url'), webhookReach(tenantId, agentId, getState().settings));
+  } catch (err) {
+    if (err instanceof RoostError && err.code === 'FORBIDDEN') throw new RoostError('FORBIDDEN', `an agent's webhook must be a public address: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * What an agent sees of a channel. The tenant's channels are the owner's (REST keeps their config to the
+ * owner role: a webhook URL can be a credential), so an agent sees only their type, name and which config
+ * fields they have; its own channels, which it set itself, in full. Secrets are only ever named.
+ */
 function view(c: Channel): Record<string, unknown> {
-  return { id: c.id, type: c.type, name: c.name, scope: c.agentId ? 'agent' : 'tenant', config: c.config, secretKeys: c.secretKeys, enabled: c.enabled };
+  const common = { id: c.id, type: c.type, name: c.name, scope: c.agentId ? 'agent' : 'tenant', secretKeys: c.secretKeys, enabled: c.enabled };
+  return c.agentId ? { ...common, config: c.config } : { ...common, configKeys: Object.keys(c.config) };
 }

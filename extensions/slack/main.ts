@@ -15,6 +15,10 @@ runExtension({
   migrations,
   setup(ctx) {
     bridge = new SlackBridge(ctx);
+    bridge.outbox.start();
+  },
+  shutdown() {
+    bridge?.outbox.stop();
   },
   routes: { ...configRoutes(current), ...eventRoutes(current), ...interactionRoutes(current), ...contractRoutes(current) },
 });

@@ -1,4 +1,9 @@
 import type { Migration } from '../../protocol/storage.js';
-import { createBridgeTables } from '../_shared/bridge/tables.js';
+import { createOutboxTable } from '../_shared/bridge/outbox.js';
+import { createBridgeTables, promptsPerMessage } from '../_shared/bridge/tables.js';
 
-export const migrations: Migration[] = [{ name: '001_bridge_tables', up: createBridgeTables }];
+export const migrations: Migration[] = [
+  { name: '001_bridge_tables', up: createBridgeTables },
+  { name: '002_prompts_per_message', up: promptsPerMessage },
+  { name: '003_outbox', up: createOutboxTable },
+];

@@ -1,13 +1,14 @@
 // A message addressed to the bot: the mapped agent answers in the same thread; approvals the session
-// waits for appear in the thread as Allow / Deny buttons.
+// waits for appear in the thread as Allow / Deny buttons. Every reply goes through the outbox: a Slack
+// outage delays it (retried with backoff), never the session.
 import { converse } from '../_shared/bridge/converse.js';
 import { describeEscalation, type Escalation } from '../_shared/bridge/escalations.js';
-import type { SlackBridge, SlackConfig } from './bridge.js';
+import { section, type SlackBridge, type SlackConfig } from './bridge.js';
 
 export const ESCALATION_ACTION = 'roost_escalation';
 export const ANSWER_ACTION = 'roost_answer';
 
-interface Message {
+export interface Message {
   channel: string;
   threadTs: string;
   text: string;
@@ -15,9 +16,8 @@ interface Message {
 }
 
 export async function talk(bridge: SlackBridge, config: SlackConfig, message: Message): Promise<void> {
-  const token = config.secrets.botToken!;
   const conversationId = `${message.channel}:${message.threadTs}`;
-  const reply = (text: string) => bridge.post(token, { channel: message.channel, thread_ts: message.threadTs, text });
+  const reply = (text: string) => bridge.queue(config.tenantId, { kind: 'post', channel: message.channel, threadTs: message.threadTs, message: { text } });
   const agentId = config.settings.channels[message.channel] ?? config.settings.defaultAgentId;
   const known = await bridge.store.conversation(config.tenantId, conversationId);
   if (!agentId && !known) {
@@ -43,14 +43,11 @@ async function showEscalation(bridge: SlackBridge, config: SlackConfig, message:
   if (await bridge.store.promptFor(config.tenantId, 'escalation', entry.id)) return;
   const text = describeEscalation(entry);
   const button = (label: string, behavior: string, style: 'primary' | 'danger') => ({ type: 'button', text: { type: 'plain_text', text: label }, style, action_id: `${ESCALATION_ACTION}_${behavior}`, value: entry.id });
-  const externalId = await bridge.post(config.secrets.botToken!, {
+  await bridge.queue(config.tenantId, {
+    kind: 'post',
     channel: message.channel,
-    thread_ts: message.threadTs,
-    text,
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text } },
-      { type: 'actions', elements: [button('Allow', 'allow', 'primary'), button('Deny', 'deny', 'danger')] },
-    ],
-  });
-  await bridge.store.recordPrompt({ externalId, tenantId: config.tenantId, kind: 'escalation', subjectId: entry.id, conversationId, options: ['allow', 'deny'] });
+    threadTs: message.threadTs,
+    message: { text, blocks: [section(text), { type: 'actions', elements: [button('Allow', 'allow', 'primary'), button('Deny', 'deny', 'danger')] }] },
+    prompt: { kind: 'escalation', subjectId: entry.id, conversationId, options: ['allow', 'deny'] },
+  }, { waitMs: 0, key: `escalation:${config.tenantId}:${entry.id}` });
 }

@@ -1,8 +1,9 @@
-// Slash commands: /status, /stop, /agent <name>, /help (and Telegram's /start).
+// Slash commands: /status, /stop, /agent <name>, /help (and Telegram's /start). They run beside the
+// chat's turn (a /stop must not wait for the turn it stops) and change only what they own: /stop the
+// session it saw, /agent the agent (and so the session).
 import type { ExtensionContext } from '../_shared/extension.js';
-import { say } from './conversation.js';
+import type { Sender } from './sender.js';
 import type { Chat, TelegramStore } from './store.js';
-import type { BotAccess } from './telegram-api.js';
 
 export const HELP = [
   'Send a message to talk to this chat\'s agent.',
@@ -12,14 +13,15 @@ export const HELP = [
   '/help: this list',
 ].join('\n');
 
-export async function runCommand(ctx: ExtensionContext, store: TelegramStore, bot: BotAccess, chat: Chat, text: string): Promise<void> {
+export async function runCommand(ctx: ExtensionContext, store: TelegramStore, sender: Sender, chat: Chat, text: string): Promise<void> {
   const [head = '', ...rest] = text.split(/\s+/);
   const command = head.slice(1).split('@')[0]!.toLowerCase();
   const as = { tenantId: chat.tenantId };
+  const say = async (message: string) => void (await sender.say(chat.tenantId, chat.chatId, message));
   switch (command) {
     case 'help':
     case 'start':
-      return void (await say(bot, chat.chatId, HELP));
+      return say(HELP);
     case 'status': {
       const agent = chat.agentId ? await ctx.host.call<{ name?: string }>('GET', `/api/agents/${encodeURIComponent(chat.agentId)}`, undefined, as) : undefined;
       const session = chat.sessionId ? await ctx.host.call<{ status?: string }>('GET', `/api/sessions/${encodeURIComponent(chat.sessionId)}`, undefined, as) : undefined;
@@ -27,25 +29,25 @@ export async function runCommand(ctx: ExtensionContext, store: TelegramStore, bo
         `Agent: ${agent?.status === 200 ? `${agent.body.name} (${chat.agentId})` : chat.agentId ? `${chat.agentId} (not found)` : 'none: send /agent <name>'}`,
         `Session: ${session?.status === 200 ? `${chat.sessionId} (${session.body.status})` : 'none yet'}`,
       ];
-      return void (await say(bot, chat.chatId, lines.join('\n')));
+      return say(lines.join('\n'));
     }
     case 'stop': {
-      if (!chat.sessionId) return void (await say(bot, chat.chatId, 'There is no session to stop.'));
+      if (!chat.sessionId) return say('There is no session to stop.');
       const res = await ctx.host.call<{ error?: string }>('POST', `/api/sessions/${encodeURIComponent(chat.sessionId)}/stop`, {}, as);
-      await store.saveChat({ ...chat, sessionId: null });
-      return void (await say(bot, chat.chatId, res.status === 200 ? `Stopped session ${chat.sessionId}.` : `Session ${chat.sessionId} is closed here (${res.body?.error ?? res.status}).`));
+      await store.setSession(chat.tenantId, chat.chatId, chat, null);
+      return say(res.status === 200 ? `Stopped session ${chat.sessionId}.` : `Session ${chat.sessionId} is closed here (${res.body?.error ?? res.status}).`);
     }
     case 'agent': {
       const name = rest.join(' ').trim();
       const list = await ctx.host.call<{ agents?: Array<{ id: string; name: string }> }>('GET', '/api/agents?limit=200', undefined, as);
       const agents = list.body?.agents ?? [];
-      if (!name) return void (await say(bot, chat.chatId, `Agents: ${agents.map((a) => a.name).join(', ') || 'none'}\nSend /agent <name> to choose one.`));
+      if (!name) return say(`Agents: ${agents.map((a) => a.name).join(', ') || 'none'}\nSend /agent <name> to choose one.`);
       const agent = agents.find((a) => a.name.toLowerCase() === name.toLowerCase());
-      if (!agent) return void (await say(bot, chat.chatId, `No agent named "${name}". Agents: ${agents.map((a) => a.name).join(', ') || 'none'}`));
-      await store.saveChat({ ...chat, agentId: agent.id, sessionId: null });
-      return void (await say(bot, chat.chatId, `Now talking to ${agent.name}.`));
+      if (!agent) return say(`No agent named "${name}". Agents: ${agents.map((a) => a.name).join(', ') || 'none'}`);
+      await store.setAgent(chat.tenantId, chat.chatId, agent.id);
+      return say(`Now talking to ${agent.name}.`);
     }
     default:
-      return void (await say(bot, chat.chatId, `Unknown command /${command}.\n${HELP}`));
+      return say(`Unknown command /${command}.\n${HELP}`);
   }
 }

@@ -1,54 +1,42 @@
 // The bridge contract's deliver route for Telegram (docs/bridges-telegram.md): a notification, an owner
 // question with a button per option (or a reply to answer it), and question_closed, which edits the
 // question's message to say how it closed and removes its buttons. externalId is "<chatId>:<messageId>".
+// Everything is queued in the outbox; the notifications delivery id (`key`) is the idempotency key.
 import { InlineKeyboard } from 'grammy';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { say } from './conversation.js';
+import { DELIVER_WAIT_MS, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
+import type { OutboxStatus } from '../_shared/bridge/outbox.js';
+import type { Sender, TelegramOp } from './sender.js';
 import type { TelegramStore } from './store.js';
-import { apiFor, telegram, type BotAccess } from './telegram-api.js';
 
-export interface DeliverInput {
-  kind: 'notification' | 'question' | 'question_closed';
-  channel: { type: 'telegram'; chatId?: string | number; botToken?: string };
-  text: string;
-  priority?: 'low' | 'normal' | 'high' | 'urgent';
-  question?: { id: string; options: string[] };
-  reference?: string;
+export async function deliver(store: TelegramStore, sender: Sender, tenantId: string, hasTenantBot: boolean, input: DeliverBody): Promise<OutboxStatus> {
+  const own = typeof input.channel.botToken === 'string' && input.channel.botToken !== '' ? input.channel.botToken : undefined;
+  if (!own && !hasTenantBot) throw new RoostError('CONFLICT', 'no Telegram bot is configured for this tenant (PUT /api/bridges/telegram) and the channel names none');
+  const chatValue = input.channel.chatId;
+  if ((typeof chatValue !== 'string' && typeof chatValue !== 'number') || chatValue === '') throw validationError('body.channel.chatId is required');
+  const chatId = String(chatValue);
+  const token = own ? { sealedToken: sender.sealToken(tenantId, own) } : {};
+  const options = { waitMs: DELIVER_WAIT_MS, ...(input.key ? { key: `deliver:${tenantId}:${input.key}` } : {}) };
+  return sender.queue(tenantId, await opFor(store, tenantId, chatId, input, token), options);
 }
 
-const MARK: Record<string, string> = { high: '[high] ', urgent: '[URGENT] ' };
-
-export async function deliver(store: TelegramStore, tenantId: string, tenantBot: BotAccess | undefined, input: DeliverInput): Promise<string> {
-  const bot = input.channel.botToken ? { botToken: input.channel.botToken, apiRoot: tenantBot?.apiRoot ?? null } : tenantBot;
-  if (!bot) throw new RoostError('CONFLICT', 'no Telegram bot is configured for this tenant (PUT /api/bridges/telegram) and the channel names none');
-  if (input.channel.chatId === undefined || input.channel.chatId === '') throw validationError('channel.chatId is required');
-  const chatId = String(input.channel.chatId);
+async function opFor(store: TelegramStore, tenantId: string, chatId: string, input: DeliverBody, token: { sealedToken?: string }): Promise<TelegramOp> {
   switch (input.kind) {
     case 'notification':
-      return `${chatId}:${await say(bot, chatId, `${MARK[input.priority ?? ''] ?? ''}${input.text}`)}`;
+      return { kind: 'send', chatId, text: withPriority(input), ...token };
     case 'question': {
-      if (!input.question) throw validationError('question is required for kind question');
-      const options = input.question.options;
+      const { id, options } = input.question!;
       const keyboard = new InlineKeyboard();
-      options.forEach((option, i) => keyboard.text(option, `oq:${input.question!.id}:${i}`).row());
+      options.forEach((option, i) => keyboard.text(option, `oq:${id}:${i}`).row());
       const text = options.length > 0 ? `Question: ${input.text}` : `Question: ${input.text}\n\nReply to this message to answer.`;
-      const sent = await telegram('sendMessage', () => apiFor(bot).sendMessage(chatId, text, options.length > 0 ? { reply_markup: keyboard } : {}));
-      await store.addPrompt(tenantId, { chatId, messageId: sent.message_id, kind: 'question', refId: input.question.id, text, options });
-      return `${chatId}:${sent.message_id}`;
+      return { kind: 'send', chatId, text, ...(options.length > 0 ? { keyboard } : {}), prompt: { kind: 'question', refId: id, options }, ...token };
     }
     case 'question_closed': {
       const [refChat, refMessage] = (input.reference ?? '').split(':');
       const messageId = Number(refMessage);
-      if (refChat !== chatId || !Number.isSafeInteger(messageId)) return `${chatId}:${await say(bot, chatId, input.text)}`;
+      if (refChat !== chatId || !Number.isSafeInteger(messageId)) return { kind: 'send', chatId, text: input.text, ...token };
       const original = await store.prompt(tenantId, chatId, messageId);
-      const text = `${original?.text ?? 'Question'}\n\n${input.text}`;
-      try {
-        await telegram('editMessageText', () => apiFor(bot).editMessageText(chatId, messageId, text));
-        return `${chatId}:${messageId}`;
-      } catch {
-        // The message cannot be edited any more (deleted, too old): say it in a new one.
-        return `${chatId}:${await say(bot, chatId, input.text)}`;
-      }
+      return { kind: 'edit', chatId, messageId, text: `${original?.text ?? 'Question'}\n\n${input.text}`, fallback: input.text, ...token };
     }
   }
 }

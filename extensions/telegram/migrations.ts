@@ -1,4 +1,5 @@
 import type { Migration } from '../../protocol/storage.js';
+import { createOutboxTable } from '../_shared/bridge/outbox.js';
 
 export const migrations: Migration[] = [
   {
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
       });
     },
   },
+  { name: '002_outbox', up: createOutboxTable },
 ];

@@ -2,9 +2,10 @@
 // asks getUpdates in a loop, hands each update to the handler and stores the offset after it. A
 // Telegram outage only slows this loop (with backoff); sessions never wait on it.
 import type { Update } from 'grammy/types';
+import type { WakeFlags } from '../_shared/bridge/wake.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { Bot, TelegramStore } from './store.js';
-import { apiFor, telegram } from './telegram-api.js';
+import { apiFor, reachOf, telegram } from './telegram-api.js';
 import type { UpdateHandler } from './updates.js';
 
 const LONG_POLL_SECONDS = 25;
@@ -14,9 +15,7 @@ const MAX_BACKOFF_MS = 60_000;
 export class Poller {
   private readonly loops = new Map<string, AbortController>();
   private timer: NodeJS.Timeout | undefined;
-  private wake: boolean | undefined;
-
-  constructor(private readonly ctx: ExtensionContext, private readonly store: TelegramStore, private readonly handler: UpdateHandler) {}
+  constructor(private readonly ctx: ExtensionContext, private readonly store: TelegramStore, private readonly handler: UpdateHandler, private readonly wake: WakeFlags) {}
 
   start(): void {
     this.timer = setInterval(() => void this.supervise(), SUPERVISE_MS);
@@ -41,11 +40,8 @@ export class Poller {
   private async supervise(): Promise<void> {
     try {
       const bots = await this.store.pollingBots();
-      // Told only on a change: with no polling bot the extension sends the host nothing and may stop when idle.
-      if (this.wake !== bots.length > 0) {
-        this.wake = bots.length > 0;
-        await this.ctx.host.wakeOnStart(this.wake);
-      }
+      // Told only on a change: with no polling bot (and an empty outbox) the extension may stop when idle.
+      await this.wake.set('polling', bots.length > 0);
       for (const bot of bots) {
         const leads = await this.ctx.host.leader(`poll:${bot.tenantId}`);
         const running = this.loops.get(bot.tenantId);
@@ -66,7 +62,8 @@ export class Poller {
     });
   }
 
-  private async loop(bot: Bot, signal: AbortSignal): Promise<void> {
+  private async loop(stored: Bot, signal: AbortSignal): Promise<void> {
+    const bot = { ...stored, reach: reachOf(this.ctx, stored.tenantId) };
     let offset = bot.pollOffset;
     let backoff = 1_000;
     while (!signal.aborted) {
@@ -82,11 +79,17 @@ export class Poller {
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         continue;
       }
+      // handle() never throws and never waits for Telegram: a chat's work goes on in the background.
       for (const update of updates) {
         await this.handler.handle(bot.tenantId, bot, update);
         offset = Math.max(offset, update.update_id + 1);
       }
-      if (updates.length > 0) await this.store.setOffset(bot.tenantId, offset);
+      if (updates.length > 0) {
+        await this.store.setOffset(bot.tenantId, offset).catch((err: Error) => {
+          // Kept in memory; the updates already handled are dropped as duplicates if polled again.
+          this.ctx.host.log('warn', `telegram: storing the poll offset of tenant ${bot.tenantId} failed: ${err.message}`);
+        });
+      }
     }
   }
 }

@@ -6,14 +6,17 @@ import type { Update } from 'grammy/types';
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import { validate } from '../../protocol/validate.js';
+import { deliverReply, deliverSchema, liveOnly, SEND_WAIT_MS, sendReply, type DeliverBody } from '../_shared/bridge/contract.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { noContent, ok } from '../_shared/http.js';
+import { checkReach, parseHttpUrl, type Reach } from '../_shared/outbound.js';
 import { requireRole } from '../_shared/roles.js';
-import { say } from './conversation.js';
-import { deliver, type DeliverInput } from './deliver.js';
+import { deliver } from './deliver.js';
 import { getState } from './state.js';
 import type { Mode } from './store.js';
-import { apiFor, botOf, telegram } from './telegram-api.js';
+import { apiFor, botOf, reachOf, telegram } from './telegram-api.js';
+
+const DELIVER = deliverSchema('telegram');
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
@@ -56,15 +59,16 @@ export const routes: Record<string, RouteHandler> = {
     const current = await botOf(store, ctx, req.auth.tenantId);
     const botToken = input.botToken ?? current?.botToken;
     if (!botToken) throw validationError('body.botToken is required (no bot is configured yet)');
-    const apiRoot = input.apiRoot !== undefined ? checkUrl(input.apiRoot, 'apiRoot') : (current?.apiRoot ?? null);
-    const bot = { botToken, apiRoot };
+    const reach = reachOf(ctx, req.auth.tenantId);
+    const apiRoot = input.apiRoot !== undefined ? await checkApiRoot(input.apiRoot, reach) : (current?.apiRoot ?? null);
+    const bot = { botToken, apiRoot, reach };
     // The token and the API root are proved before anything is stored.
     const me = await telegram('getMe', () => apiFor(bot).getMe());
     let webhookSecret: string | null = null;
     let webhookUrl: string | null = null;
     if (input.mode === 'webhook') {
       if (!input.webhookUrl) throw validationError('body.webhookUrl is required in webhook mode (the public URL of /webhooks/telegram/<tenant id>)');
-      webhookUrl = checkUrl(input.webhookUrl, 'webhookUrl');
+      webhookUrl = parseHttpUrl(input.webhookUrl, 'body.webhookUrl').toString().replace(/\/+$/, '');
       webhookSecret = input.webhookSecret ?? randomBytes(32).toString('hex');
       await telegram('setWebhook', () => apiFor(bot).setWebhook(webhookUrl!, { secret_token: webhookSecret!, allowed_updates: ['message', 'callback_query'] }));
     } else {
@@ -82,7 +86,7 @@ export const routes: Record<string, RouteHandler> = {
     const { store, poller } = getState();
     const bot = await store.bot(req.auth.tenantId);
     if (!bot) throw notFound('Telegram bridge settings');
-    if (bot.mode === 'webhook') await telegram('deleteWebhook', () => apiFor(bot).deleteWebhook()).catch(() => undefined);
+    if (bot.mode === 'webhook') await telegram('deleteWebhook', () => apiFor({ ...bot, reach: reachOf(ctx, bot.tenantId) }).deleteWebhook()).catch(() => undefined);
     await store.removeBot(req.auth.tenantId);
     poller.restart(req.auth.tenantId);
     ctx.host.audit('telegram.removed', 'bridge:telegram', {});
@@ -90,7 +94,7 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   /** Telegram's webhook: public, so the secret token set with setWebhook is what proves the sender. */
-  async 'POST /webhooks/telegram/:tenantId'(req) {
+  async 'POST /webhooks/telegram/:tenantId'(req, ctx) {
     const { store, handler } = getState();
     const bot = await store.bot(req.params.tenantId!);
     if (!bot || bot.mode !== 'webhook' || !bot.webhookSecret) throw notFound('Telegram webhook');
@@ -98,42 +102,47 @@ export const routes: Record<string, RouteHandler> = {
       throw new RoostError('AUTH_REQUIRED', 'the X-Telegram-Bot-Api-Secret-Token header is missing or wrong');
     }
     const update = parseUpdate(req.body);
-    // Answered at once: the agent's reply goes out through the Bot API when it is ready.
-    void handler.handle(bot.tenantId, bot, update);
+    // Answered at once: the agent's reply goes out through the Bot API when it is ready. handle() logs
+    // its own failures; this catch is for anything that escapes it.
+    void handler.handle(bot.tenantId, { ...bot, reach: reachOf(ctx, bot.tenantId) }, update).catch((err: Error) => ctx.host.log('error', `telegram: update ${update.update_id}: ${err.message}`));
     return ok({ ok: true });
   },
 
   async 'POST /api/internal/bridges/telegram/deliver'(req, ctx) {
-    const input = validate<DeliverInput>(schema(ctx, 'deliver.json'), req.body);
-    const { store } = getState();
-    const externalId = await deliver(store, req.auth.tenantId, await botOf(store, ctx, req.auth.tenantId), input);
-    return ok({ externalId });
+    const input = validate<DeliverBody>(DELIVER, req.body);
+    const { store, sender } = getState();
+    return deliverReply(await deliver(store, sender, req.auth.tenantId, (await botOf(store, ctx, req.auth.tenantId)) !== undefined, input));
   },
 
-  async 'GET /api/internal/bridges/telegram/conversations'(req) {
-    const chats = await getState().store.chats(req.auth.tenantId);
+  /** Live conversations only: a chat whose session stopped or failed is not one until it talks again. */
+  async 'GET /api/internal/bridges/telegram/conversations'(req, ctx) {
+    const chats = await liveOnly(ctx.host, req.auth.tenantId, await getState().store.chats(req.auth.tenantId), (c) => c.sessionId);
     return ok({ conversations: chats.map((c) => ({ bridge: 'telegram', conversationId: c.chatId, agentId: c.agentId, sessionId: c.sessionId, title: c.title, lastActivityAt: c.lastActivityAt })) });
   },
 
   async 'POST /api/internal/bridges/telegram/conversations/:conversationId/send'(req, ctx) {
-    const { text } = validate<{ text: string }>(schema(ctx, 'send.json'), req.body);
-    const { store } = getState();
+    const { text, key } = validate<{ text: string; key?: string }>(schema(ctx, 'send.json'), req.body);
+    const { store, sender } = getState();
     const chat = await store.chat(req.auth.tenantId, req.params.conversationId!);
     if (!chat) throw notFound(`Telegram conversation ${req.params.conversationId}`);
-    const bot = await botOf(store, ctx, req.auth.tenantId);
-    if (!bot) throw new RoostError('CONFLICT', 'no Telegram bot is configured for this tenant');
-    return ok({ externalId: `${chat.chatId}:${await say(bot, chat.chatId, text)}` });
+    if (!(await botOf(store, ctx, req.auth.tenantId))) throw new RoostError('CONFLICT', 'no Telegram bot is configured for this tenant');
+    const status = await sender.say(req.auth.tenantId, chat.chatId, text, { waitMs: SEND_WAIT_MS, ...(key ? { key: `send:${req.auth.tenantId}:${key}` } : {}) });
+    await store.touchChat(req.auth.tenantId, chat.chatId);
+    return sendReply(status);
   },
 };
 
-function checkUrl(value: string, field: string): string {
-  let url: URL;
+/** The API root the tenant chose: a URL, and one its reach allows (checked again as each request connects). */
+async function checkApiRoot(value: string, reach: Reach): Promise<string> {
+  const url = parseHttpUrl(value, 'body.apiRoot');
   try {
-    url = new URL(value);
-  } catch {
-    throw validationError(`body.${field} must be an absolute URL`);
+    await checkReach(url, reach);
+  } catch (err) {
+    if (err instanceof RoostError && err.code === 'FORBIDDEN' && reach === 'public') {
+      throw new RoostError('FORBIDDEN', `body.apiRoot: ${err.message} (ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS=1 lets every tenant's bot reach private addresses)`);
+    }
+    throw err;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw validationError(`body.${field} must be http or https`);
   return value.replace(/\/+$/, '');
 }
 

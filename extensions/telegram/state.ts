@@ -1,18 +1,20 @@
 // The bridge's parts, built once at start-up and shared by its routes.
+import { DEFAULT_INBOUND_PER_MINUTE } from '../_shared/bridge/limits.js';
+import { WakeFlags } from '../_shared/bridge/wake.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { Sealer } from '../_shared/sealed.js';
 import { integerSetting } from '../_shared/settings.js';
 import { Poller } from './poller.js';
+import { Sender } from './sender.js';
 import { TelegramStore } from './store.js';
 import { UpdateHandler } from './updates.js';
 
-/** Messages and button presses one chat may send per minute (ROOST_EXT_TELEGRAM_CHAT_PER_MINUTE). */
-const DEFAULT_PER_MINUTE = 20;
 /** Update ids are remembered this long; Telegram gives up redelivering long before. */
 const SEEN_KEPT_MS = 7 * 24 * 3_600_000;
 
 export interface State {
   store: TelegramStore;
+  sender: Sender;
   handler: UpdateHandler;
   poller: Poller;
 }
@@ -21,10 +23,15 @@ let state: State | undefined;
 let pruner: NodeJS.Timeout | undefined;
 
 export async function startState(ctx: ExtensionContext): Promise<void> {
-  const store = new TelegramStore(ctx.db, await Sealer.forExtension(ctx.host));
-  const handler = new UpdateHandler(ctx, store, integerSetting(ctx, 'CHAT_PER_MINUTE', DEFAULT_PER_MINUTE, 1, 10_000));
-  const poller = new Poller(ctx, store, handler);
-  state = { store, handler, poller };
+  const sealer = await Sealer.forExtension(ctx.host);
+  const store = new TelegramStore(ctx.db, sealer);
+  const wake = new WakeFlags(ctx.host);
+  const sender = new Sender(ctx, store, sealer, wake, integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000));
+  // Messages and button presses one chat may send per minute (ROOST_EXT_TELEGRAM_CHAT_PER_MINUTE).
+  const handler = new UpdateHandler(ctx, store, sender, integerSetting(ctx, 'CHAT_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
+  const poller = new Poller(ctx, store, handler, wake);
+  state = { store, sender, handler, poller };
+  sender.outbox.start();
   poller.start();
   pruner = setInterval(() => void store.pruneSeen(new Date(Date.now() - SEEN_KEPT_MS)).catch(() => undefined), 3_600_000);
   pruner.unref();
@@ -32,6 +39,7 @@ export async function startState(ctx: ExtensionContext): Promise<void> {
 
 export function stopState(): void {
   state?.poller.stop();
+  state?.sender.outbox.stop();
   if (pruner) clearInterval(pruner);
 }
 

@@ -92,14 +92,43 @@ export class TelegramStore {
     return row ? toChat(row) : undefined;
   }
 
-  async chats(tenantId: string): Promise<Chat[]> {
-    // Live conversations only: a chat whose session was stopped is not one until it talks again.
-    return (await this.db('chats').where({ tenant_id: tenantId }).whereNotNull('session_id').orderBy('last_activity_at', 'desc').limit(500)).map(toChat);
+  /** Chats with a session, most recent first (the route keeps the live ones), as many as the other bridges list. */
+  async chats(tenantId: string, limit = 100): Promise<Chat[]> {
+    return (await this.db('chats').where({ tenant_id: tenantId }).whereNotNull('session_id').orderBy('last_activity_at', 'desc').limit(limit)).map(toChat);
   }
 
-  async saveChat(chat: Chat): Promise<void> {
-    const row = { tenant_id: chat.tenantId, chat_id: chat.chatId, agent_id: chat.agentId, session_id: chat.sessionId, title: chat.title, last_activity_at: chat.lastActivityAt };
-    await this.db('chats').insert(row).onConflict(['tenant_id', 'chat_id']).merge(row);
+  /**
+   * A chat seen in an update: created with its default agent, or its title and activity refreshed. Its
+   * agent and session are never written here: a turn, /stop and /agent each change only those
+   * (setSession, setAgent), so none of them undoes another.
+   */
+  async seeChat(tenantId: string, chatId: string, title: string, defaultAgentId: string | null): Promise<Chat> {
+    const now = new Date().toISOString();
+    await this.db('chats').insert({ tenant_id: tenantId, chat_id: chatId, agent_id: defaultAgentId, session_id: null, title, last_activity_at: now })
+      .onConflict(['tenant_id', 'chat_id']).merge(title ? { title, last_activity_at: now } : { last_activity_at: now });
+    return (await this.chat(tenantId, chatId))!;
+  }
+
+  /**
+   * The chat's session becomes `sessionId` if the chat still has the session and agent the caller saw (a
+   * /stop or /agent meanwhile wins); true when it did.
+   */
+  async setSession(tenantId: string, chatId: string, expected: Pick<Chat, 'sessionId' | 'agentId'>, sessionId: string | null): Promise<boolean> {
+    const q = this.db('chats').where({ tenant_id: tenantId, chat_id: chatId });
+    if (expected.sessionId === null) q.whereNull('session_id');
+    else q.andWhere({ session_id: expected.sessionId });
+    if (expected.agentId === null) q.whereNull('agent_id');
+    else q.andWhere({ agent_id: expected.agentId });
+    return (await q.update({ session_id: sessionId, last_activity_at: new Date().toISOString() })) > 0;
+  }
+
+  /** Another agent for the chat: its session ends here (the next message starts one with the new agent). */
+  async setAgent(tenantId: string, chatId: string, agentId: string): Promise<void> {
+    await this.db('chats').where({ tenant_id: tenantId, chat_id: chatId }).update({ agent_id: agentId, session_id: null, last_activity_at: new Date().toISOString() });
+  }
+
+  async touchChat(tenantId: string, chatId: string): Promise<void> {
+    await this.db('chats').where({ tenant_id: tenantId, chat_id: chatId }).update({ last_activity_at: new Date().toISOString() });
   }
 
   async addPrompt(tenantId: string, prompt: Prompt): Promise<void> {

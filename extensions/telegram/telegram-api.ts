@@ -1,8 +1,15 @@
 // The Telegram Bot API through grammy's client, its root configurable (tests point it at a local fake).
 // Every failure becomes an UPSTREAM_ERROR naming what Telegram said, so callers can retry or report it.
+// The API root is the tenant's to choose, so each request may reach only what the tenant may
+// (reachOf): public addresses for a tenant, private ones too for the instance's own tenant (or every
+// tenant with ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS=1), a metadata address never. It is checked when
+// the root is set and again as each connection is made (the address a name resolves to).
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { blockedAddress, checkedLookup, type Reach } from '../_shared/outbound.js';
 import { stringSetting } from '../_shared/settings.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
 import type { Bot, TelegramStore } from './store.js';
@@ -12,20 +19,31 @@ export const DEFAULT_API_ROOT = 'https://api.telegram.org';
 export interface BotAccess {
   botToken: string;
   apiRoot: string | null;
+  /** Which addresses the API root may resolve to (reachOf the bot's tenant). */
+  reach: Reach;
 }
 
 const apis = new Map<string, Api>();
 
 export function apiFor(bot: BotAccess): Api {
   const root = bot.apiRoot ?? DEFAULT_API_ROOT;
-  const key = `${root}\n${bot.botToken}`;
+  // An address written as such is never looked up, so the agent's check would not see it: checked here.
+  const host = new URL(root).hostname.replace(/^\[|\]$/g, '');
+  if (blockedAddress(host, bot.reach)) throw new RoostError('FORBIDDEN', `the Telegram API root ${host} is outside what this tenant's bot may reach`);
+  const key = `${root}\n${bot.reach}\n${bot.botToken}`;
   let api = apis.get(key);
   if (!api) {
+    const agent = root.startsWith('https:') ? new HttpsAgent({ keepAlive: true, lookup: checkedLookup(bot.reach) }) : new HttpAgent({ keepAlive: true, lookup: checkedLookup(bot.reach) });
     // A long poll holds its call up to 25 s; anything else that takes a minute has failed.
-    api = new Api(bot.botToken, { apiRoot: root, timeoutSeconds: 60 });
+    api = new Api(bot.botToken, { apiRoot: root, timeoutSeconds: 60, baseFetchConfig: { agent } });
     apis.set(key, api);
   }
   return api;
+}
+
+/** What the tenant's API root may reach. */
+export function reachOf(ctx: ExtensionContext, tenantId: string): Reach {
+  return tenantId === INSTANCE_TENANT || stringSetting(ctx, 'ALLOW_PRIVATE_URLS') === '1' ? 'no-metadata' : 'public';
 }
 
 /** Runs a Bot API call; Telegram's refusals and network failures become one clear error. */
@@ -33,7 +51,7 @@ export async function telegram<T>(what: string, call: () => Promise<T>): Promise
   try {
     return await call();
   } catch (err) {
-    if (err instanceof GrammyError) throw new RoostError('UPSTREAM_ERROR', `Telegram refused ${what}: ${err.error_code} ${err.description}`, { status: 502 });
+    if (err instanceof GrammyError) throw new RoostError('UPSTREAM_ERROR', `Telegram refused ${what}: ${err.error_code} ${err.description}`, { status: 502, details: { telegramCode: err.error_code, description: err.description } });
     if (err instanceof HttpError) throw new RoostError('UPSTREAM_ERROR', `Telegram could not be reached for ${what}: ${String((err.error as Error)?.message ?? err.message)}`, { status: 502 });
     throw err;
   }
@@ -41,9 +59,10 @@ export async function telegram<T>(what: string, call: () => Promise<T>): Promise
 
 /** The tenant's bot: the stored one, or for the instance's own tenant the one in the server's environment. */
 export async function botOf(store: TelegramStore, ctx: ExtensionContext, tenantId: string): Promise<(BotAccess & Partial<Bot>) | undefined> {
+  const reach = reachOf(ctx, tenantId);
   const stored = await store.bot(tenantId);
-  if (stored) return stored;
+  if (stored) return { ...stored, reach };
   if (tenantId !== INSTANCE_TENANT) return undefined;
   const botToken = stringSetting(ctx, 'BOT_TOKEN');
-  return botToken ? { botToken, apiRoot: stringSetting(ctx, 'API_ROOT') ?? null } : undefined;
+  return botToken ? { botToken, apiRoot: stringSetting(ctx, 'API_ROOT') ?? null, reach } : undefined;
 }

@@ -232,6 +232,8 @@ export class PluginProcess {
         return need('leader')(m.name);
       case 'mcp_tools':
         return need('mcpTools')();
+      case 'routes':
+        return need('routes')(typeof m.prefix === 'string' ? m.prefix : '/');
       case 'system_metrics':
         return need('systemMetrics')();
       case 'restart':

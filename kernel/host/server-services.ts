@@ -55,6 +55,7 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
     systemMetrics: () => k.metrics.sample(),
     mcpTools: async () => listedTools(k),
+    routes: async (prefix) => k.routes.all().filter((r) => r.decl.path.startsWith(prefix)).map((r) => ({ method: r.decl.method, path: r.decl.path, extension: r.owner })),
     tenantPlan: (tenantId) => k.tenantPlans.mustGet(tenantId),
     setTenantPlan: async (tenantId, change) => {
       const before = await k.tenantPlans.mustGet(tenantId);

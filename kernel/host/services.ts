@@ -75,6 +75,8 @@ export interface HostServices {
   systemMetrics?(): Promise<unknown>;
   /** The tools `/mcp` lists, as its tools/list answers them (for a client handed them rather than asking). */
   mcpTools?(): Promise<unknown>;
+  /** The routes the loaded extensions declare whose path starts with `prefix` (what `call` can reach). */
+  routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
   /** A graceful restart of the whole server, shortly after answering (capability `system`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */

@@ -22,7 +22,7 @@ describe('bridges: svc_bridge_sessions and svc_bridge_request over both bridges,
     slack.addToken(SLACK.token, SLACK.team);
     discord = await startFakeDiscord(DISCORD.token);
     h = await startHarness({
-      env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_SLACK_API_URL: slack.apiUrl, ROOST_EXT_DISCORD_API_URL: discord.apiUrl },
+      env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_SLACK_API_URL: slack.apiUrl, ROOST_EXT_DISCORD_API_URL: discord.apiUrl, ROOST_EXT_SLACK_RETRY_BASE_MS: '200', ROOST_EXT_DISCORD_RETRY_BASE_MS: '200' },
     });
     // This file is about Slack and Discord; with Telegram unloaded it also shows a bridge that is not there.
     assert.equal((await h.server.api('POST', '/api/plugins/telegram/unload')).status, 200);
@@ -45,22 +45,27 @@ describe('bridges: svc_bridge_sessions and svc_bridge_request over both bridges,
     return `C0TEAM:${ts}`;
   }
 
-  async function discordAsk(prompt: string): Promise<void> {
+  async function discordAsk(prompt: string): Promise<string> {
     const token = `bridges-token-${++n}`;
     const raw = JSON.stringify({ id: `36000000000000${n}`, application_id: DISCORD.app, type: 2, token, channel_id: DISCORD.channel, data: { name: 'ask', options: [{ name: 'prompt', type: 3, value: prompt }] } });
     assert.equal((await h.server.api('POST', '/discord/interactions', { raw, headers: signer.headers(raw) })).status, 200);
-    await waitFor('the discord follow-up', async () => discord.calls.find((c) => c.path === `/webhooks/${DISCORD.app}/${token}`), 20_000);
+    // The tenant has a bot token: the answer goes into the thread opened from the response.
+    const opening = await waitFor('the opening message', async () => discord.calls.find((c) => c.method === 'PATCH' && /\/messages\/(@|%40)original$/.test(c.path) && c.path.startsWith(`/webhooks/${DISCORD.app}/${token}/`)));
+    const thread = await waitFor('the thread', async () => [...discord.threads].find(([, t]) => t.messageId === opening.id)?.[0]);
+    await waitFor('the answer in the thread', async () => discord.calls.find((c) => c.method === 'POST' && c.path === `/channels/${thread}/messages`), 20_000);
+    return thread;
   }
 
   it('lists the conversations of both bridges for the caller’s tenant only, and sends into one', async () => {
     h.anthropic.setScript(['Answer.']);
     const slackConversation = await slackMention('hello from slack');
-    await discordAsk('hello from discord');
+    const discordThread = await discordAsk('hello from discord');
     const client = await mcpClient(h.server);
     try {
       const listed = await callTool(client, 'svc_bridge_sessions', {});
       assert.equal(listed.isError, false, listed.text);
-      assert.deepEqual(listed.value.bridges, { slack: 'ok', telegram: 'not loaded', discord: 'ok' });
+      // The bridges are the loaded extensions serving the contract: Telegram is unloaded, so it is not one.
+      assert.deepEqual(listed.value.bridges, { discord: 'ok', slack: 'ok' });
       assert.deepEqual(listed.value.conversations.map((c: any) => c.bridge).sort(), ['discord', 'slack']);
       for (const c of listed.value.conversations) assert.ok(c.sessionId && c.agentId && c.title && c.lastActivityAt);
       const onlySlack = await callTool(client, 'svc_bridge_sessions', { bridge: 'slack' });
@@ -69,13 +74,20 @@ describe('bridges: svc_bridge_sessions and svc_bridge_request over both bridges,
       const sent = await callTool(client, 'svc_bridge_request', { bridge: 'slack', conversation_id: slackConversation, message: 'Status update from an agent' });
       assert.equal(sent.isError, false, sent.text);
       assert.ok(slack.posts('C0TEAM').some((c) => c.args.text === 'Status update from an agent' && c.args.thread_ts === slackConversation.split(':')[1]));
-      const toDiscord = await callTool(client, 'svc_bridge_request', { bridge: 'discord', conversation_id: DISCORD.channel, message: 'Hi Discord' });
+      assert.equal(sent.value.status, 'sent');
+      // The same session sending the same message again (a retry) gets the first send's status, not a second message.
+      const again = await callTool(client, 'svc_bridge_request', { bridge: 'slack', conversation_id: slackConversation, message: 'Status update from an agent' });
+      assert.equal(again.value.outboxId, sent.value.outboxId);
+      assert.equal(slack.posts('C0TEAM').filter((c) => c.args.text === 'Status update from an agent').length, 1);
+      const toDiscord = await callTool(client, 'svc_bridge_request', { bridge: 'discord', conversation_id: discordThread, message: 'Hi Discord' });
       assert.equal(toDiscord.isError, false, toDiscord.text);
+      assert.ok(discord.calls.some((c) => c.path === `/channels/${discordThread}/messages` && c.json.content === 'Hi Discord'));
 
       for (const [args, why] of [
         [{ bridge: 'slack', conversation_id: 'C0TEAM:0.0', message: 'x' }, /not found/],
-        [{ bridge: 'telegram', conversation_id: '1', message: 'x' }, /not loaded/],
-        [{ bridge: 'irc', conversation_id: '1', message: 'x' }, /bridge/],
+        [{ bridge: 'telegram', conversation_id: '1', message: 'x' }, /no loaded extension serves a chat bridge named "telegram"; loaded bridges: discord, slack/],
+        [{ bridge: 'irc', conversation_id: '1', message: 'x' }, /no loaded extension serves a chat bridge named "irc"/],
+        [{ bridge: 'Not A Bridge', conversation_id: '1', message: 'x' }, /bridge/],
         [{ bridge: 'slack', conversation_id: slackConversation }, /message/],
         [{ bridge: 'slack', conversation_id: slackConversation, message: 'x'.repeat(5000) }, /message/],
       ] as const) {
@@ -109,11 +121,14 @@ describe('bridges: svc_bridge_sessions and svc_bridge_request over both bridges,
     const client = await mcpClient(h.server);
     try {
       const listed = await callTool(client, 'svc_bridge_sessions', {});
-      assert.deepEqual(listed.value.bridges, { slack: 'ok', telegram: 'not loaded', discord: 'not loaded' });
+      assert.deepEqual(listed.value.bridges, { slack: 'ok' });
       assert.ok(listed.value.conversations.every((c: any) => c.bridge === 'slack'));
       const res = await callTool(client, 'svc_bridge_request', { bridge: 'discord', conversation_id: DISCORD.channel, message: 'x' });
       assert.equal(res.isError, true);
-      assert.match(res.text, /discord bridge is not loaded/);
+      assert.match(res.text, /no loaded extension serves a chat bridge named "discord"; loaded bridges: slack/);
+      const unknown = await callTool(client, 'svc_bridge_sessions', { bridge: 'discord' });
+      assert.equal(unknown.isError, true);
+      assert.match(unknown.text, /no loaded extension serves a chat bridge named "discord"/);
     } finally {
       await client.close();
     }

@@ -16,6 +16,9 @@ describe('discord: configuration, signatures, slash commands, threads as session
   });
   after(() => h.close());
 
+  /** A command sent in a thread (CHANNEL plays one here; opening threads is test/discord/threads.test.ts): answers come as follow-ups. */
+  const inThread = (name: string, options: Record<string, string> = {}) => ({ ...slash(name, options), channel: { id: CHANNEL, type: 11, parent_id: '220000000000000000' } });
+
   it('stores the configuration (bot token sealed, never returned), owner only, one application per tenant', async () => {
     assert.deepEqual((await h.server.api('GET', '/api/bridges/discord')).body, { configured: false });
     assert.equal((await h.configure({ botToken: BOT_TOKEN })).status, 400, 'applicationId and publicKey come first');
@@ -66,9 +69,9 @@ describe('discord: configuration, signatures, slash commands, threads as session
     assert.equal((await h.server.api('GET', '/api/health')).status, 200);
   });
 
-  it('answers /ask with a deferred response and a follow-up; the channel (thread) keeps one session', async () => {
+  it('answers /ask in a thread with a deferred response and follow-ups; the thread keeps one session', async () => {
     h.anthropic.setScript(['First answer.', 'Second answer.']);
-    const first = slash('ask', { prompt: 'hello discord' });
+    const first = inThread('ask', { prompt: 'hello discord' });
     const res = await h.interact(first);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { type: 5 });
@@ -76,7 +79,7 @@ describe('discord: configuration, signatures, slash commands, threads as session
     assert.equal(reply.json.content, 'First answer.');
     assert.equal(reply.files.length, 0, 'no voice on this channel');
 
-    const second = slash('ask', { prompt: 'and again' });
+    const second = inThread('ask', { prompt: 'and again' });
     await h.interact(second);
     assert.equal((await waitFor('the second follow-up', async () => h.followUps(second.token)[0], 20_000)).json.content, 'Second answer.');
     const sessions = (await h.server.api('GET', '/api/sessions')).body.sessions.filter((s: any) => s.agentId === agent.id);
@@ -98,7 +101,7 @@ describe('discord: configuration, signatures, slash commands, threads as session
     assert.match((await h.interact(slash('agent', { agent: 'nobody' }))).body.data.content, /No agent named nobody/);
     assert.match((await h.interact(slash('agent', { agent: 'helper-bot' }))).body.data.content, /now talks to agent helper-bot/);
     h.anthropic.setScript(['Helper here.']);
-    const ask = slash('ask', { prompt: 'who are you' });
+    const ask = inThread('ask', { prompt: 'who are you' });
     await h.interact(ask);
     await waitFor('the helper reply', async () => h.followUps(ask.token)[0], 20_000);
     const sessions = (await h.server.api('GET', '/api/sessions')).body.sessions.filter((s: any) => s.agentId === helper.id);
@@ -114,7 +117,7 @@ describe('discord: configuration, signatures, slash commands, threads as session
     assert.equal((await setMode('queued')).status, 200);
     try {
       h.anthropic.setScript([{ toolUses: [{ name: 'write_file', input: { path: 'discord.txt', content: 'ok' } }] }, 'File written.']);
-      const ask = slash('ask', { prompt: 'write it' });
+      const ask = inThread('ask', { prompt: 'write it' });
       await h.interact(ask);
       const prompt = await waitFor('the approval buttons', async () => h.followUps(ask.token).find((c) => c.json.components), 20_000);
       const [allow] = prompt.json.components[0].components;

@@ -34,6 +34,9 @@ export async function startDiscordHarness(env: Record<string, string> = {}): Pro
       ROOST_EXT_DISCORD_TTS_URL: speech.url,
       ROOST_EXT_DISCORD_TTS_API_KEY: TTS_KEY,
       ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS: '1',
+      ROOST_EXT_DISCORD_RETRY_BASE_MS: '200',
+      ROOST_EXT_NOTIFICATIONS_RETRY_BASE_MS: '200',
+      ROOST_EXT_NOTIFICATIONS_MIN_TIMEOUT_SECONDS: '1',
       ...env,
     },
   });

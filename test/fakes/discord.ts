@@ -1,5 +1,7 @@
-// A fake Discord REST API (v10) on loopback: channel messages (JSON or multipart with files), message
-// edits, interaction follow-ups (webhooks), bot-token checks, and 429s with retry_after on demand; plus
+// A fake Discord REST API (v10) on loopback for the real @discordjs/rest client (its `api` pointed here):
+// channel messages (JSON or multipart with files), message edits, interaction follow-ups and edits of the
+// original response (webhooks), threads started from a message, bot-token checks, 429s with retry_after
+// and outages (503) on demand; plus
 // a fake OpenAI-compatible text-to-speech API, and the Ed25519 signing a test uses to play Discord.
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -19,28 +21,46 @@ export interface DiscordCall {
 
 export interface FakeDiscord {
   url: string;
-  /** ROOST_EXT_DISCORD_API_URL. */
+  /** ROOST_EXT_DISCORD_API_URL (the API root without its version, as @discordjs/rest takes it). */
   apiUrl: string;
   calls: DiscordCall[];
+  /** Threads started from a message: thread id → its parent channel and starter message. */
+  threads: Map<string, { parentId: string; messageId: string; name: string }>;
   /** The next `count` requests answer 429 with this retry_after (seconds). */
   rateLimitNext(count: number, retryAfter: number): void;
+  /** While true, every request answers 503 (an outage). */
+  down: boolean;
   close(): Promise<void>;
 }
 
 export async function startFakeDiscord(botToken: string): Promise<FakeDiscord> {
   const calls: DiscordCall[] = [];
+  const threads: FakeDiscord['threads'] = new Map();
   let limited = { count: 0, retryAfter: 0 };
   let nextId = 900_000_000_000_000_000n;
+  const state = { down: false };
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname.replace(/^\/api\/v10/, '');
     const call = await readCall(req, path);
     calls.push(call);
+    if (state.down) return sendJson(res, 503, { message: 'Service Unavailable', code: 0 });
     if (limited.count > 0) {
       limited.count--;
       return sendJson(res, 429, { message: 'You are being rate limited.', retry_after: limited.retryAfter, global: false }, { 'retry-after': String(Math.ceil(limited.retryAfter)) });
     }
     const webhook = /^\/webhooks\/\d+\/[^/]+$/.test(path);
-    if (!webhook && call.token !== `Bot ${botToken}`) return sendJson(res, 401, { message: '401: Unauthorized', code: 0 });
+    const original = /^\/webhooks\/\d+\/[^/]+\/messages\/(?:@|%40)original$/.test(path);
+    if (!webhook && !original && call.token !== `Bot ${botToken}`) return sendJson(res, 401, { message: '401: Unauthorized', code: 0 });
+    if (req.method === 'PATCH' && original) {
+      call.id = String(++nextId);
+      return sendJson(res, 200, { id: call.id, channel_id: null, content: call.json.content });
+    }
+    const starter = /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/.exec(path);
+    if (req.method === 'POST' && starter) {
+      call.id = String(++nextId);
+      threads.set(call.id, { parentId: starter[1]!, messageId: starter[2]!, name: String(call.json.name ?? '') });
+      return sendJson(res, 201, { id: call.id, type: 11, parent_id: starter[1], name: call.json.name });
+    }
     const channel = /^\/channels\/(\d+)\/messages(?:\/(\d+))?$/.exec(path);
     if (req.method === 'PATCH' && channel?.[2]) return sendJson(res, 200, { id: channel[2], channel_id: channel[1], content: call.json.content });
     if (req.method === 'POST' && (channel || webhook)) {
@@ -53,9 +73,16 @@ export async function startFakeDiscord(botToken: string): Promise<FakeDiscord> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    apiUrl: `${url}/api/v10`,
+    apiUrl: `${url}/api`,
     calls,
+    threads,
     rateLimitNext: (count, retryAfter) => void (limited = { count, retryAfter }),
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+    },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }

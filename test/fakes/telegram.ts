@@ -20,9 +20,16 @@ export interface FakeTelegram extends FakeServer {
   sent: SentMessage[];
   edits: Array<{ chat_id: number | string; message_id: number; text: string }>;
   callbackAnswers: Array<{ callback_query_id: string; text?: string }>;
+  /** The update ids getUpdates handed to the bot, in order (a redelivered one appears twice). */
+  served: number[];
   webhook: { url: string; secret?: string } | null;
   /** Queues an update (update_id assigned unless given); in webhook mode posts it and returns the status. */
   push(update: Record<string, unknown>): Promise<number | null>;
+  /**
+   * Serves an update already delivered once more, whatever offset the bot confirmed: Telegram does this
+   * when it did not see the confirmation (or posts a webhook update again after a failed answer).
+   */
+  redeliver(updateId: number): Promise<number | null>;
   /** A text message from a user in a private chat. */
   message(chatId: number, text: string, extra?: Record<string, unknown>): Record<string, unknown>;
   /** While true, every API call answers 502 (an outage). */
@@ -31,10 +38,13 @@ export interface FakeTelegram extends FakeServer {
 
 export async function startFakeTelegram(token = '123456:TEST-token'): Promise<FakeTelegram> {
   const queue: Array<Record<string, any>> = [];
+  const pushed = new Map<number, Record<string, any>>();
+  /** Updates served again regardless of the offset (redeliver). */
+  const again: Array<Record<string, any>> = [];
   let nextUpdateId = 1000;
   let nextMessageId = 1;
   let wakeUp: (() => void) | undefined;
-  const fake: Partial<FakeTelegram> = { token, calls: [], sent: [], edits: [], callbackAnswers: [], webhook: null, down: false };
+  const fake: Partial<FakeTelegram> = { token, calls: [], sent: [], edits: [], callbackAnswers: [], served: [], webhook: null, down: false };
   // The handler and push read and write the returned object itself, so tests see every change.
   let self = fake as FakeTelegram;
 
@@ -55,8 +65,13 @@ export async function startFakeTelegram(token = '123456:TEST-token'): Promise<Fa
         const offset = Number(body.offset ?? 0);
         const deadline = Date.now() + Math.min(Number(body.timeout ?? 0), 30) * 1000;
         for (;;) {
-          const ready = queue.filter((u) => u.update_id >= offset);
-          if (ready.length > 0 || Date.now() >= deadline || closed.aborted) return ok(ready.slice(0, Number(body.limit ?? 100)));
+          const ready = [...again, ...queue.filter((u) => u.update_id >= offset)];
+          if (ready.length > 0 || Date.now() >= deadline || closed.aborted) {
+            again.length = 0;
+            const batch = ready.slice(0, Number(body.limit ?? 100));
+            self.served!.push(...batch.map((u) => u.update_id));
+            return ok(batch);
+          }
           await Promise.race([wait(deadline - Date.now(), closed), new Promise<void>((resolve) => (wakeUp = resolve))]);
         }
       }
@@ -88,6 +103,7 @@ export async function startFakeTelegram(token = '123456:TEST-token'): Promise<Fa
     async push(update: Record<string, unknown>) {
       const full = { update_id: nextUpdateId++, ...update } as { update_id: number };
       nextUpdateId = Math.max(nextUpdateId, full.update_id + 1);
+      pushed.set(full.update_id, full);
       if (self.webhook) {
         const res = await fetch(self.webhook.url, {
           method: 'POST',
@@ -98,6 +114,14 @@ export async function startFakeTelegram(token = '123456:TEST-token'): Promise<Fa
         return res.status;
       }
       queue.push(full);
+      wakeUp?.();
+      return null;
+    },
+    async redeliver(updateId: number) {
+      const update = pushed.get(updateId);
+      if (!update) throw new Error(`update ${updateId} was never pushed`);
+      if (self.webhook) return self.push(update);
+      again.push(update);
       wakeUp?.();
       return null;
     },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { agentToken, callTool, mcpClient, type Tenant } from '../agents/support.js';
+import { agentToken, callTool, createAgent, mcpClient, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 import { NOTIFY_ENV, startWorld, stopWorld, type WebhookReceiver } from './support.js';
@@ -20,9 +20,9 @@ describe('notification channels and owner notifications', () => {
   after(() => stopWorld({ server, hook, mcp }));
 
   it('stores a channel with its secrets sealed, shows only their names, and is owner-only to change', async () => {
-    const res = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'webhook', name: 'pager', config: { url: hook.url }, secrets: { token: 's3cret-token' } } });
+    const res = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'webhook', name: 'pager', config: { url: hook.url, team: 'ops' }, secrets: { token: 's3cret-token', signing: 'n0t-for-the-body' } } });
     assert.equal(res.status, 201, res.text);
-    assert.deepEqual(res.body.secretKeys, ['token']);
+    assert.deepEqual(res.body.secretKeys, ['token', 'signing']);
     assert.equal(res.text.includes('s3cret-token'), false);
     assert.equal((await server.api('GET', '/api/notification-channels', { key: a.viewer })).status, 403);
     assert.equal((await server.api('GET', `/api/notification-channels/${res.body.id}`, { key: a.operator })).status, 403);
@@ -34,7 +34,7 @@ describe('notification channels and owner notifications', () => {
     assert.equal((await server.api('DELETE', `/api/notification-channels/${res.body.id}`, { key: a.viewer })).status, 403);
     const renamed = await server.api('PUT', `/api/notification-channels/${res.body.id}`, { key: a.owner, body: { name: 'pager-2' } });
     assert.equal(renamed.status, 200, renamed.text);
-    assert.deepEqual(renamed.body.secretKeys, ['token'], 'secrets left out of an update are kept');
+    assert.deepEqual(renamed.body.secretKeys, ['token', 'signing'], 'secrets left out of an update are kept');
     // Another tenant's id answers exactly like an unknown one.
     for (const [method, body] of [['GET', undefined], ['PUT', { name: 'x' }], ['DELETE', undefined]] as const) {
       const other = await server.api(method, `/api/notification-channels/${res.body.id}`, { key: b.owner, body });
@@ -50,7 +50,7 @@ describe('notification channels and owner notifications', () => {
     const bad: Array<[unknown, RegExp]> = [
       [{ type: 'webhook', config: {} }, /config\.url/],
       [{ type: 'webhook', config: { url: 'ftp://example.com' } }, /http or https/],
-      [{ type: 'pigeon', config: {} }, /body\.type must be one of/],
+      [{ type: 'Not A Type!', config: {} }, /body\.type/],
       [{ type: 'telegram', config: { chatId: '' } }, /config\.chatId/],
       [{ type: 'webhook', config: { url: { nested: { deep: true } } } }, /body\.config\.url/],
       [{ type: 'webhook', config: { url: hook.url }, secrets: { token: 'x'.repeat(5000) } }, /body\.secrets\.token/],
@@ -92,6 +92,10 @@ describe('notification channels and owner notifications', () => {
     assert.equal(got.body.text, 'build is red');
     assert.equal(got.body.priority, 'high');
     assert.equal(got.headers['x-roost-token'], 's3cret-token');
+    // Secrets go only in the header: the body carries the config, and no secret at all.
+    assert.deepEqual(got.body.channel, { team: 'ops', type: 'webhook' });
+    assert.equal(JSON.stringify(got.body).includes('s3cret-token'), false);
+    assert.equal(JSON.stringify(got.body).includes('n0t-for-the-body'), false);
     const list = await server.api('GET', '/api/notifications', { key: a.owner });
     assert.equal(list.body.notifications[0].id, id);
     assert.equal((await server.api('GET', `/api/notifications/${id}/deliveries`, { key: b.owner })).status, 404);
@@ -99,15 +103,17 @@ describe('notification channels and owner notifications', () => {
   });
 
   it('a channel whose bridge extension is missing fails with the reason, while the others deliver', async () => {
-    const { body: channel } = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'codehost', config: { repo: 'octo/app' } } });
-    const sent = await callTool(mcp, 'svc_notify_owner', { message: 'two channels', channels: ['pager-2', 'codehost'] });
+    // No list of bridges is kept: a type is the name of the extension that delivers it, and no loaded one is "pigeon".
+    const { body: channel } = await server.api('POST', '/api/notification-channels', { key: a.owner, body: { type: 'pigeon', config: { loft: 'roof' } } });
+    assert.equal(channel.type, 'pigeon');
+    const sent = await callTool(mcp, 'svc_notify_owner', { message: 'two channels', channels: ['pager-2', 'pigeon'] });
     assert.equal(sent.isError, false, sent.text);
     const failing = await waitFor('the failing delivery to have tried', async () => {
       const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
       const d = body.deliveries.find((x: any) => x.channelId === channel.id);
       return d.attempts >= 1 && body.deliveries.some((x: any) => x.channelType === 'webhook' && x.status === 'delivered') ? d : undefined;
     });
-    assert.match(failing.lastError, /the codehost bridge extension is not loaded/);
+    assert.match(failing.lastError, /the pigeon bridge extension is not loaded/);
     assert.equal((await server.api('DELETE', `/api/notification-channels/${channel.id}`, { key: a.owner })).status, 204);
   });
 
@@ -115,6 +121,10 @@ describe('notification channels and owner notifications', () => {
     const view = await callTool(mcp, 'svc_configure_notifications', { action: 'view' });
     assert.equal(view.isError, false, view.text);
     assert.deepEqual(view.value.channels.map((c: any) => c.scope), ['tenant']);
+    // The tenant's channel is the owner's: the agent sees what it is, not where it points.
+    assert.equal(view.value.channels[0].config, undefined);
+    assert.deepEqual(view.value.channels[0].configKeys, ['url', 'team']);
+    assert.equal(view.text.includes(hook.url), false);
     const update = await callTool(mcp, 'svc_configure_notifications', { action: 'update', channels: [{ type: 'webhook', name: 'mine', config: { url: hook.url }, secrets: { token: 'agent-token' } }] });
     assert.equal(update.isError, false, update.text);
     const mine = update.value.channels.find((c: any) => c.scope === 'agent');
@@ -171,5 +181,16 @@ describe('notification channels and owner notifications', () => {
     assert.notEqual(refused.status, 'delivered');
     assert.match(refused.lastError, /127\.0\.0\.1 is a loopback, private, link-local or reserved address/);
     assert.equal(hook.received.length, before, 'nothing reached the receiver');
+    // An agent's own webhook is held to public addresses by default, even an agent of the instance's own
+    // tenant (whose owner may name private ones).
+    const instanceAgent = await createAgent(server, undefined, { name: 'instance-agent', model: 'claude-sonnet-5-5' });
+    const instanceMcp = await mcpClient(server, await agentToken(server, undefined, instanceAgent.id));
+    try {
+      const own = await callTool(instanceMcp, 'svc_configure_notifications', { action: 'update', channels: [{ type: 'webhook', config: { url: hook.url } }] });
+      assert.equal(own.isError, true);
+      assert.match(own.text, /an agent's webhook must be a public address: 127\.0\.0\.1 is a loopback/);
+    } finally {
+      await instanceMcp.close();
+    }
   });
 });

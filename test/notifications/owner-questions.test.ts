@@ -95,7 +95,7 @@ describe('owner questions', () => {
     assert.equal((await server.api('GET', '/api/owner-questions?status=nope', { key: a.owner })).status, 400);
   });
 
-  it('a pending question survives a restart: still answerable, and the same call again gets the answer', async () => {
+  it('a pending question survives a restart: the same call again waits on it, and gets the answer given on another channel', async () => {
     const session = 'session-restart';
     const withSession = await mcpClient(server, (await server.api('POST', `/api/fx-caller/token/${agentId}`, { key: a.owner, body: { sessionId: session } })).body.token);
     const blocked = callTool(withSession, 'svc_ask_owner', { question: 'Survive?', options: ['ok'], timeout: 2 }).catch((err: Error) => ({ isError: true, value: undefined, text: err.message }));
@@ -106,13 +106,36 @@ describe('owner questions', () => {
     server = await startTestServer({ env: NOTIFY_ENV, dataDir: server.dataDir });
     const still = await server.api('GET', `/api/owner-questions/${q.id}`, { key: a.owner });
     assert.equal(still.body.status, 'pending');
-    assert.equal((await server.api('POST', `/api/owner-questions/${q.id}/answer`, { key: a.owner, body: { answer: 'ok' } })).status, 200);
     const again = await mcpClient(server, (await server.api('POST', `/api/fx-caller/token/${agentId}`, { key: a.owner, body: { sessionId: session } })).body.token);
-    const reattached = await callTool(again, 'svc_ask_owner', { question: 'Survive?', options: ['ok'], timeout: 2 });
-    assert.equal(reattached.value.questionId, q.id);
-    assert.equal(reattached.value.answer, 'ok');
+    const reattached = callTool(again, 'svc_ask_owner', { question: 'Survive?', options: ['ok'], timeout: 2 });
+    // The call waits on the open question (no second one is asked) until the owner answers it.
+    await waitFor('the call to wait again', async () => ((await server.api('GET', `/api/owner-questions/${q.id}`, { key: a.owner })).body.status === 'pending' ? true : undefined));
+    assert.equal((await server.api('POST', `/api/owner-questions/${q.id}/answer`, { key: a.owner, body: { answer: 'ok' } })).status, 200);
+    const result = await reattached;
+    assert.equal(result.value.questionId, q.id);
+    assert.equal(result.value.answer, 'ok');
+    assert.equal((await server.api('GET', '/api/owner-questions?status=pending', { key: a.owner })).body.questions.filter((x: any) => x.question === 'Survive?').length, 0, 'no second question was asked');
+
+    // Asked again after it was answered, the question goes to the owner anew: an old answer is never reused.
+    const asking = callTool(again, 'svc_ask_owner', { question: 'Survive?', options: ['ok', 'no'], timeout: 2 });
+    const fresh = await pendingQuestion('Survive?');
+    assert.notEqual(fresh.id, q.id);
+    assert.equal((await server.api('POST', `/api/owner-questions/${fresh.id}/answer`, { key: a.owner, body: { answer: 'no' } })).status, 200);
+    const second = await asking;
+    assert.equal(second.value.questionId, fresh.id);
+    assert.equal(second.value.answer, 'no');
     await again.close();
     await mcp.close();
     mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
+  });
+});
+
+describe('a question\'s lifetime', () => {
+  it('never outlasts the wait: a 10-minute question asked now expires when the call stops waiting', async () => {
+    const { MAX_WAIT_MS, questionLifetimeMs } = await import('../../extensions/notifications/owner-questions.js');
+    const now = 1_000_000;
+    assert.equal(questionLifetimeMs(10 * 60_000, now, now), MAX_WAIT_MS, 'clamped to the wait');
+    assert.equal(questionLifetimeMs(2 * 60_000, now, now), 2 * 60_000, 'a shorter one is kept');
+    assert.equal(questionLifetimeMs(10 * 60_000, now, now + 5_000), MAX_WAIT_MS - 5_000, 'time spent before the question was stored counts');
   });
 });

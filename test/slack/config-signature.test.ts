@@ -79,6 +79,12 @@ describe('slack: configuration and request signatures', () => {
     assert.equal(unsigned.status, 401);
     const tampered = await h.deliver(mention('C0GENERAL', 'hi'), { headers: { 'x-slack-signature': `v0=${'0'.repeat(64)}` } });
     assert.equal(tampered.status, 401);
+    // The handshake names no workspace, so it costs a check against every tenant's secret: a flood of
+    // them is cut off (30 a minute) instead of making the bridge decrypt every configuration again and again.
+    const flood = [];
+    for (let i = 0; i < 40; i++) flood.push((await h.deliver({ ...handshake, challenge: `c-${i}` }, { secret: 'wrong-secret' })).status);
+    assert.ok(flood.includes(429), `some handshakes were refused: ${flood.join(',')}`);
+    assert.ok(flood.every((s) => s === 401 || s === 429));
     assert.equal(h.slack.posts().length, 0, 'nothing refused reached the agent or Slack');
   });
 
@@ -86,8 +92,13 @@ describe('slack: configuration and request signatures', () => {
     const notJson = await h.server.api('POST', '/workchat/events', { raw: '{"type":', headers: { 'content-type': 'text/plain' } });
     assert.equal(notJson.status, 400);
     assert.equal((await h.server.api('POST', '/workchat/events', { raw: '' })).status, 400);
+    // An unknown workspace is answered like a bad signature: nobody learns which workspaces are connected.
     const unknownTeam = await h.deliver({ ...mention('C0GENERAL', 'x'), team_id: 'T0NOBODY' });
-    assert.equal(unknownTeam.status, 404);
+    assert.equal(unknownTeam.status, 401);
+    assert.equal(unknownTeam.body.error, 'the Slack signature does not match');
+    const noTeam = await h.deliver({ type: 'event_callback', event_id: 'Ev-noteam', event: { type: 'app_mention', channel: 'C0GENERAL', user: 'U1', text: 'x', ts: '5.5' } });
+    assert.equal(noTeam.status, 400);
+    assert.match(noTeam.body.error, /names no workspace/);
     const big = await h.server.api('POST', '/workchat/events', { raw: JSON.stringify({ type: 'event_callback', pad: 'x'.repeat(2 * 1024 * 1024) }) });
     assert.equal(big.status, 413);
     const nested = await h.deliver(`{"type":"event_callback","team_id":"${TEAM}","event_id":"Ev-nest","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);

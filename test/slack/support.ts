@@ -20,11 +20,11 @@ export interface SlackHarness extends Harness {
 
 let events = 0;
 
-export async function startSlackHarness(): Promise<SlackHarness> {
+export async function startSlackHarness(env: Record<string, string> = {}): Promise<SlackHarness> {
   const slack = await startFakeSlack();
   slack.addToken(BOT_TOKEN, TEAM);
   const h = await startHarness({
-    env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_SLACK_API_URL: slack.apiUrl },
+    env: { ROOST_EXTENSION_DIRS: FIXTURES, ROOST_EXT_SLACK_API_URL: slack.apiUrl, ROOST_EXT_SLACK_RETRY_BASE_MS: '200', ROOST_EXT_NOTIFICATIONS_RETRY_BASE_MS: '200', ROOST_EXT_NOTIFICATIONS_MIN_TIMEOUT_SECONDS: '1', ...env },
   });
   const close = h.close;
   return Object.assign(h, {

@@ -100,11 +100,13 @@ describe('the Telegram bridge over long polling', () => {
     const from = fakes.telegram.sent.length;
     const update = { update_id: 777_001, ...fakes.telegram.message(CHAT, '/help') };
     await fakes.telegram.push(update);
-    await fakes.telegram.push(update);
     await sentTo(fakes.telegram, CHAT, (m) => /\/help: this list/.test(m.text), from);
-    // A later update is handled, and by then the duplicate has long been through the same loop.
+    // Telegram serves the same update again (below the confirmed offset): the bot receives it…
+    await fakes.telegram.redeliver(777_001);
     await fakes.telegram.push(fakes.telegram.message(CHAT, '/agent'));
     await sentTo(fakes.telegram, CHAT, (m) => /^Agents: /.test(m.text), from);
+    assert.equal(fakes.telegram.served.filter((id) => id === 777_001).length, 2, 'the duplicate really reached the bot');
+    // …and drops it: one answer for one update (the later /agent, answered after it, shows it was seen).
     assert.equal(fakes.telegram.sent.slice(from).filter((m) => /\/help: this list/.test(m.text)).length, 1);
   });
 
@@ -148,13 +150,16 @@ describe('the Telegram bridge over long polling', () => {
     fakes.telegram.down = true;
     const sent = await callTool(mcp, 'svc_notify_owner', { message: 'during the outage', channels: ['telegram'], priority: 'urgent' });
     assert.equal(sent.isError, false, sent.text);
+    // The bridge holds it in its outbox and says why it has not gone out yet (its own refusal, or that of
+    // an earlier message to the chat it waits behind: the previous test's closing edit); it stays pending.
     const failing = await waitFor('a failed attempt', async () => {
       const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
-      return body.deliveries[0].lastError ? body.deliveries[0] : undefined;
-    });
-    assert.match(failing.lastError, /Telegram refused sendMessage: 502/);
-    fakes.telegram.down = false;
-    await sentTo(fakes.telegram, CHAT, (m) => m.text === '[URGENT] during the outage');
+      return /Telegram refused (sendMessage|editMessageText): 502/.test(body.deliveries[0].lastError ?? '') ? body.deliveries[0] : undefined;
+    }, 30_000).finally(() => (fakes.telegram.down = false));
+    assert.match(failing.lastError, /the telegram bridge queued it/);
+    assert.notEqual(failing.status, 'failed');
+    // In order behind what the outage held up in this chat, each retried after its backoff.
+    await sentTo(fakes.telegram, CHAT, (m) => m.text === '[URGENT] during the outage', 0, 60_000);
     const bad = await callAs(server, a.owner, 'POST', '/api/internal/bridges/telegram/deliver', { kind: 'shout', channel: { type: 'telegram', chatId: CHAT }, text: 'x' });
     assert.equal(bad.status, 400);
   });

@@ -20,7 +20,8 @@ export async function startFakes(reply = 'Hello from your agent.'): Promise<Fake
   return {
     anthropic,
     telegram,
-    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url },
+    // The fake Telegram is on loopback: every tenant's bot may reach it; and quick outbox retries.
+    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS: '1', ROOST_EXT_TELEGRAM_RETRY_BASE_MS: '200' },
     async close() {
       await telegram.close();
       await anthropic.close();
@@ -28,7 +29,7 @@ export async function startFakes(reply = 'Hello from your agent.'): Promise<Fake
   };
 }
 
-export async function configureBot(server: TestServer, key: string, body: Record<string, unknown>): Promise<any> {
+export async function configureBot(server: TestServer, key: string | undefined, body: Record<string, unknown>): Promise<any> {
   const res = await server.api('PUT', '/api/bridges/telegram', { key, body });
   assert.equal(res.status, 200, res.text);
   return res.body;

@@ -42,6 +42,15 @@ export class SealedConfigs<S, K extends Record<string, string>> {
     }
   }
 
+  /** A credential kept outside the configuration (a channel's own bot token in an outbox row), sealed for this tenant. */
+  async sealFor(tenantId: string, value: string): Promise<string> {
+    return (await this.sealerOf()).seal(value, `${this.store.bridge}\0${tenantId}\0value`);
+  }
+
+  async openFor(tenantId: string, sealed: string): Promise<string> {
+    return (await this.sealerOf()).open(sealed, `${this.store.bridge}\0${tenantId}\0value`);
+  }
+
   private async open(row: ConfigRow | undefined): Promise<BridgeConfig<S, K> | undefined> {
     if (!row) return undefined;
     const secrets = JSON.parse((await this.sealerOf()).open(row.secrets, `${this.store.bridge}\0${row.tenantId}`)) as Partial<K>;

@@ -5,6 +5,7 @@
 import { RoostError } from '../../../protocol/errors.js';
 import { askAgent, type AgentReply } from '../agent-reply.js';
 import type { ExtensionContext } from '../extension.js';
+import { sessionLive } from './contract.js';
 import { watchEscalations, type Escalation } from './escalations.js';
 import type { BridgeStore } from './store.js';
 
@@ -19,13 +20,11 @@ export interface ChatTurn {
   prompt: string;
 }
 
-const ENDED = new Set(['stopped', 'error', 'timeout']);
-
 export async function converse(ctx: ExtensionContext, store: BridgeStore, turn: ChatTurn, showEscalation: (entry: Escalation) => Promise<void>): Promise<AgentReply> {
   const as = { tenantId: turn.tenantId };
   const existing = await store.conversation(turn.tenantId, turn.conversationId);
   const agentId = existing?.agentId ?? turn.agentId;
-  let sessionId = await liveSession(ctx, as, existing?.sessionId ?? null);
+  let sessionId = (await sessionLive(ctx.host, turn.tenantId, existing?.sessionId ?? null)) ? existing!.sessionId! : undefined;
   if (!sessionId) {
     const reply = await ctx.host.call<{ id?: string; error?: string; code?: string }>('POST', '/api/sessions', { agentId, name: `${store.bridge}: ${turn.title}`.slice(0, 200), source: 'web' }, as);
     if (reply.status !== 201 || !reply.body?.id) {
@@ -44,11 +43,4 @@ export async function converse(ctx: ExtensionContext, store: BridgeStore, turn: 
     await watching;
     await store.touch(turn.tenantId, turn.conversationId);
   }
-}
-
-async function liveSession(ctx: ExtensionContext, as: { tenantId: string }, sessionId: string | null): Promise<string | undefined> {
-  if (!sessionId) return undefined;
-  const reply = await ctx.host.call<{ status?: string }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}`, undefined, as);
-  if (reply.status !== 200 || ENDED.has(String(reply.body?.status))) return undefined;
-  return sessionId;
 }

@@ -42,10 +42,27 @@ export function watchEscalations(host: HostClient, as: CallAs, sessionId: () => 
 
 export const describeEscalation = (e: Escalation): string => `Approval needed: the agent wants to use ${e.toolName} with ${JSON.stringify(e.input).slice(0, 500)}`;
 
+export interface Resolution {
+  /** Settled (resolved now, or already): the buttons can go. False: it failed, the buttons stay for another try. */
+  final: boolean;
+  /** The sentence to show in chat. */
+  text: string;
+}
+
 /** Resolves an entry as the tenant; answers the sentence to show in chat. */
 export async function resolveEscalation(host: HostClient, tenantId: string, id: string, behavior: 'allow' | 'deny', who: string): Promise<string> {
-  const reply = await host.call<{ error?: string }>('POST', `/api/escalation-queue/${encodeURIComponent(id)}/resolve`, { behavior }, { tenantId });
-  if (reply.status === 200) return `${behavior === 'allow' ? 'Allowed' : 'Denied'} by ${who}.`;
-  if (reply.status === 409) return `Already resolved: ${reply.body?.error ?? 'conflict'}.`;
-  return `Could not resolve the approval: ${reply.body?.error ?? `status ${reply.status}`}.`;
+  return (await settleEscalation(host, tenantId, id, behavior, who)).text;
+}
+
+/** Resolves an entry as the tenant, telling whether it is settled (the buttons can go). */
+export async function settleEscalation(host: HostClient, tenantId: string, id: string, behavior: 'allow' | 'deny', who: string): Promise<Resolution> {
+  let reply: { status: number; body: { error?: string } | null };
+  try {
+    reply = await host.call('POST', `/api/escalation-queue/${encodeURIComponent(id)}/resolve`, { behavior }, { tenantId });
+  } catch (err) {
+    return { final: false, text: `Could not resolve the approval: ${(err as Error).message}. Try again.` };
+  }
+  if (reply.status === 200) return { final: true, text: `${behavior === 'allow' ? 'Allowed' : 'Denied'} by ${who}.` };
+  if (reply.status === 409) return { final: true, text: `Already resolved: ${reply.body?.error ?? 'conflict'}.` };
+  return { final: false, text: `Could not resolve the approval: ${reply.body?.error ?? `status ${reply.status}`}. Try again.` };
 }

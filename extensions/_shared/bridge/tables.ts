@@ -45,3 +45,14 @@ export async function createBridgeTables(db: Knex): Promise<void> {
     t.unique(['tenant_id', 'kind', 'subject_id']);
   });
 }
+
+/**
+ * One owner question goes to every channel of the tenant, so several messages of one bridge may carry the
+ * same question (two Slack channels, say): (tenant, kind, subject) is looked up, never unique.
+ */
+export async function promptsPerMessage(db: Knex): Promise<void> {
+  await db.schema.alterTable('prompt_messages', (t) => {
+    t.dropUnique(['tenant_id', 'kind', 'subject_id']);
+    t.index(['tenant_id', 'kind', 'subject_id']);
+  });
+}
