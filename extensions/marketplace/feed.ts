@@ -23,12 +23,20 @@ export interface FeedListing {
   updatedAt: string;
 }
 
+/**
+ * A listing's feed fields and nothing else: what this server publishes, and what it keeps of another
+ * server's feed (a field that server adds is neither stored nor served to a tenant).
+ */
+export function feedListing(l: FeedListing): FeedListing {
+  return {
+    id: l.id, kind: l.kind, name: l.name, description: l.description, tags: l.tags, priceMicroUnits: l.priceMicroUnits,
+    rating: { average: l.rating.average, count: l.rating.count }, useCount: l.useCount, updatedAt: l.updatedAt,
+  };
+}
+
 export async function feed(ctx: ExtensionContext): Promise<{ etag: string; listings: FeedListing[] }> {
   const rows = await new ListingStore(ctx.db, ctx.sql).publicListings(FEED_MAX_LISTINGS);
-  const listings = rows.map((row) => {
-    const l = toListing(row, '');
-    return { id: l.id, kind: l.kind, name: l.name, description: l.description, tags: l.tags, priceMicroUnits: l.priceMicroUnits, rating: l.rating, useCount: l.useCount, updatedAt: l.updatedAt };
-  });
+  const listings = rows.map((row) => feedListing(toListing(row, '')));
   const etag = `"${createHash('sha256').update(JSON.stringify(listings)).digest('base64url').slice(0, 27)}"`;
   return { etag, listings };
 }

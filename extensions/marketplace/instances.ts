@@ -2,6 +2,7 @@
 // trusted to sign with, and the listings last pulled from each.
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../protocol/errors.js';
+import { feedListing, type FeedListing } from './feed.js';
 
 export interface Instance {
   url: string;
@@ -52,7 +53,7 @@ export class InstanceStore {
   }
 
   /** Replaces the instance's listings with a verified feed. */
-  async replaced(tenantId: string, url: string, etag: string | null, listings: Array<Record<string, unknown> & { id: string }>): Promise<void> {
+  async replaced(tenantId: string, url: string, etag: string | null, listings: FeedListing[]): Promise<void> {
     const now = new Date().toISOString();
     await this.db.transaction(async (trx) => {
       await trx('federated_listings').where({ tenant_id: tenantId, instance_url: url }).delete();
@@ -62,11 +63,11 @@ export class InstanceStore {
     });
   }
 
-  async federated(tenantId: string, page: { limit: number; offset: number }, instance?: string): Promise<Array<Record<string, unknown>>> {
+  async federated(tenantId: string, page: { limit: number; offset: number }, instance?: string): Promise<Array<FeedListing & { instance: string; syncedAt: string }>> {
     const query = this.db('federated_listings').where({ tenant_id: tenantId });
     if (instance) query.andWhere({ instance_url: instance });
     const rows = await query.orderBy(['instance_url', 'remote_id']).limit(page.limit).offset(page.offset);
-    return rows.map((r: Row) => ({ ...(JSON.parse(r.listing) as Record<string, unknown>), instance: r.instance_url, syncedAt: r.synced_at }));
+    return rows.map((r: Row) => ({ ...feedListing(JSON.parse(r.listing) as FeedListing), instance: r.instance_url, syncedAt: r.synced_at }));
   }
 }
 

@@ -1,10 +1,13 @@
 // Pulling listings from every registered instance at once, each within its own time limit: a 304 keeps
 // what was pulled before; a feed is kept only when its signature verifies with the key pinned at
 // registration. One instance that is down, slow or forged is reported and never fails the others.
+import type { ValidateFunction } from 'ajv';
+import { schemaValidator } from '../../protocol/validate.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { request } from '../_shared/outbound.js';
 import { openEnvelope, publicKeyFrom } from '../_shared/signing.js';
-import { FEED_MAX_LISTINGS } from './feed.js';
+import { schema } from './common.js';
+import { FEED_MAX_LISTINGS, feedListing, type FeedListing } from './feed.js';
 import { InstanceStore, type Instance } from './instances.js';
 
 export const FEED_PATH = '/api/marketplace/federation/feed';
@@ -31,9 +34,10 @@ class SyncFailure extends Error {
 export async function syncAll(ctx: ExtensionContext, tenantId: string): Promise<SyncResult[]> {
   const store = new InstanceStore(ctx.db);
   const instances = await store.list(tenantId);
+  const isListing = schemaValidator(schema(ctx, 'feed-listing.json'));
   return Promise.all(instances.map(async (instance): Promise<SyncResult> => {
     try {
-      const pulled = await pull(instance);
+      const pulled = await pull(instance, isListing);
       if (pulled === 'not_modified') {
         await store.noted(tenantId, instance.url, 'not_modified', null);
         return { url: instance.url, status: 'not_modified', listings: instance.listingCount, error: null };
@@ -50,7 +54,7 @@ export async function syncAll(ctx: ExtensionContext, tenantId: string): Promise<
 
 const timedOut = (err: unknown) => (err as { status?: number }).status === 504;
 
-async function pull(instance: Instance): Promise<'not_modified' | { etag: string | null; listings: Array<Record<string, unknown> & { id: string }> }> {
+async function pull(instance: Instance, isListing: ValidateFunction): Promise<'not_modified' | { etag: string | null; listings: FeedListing[] }> {
   const reply = await request({
     method: 'GET', url: new URL(`${instance.url}${FEED_PATH}`), headers: instance.etag ? { 'if-none-match': instance.etag } : {},
     timeoutMs: instance.timeoutMs, maxBytes: FEED_MAX_BYTES, reach: 'any',
@@ -63,12 +67,7 @@ async function pull(instance: Instance): Promise<'not_modified' | { etag: string
   if (!opened.ok) throw new SyncFailure('bad_signature', `feed refused: ${opened.reason}`);
   const statement = opened.statement as { type?: unknown; listings?: unknown };
   if (statement?.type !== 'roost.marketplace.feed' || !Array.isArray(statement.listings)) throw new SyncFailure('invalid', 'the signed statement is not a marketplace feed');
-  const listings = statement.listings.slice(0, FEED_MAX_LISTINGS).filter(isListing);
+  const listings = statement.listings.slice(0, FEED_MAX_LISTINGS).filter((l) => isListing(l)).map((l) => feedListing(l as FeedListing));
   const etag = reply.headers.etag;
   return { etag: typeof etag === 'string' && etag.length <= 200 ? etag : null, listings };
-}
-
-function isListing(value: unknown): value is Record<string, unknown> & { id: string } {
-  const l = value as Record<string, unknown> | null;
-  return !!l && typeof l === 'object' && typeof l.id === 'string' && l.id.length <= 100 && typeof l.name === 'string' && typeof l.kind === 'string';
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -112,6 +113,35 @@ describe('marketplace federation across real servers', () => {
     assert.equal(removed.status, 204, removed.text);
     assert.deepEqual((await a.api('GET', '/api/marketplace/federated', { key: owner.viewer })).body.listings, []);
     assert.equal((await a.api('DELETE', `/api/marketplace/federation/instances/${encodeURIComponent(b.url)}`, { key: owner.owner })).status, 404);
+  });
+
+  it('keeps only well-formed listings of a feed, and only their own fields', async () => {
+    // Another server (a plain HTTP server here) whose feed is truly signed with its key but holds a
+    // listing that is not one, and a good one carrying fields of its own.
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const raw = Buffer.from(String(publicKey.export({ format: 'jwk' }).x), 'base64url');
+    const good = { id: 'remote-1', kind: 'workflow', name: 'Release train', description: 'Ships', tags: ['release'], priceMicroUnits: 2000, rating: { average: 4.5, count: 2 }, useCount: 7, updatedAt: '2024-05-01T10:00:00.000Z' };
+    const payload = JSON.stringify({ type: 'roost.marketplace.feed', issuedAt: new Date().toISOString(), listings: [
+      { ...good, mine: true, tenantId: 'theirs', html: '<script>' },
+      { ...good, id: 'remote-2', tags: 'not a list' },
+      { id: 'remote-3', kind: 'workflow', name: 'Only a name' },
+    ] });
+    const envelope = { algorithm: 'Ed25519', keyId: createHash('sha256').update(raw).digest('hex').slice(0, 32), payload, signature: sign(null, Buffer.from(payload), privateKey).toString('base64url') };
+    const remote = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(envelope)));
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as { port: number }).port}`;
+      const tenant = await registerTenant(a, 'federating-strict');
+      const added = await register({ url, publicKey: raw.toString('base64url') }, tenant.owner);
+      assert.equal(added.status, 201, added.text);
+      const synced = await a.api('POST', '/api/marketplace/federation/sync', { key: tenant.operator });
+      assert.deepEqual(synced.body.instances.map((i: any) => [i.status, i.listings]), [['ok', 1]]);
+      const federated = await a.api('GET', '/api/marketplace/federated', { key: tenant.viewer });
+      assert.equal(federated.status, 200, federated.text);
+      assert.deepEqual(federated.body.listings, [{ ...good, instance: url, syncedAt: federated.body.listings[0].syncedAt }]);
+    } finally {
+      remote.close();
+    }
   });
 
   it('refuses bad registrations', async () => {
