@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { validationError } from './errors.js';
-import { distDir, schemasDir } from './paths.js';
+import { distDir, packageRoot, schemasDir } from './paths.js';
 
 let shared: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -30,9 +30,9 @@ function ajv(): Ajv {
  * undefined when the build made none or the schema changed since: then ajv compiles it here.
  */
 function precompiled(path: string): Record<string, ValidateFunction> | undefined {
-  const inSchemas = relative(schemasDir, path);
-  if (inSchemas.startsWith('..')) return undefined;
-  const file = join(distDir, 'validators', inSchemas.replace(/\.json$/, '.cjs'));
+  const inPackage = relative(packageRoot, path);
+  if (inPackage.startsWith('..') || inPackage.startsWith('dist')) return undefined;
+  const file = join(distDir, 'validators', inPackage.replace(/\.json$/, '.cjs'));
   const built = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
   if (built === undefined || built < (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity)) return undefined;
   return requireCjs(file) as Record<string, ValidateFunction>;

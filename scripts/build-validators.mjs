@@ -1,11 +1,14 @@
-// `npm run build`: ajv's standalone code for the schemas a short-lived process validates with, at
-// dist/validators/<schema path>.cjs. protocol/validate.ts loads one of these instead of loading ajv and
-// compiling the schema on every run: ajv costs a CLI command or a plugin's host more than the rest of its
-// start-up (see docs/cli.md, Speed). A schema file holding `$defs` (the protocol) exports one
-// validator per definition, under the definition's name; any other exports its validator as `default`.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// `npm run build`: ajv's standalone code for every JSON Schema file of the package — schemas/ and each
+// in-tree extension's schemas/ — at dist/validators/<the file's path>.cjs. protocol/validate.ts loads one
+// of these instead of loading ajv and compiling the schema in the process that validates: ajv costs a
+// CLI command, a plugin's host, an extension's first request or an agent runner about 0.1 s of CPU
+// (see docs/cli.md, Speed). A file whose root is a schema exports its validator as `default`; a file
+// holding `$defs` (the protocol) also exports one validator per definition, under its name. A file that
+// refers to other files (a response schema the kernel inlines when it reads a manifest) is left to ajv.
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -14,21 +17,47 @@ const addFormats = require('ajv-formats');
 const standaloneCode = require('ajv/dist/standalone').default;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Keys of a root that only holds definitions (it is no schema of its own). */
+const CONTAINER_KEYS = new Set(['$id', '$schema', '$defs', 'title', 'description']);
 
-/** Schemas under schemas/ that get a precompiled validator. */
-const PRECOMPILED = ['protocol/cli-v1.json', 'plugin-registry.json', 'lanes.json'];
+async function jsonFiles(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await jsonFiles(path)));
+    else if (entry.name.endsWith('.json')) out.push(path);
+  }
+  return out;
+}
 
-for (const path of PRECOMPILED) {
-  const schema = JSON.parse(await readFile(join(root, 'schemas', path), 'utf8'));
+const files = [...(await jsonFiles(join(root, 'schemas')))];
+for (const entry of await readdir(join(root, 'extensions'), { withFileTypes: true })) {
+  if (entry.isDirectory()) files.push(...(await jsonFiles(join(root, 'extensions', entry.name, 'schemas'))));
+}
+
+await rm(join(root, 'dist', 'validators'), { recursive: true, force: true });
+let built = 0;
+const skipped = [];
+await Promise.all(files.map(async (file) => {
+  const path = relative(root, file);
+  const schema = JSON.parse(await readFile(file, 'utf8'));
   // The same options as protocol/validate.ts, so a precompiled validator answers as a compiled one would.
   const ajv = addFormats(new Ajv({ allErrors: true, strict: false, code: { source: true } }));
   const id = schema.$id ?? path;
-  ajv.addSchema(schema, schema.$id ? undefined : path);
-  const refs = schema.$defs
-    ? Object.fromEntries(Object.keys(schema.$defs).map((name) => [name, `${id}#/$defs/${name}`]))
-    : { default: id };
-  const code = standaloneCode(ajv, refs);
+  let code;
+  try {
+    ajv.addSchema(schema, schema.$id ? undefined : path);
+    const refs = Object.keys(schema).some((key) => !CONTAINER_KEYS.has(key)) ? { default: id } : {};
+    for (const name of Object.keys(schema.$defs ?? {})) refs[name] = `${id}#/$defs/${name}`;
+    code = standaloneCode(ajv, refs);
+  } catch (err) {
+    skipped.push(`${path} (${err.message.split('\n')[0]})`);
+    return;
+  }
   const out = join(root, 'dist', 'validators', path.replace(/\.json$/, '.cjs'));
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, code);
-}
+  built++;
+}));
+process.stdout.write(`precompiled ${built} schema validators into dist/validators${skipped.length ? ` (${skipped.length} refer to other files and are compiled where used)` : ''}\n`);

@@ -2,63 +2,11 @@
 // so they stay inside the working directory and never write a protected file.
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ToolSpec } from '../../_shared/providers/index.js';
 import { toolError, type Workspace } from './workspace.js';
 
 const MAX_READ_BYTES = 256 * 1024;
 const MAX_WRITE_BYTES = 4 * 1024 * 1024;
 const MAX_ENTRIES = 1_000;
-
-export const FS_TOOL_SPECS: ToolSpec[] = [
-  {
-    name: 'read_file',
-    description: 'Read a UTF-8 text file of the working directory. Optional 1-based line offset and line limit.',
-    inputSchema: {
-      type: 'object',
-      required: ['path'],
-      additionalProperties: false,
-      properties: {
-        path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path relative to the working directory' },
-        offset: { type: 'integer', minimum: 1, description: 'First line to return (1-based)' },
-        limit: { type: 'integer', minimum: 1, maximum: 100000, description: 'How many lines to return' },
-      },
-    },
-  },
-  {
-    name: 'list_dir',
-    description: 'List a directory of the working directory; directories end with "/".',
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Directory (default: the working directory)' } },
-    },
-  },
-  {
-    name: 'write_file',
-    description: 'Create or overwrite a text file in the working directory (parent directories are created).',
-    inputSchema: {
-      type: 'object',
-      required: ['path', 'content'],
-      additionalProperties: false,
-      properties: { path: { type: 'string', minLength: 1, maxLength: 4096 }, content: { type: 'string' } },
-    },
-  },
-  {
-    name: 'edit_file',
-    description: 'Replace an exact string in a file. old_string must occur exactly once unless replace_all is true.',
-    inputSchema: {
-      type: 'object',
-      required: ['path', 'old_string', 'new_string'],
-      additionalProperties: false,
-      properties: {
-        path: { type: 'string', minLength: 1, maxLength: 4096 },
-        old_string: { type: 'string', minLength: 1 },
-        new_string: { type: 'string' },
-        replace_all: { type: 'boolean' },
-      },
-    },
-  },
-];
 
 export async function runFsTool(ws: Workspace, name: string, input: Record<string, any>): Promise<string> {
   switch (name) {

@@ -12,7 +12,7 @@ import { ExternalTools } from './external.js';
 import { McpTools } from './mcp.js';
 import type { ApprovalAnswer, ReadyInfo, RunnerConfig, TurnReply } from './protocol.js';
 import { Shell } from './shell.js';
-import { localValidator, Toolbox } from './toolbox.js';
+import { Toolbox } from './toolbox.js';
 import { Workspace } from './workspace.js';
 
 const peer = new Peer(process.stdout, { onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
@@ -85,11 +85,10 @@ process.on('SIGTERM', () => leave(0));
 process.stdin.on('end', () => leave(0));
 peer.attach(process.stdin);
 // A spare runner (runner-pool.ts) does while it waits what a session's first turn would: it loads the
-// SDKs of the providers sessions used lately and compiles the local tools' validators; then says so.
+// SDKs of the providers sessions used lately; then says so.
 setImmediate(async () => {
   const providers = (process.env.ROOST_RUNNER_PRELOAD ?? '').split(',').filter(isProviderName);
   if (providers.length === 0) return;
   await Promise.all(providers.map((name) => preloadDriver(name)));
-  localValidator('read_file');
   peer.notify({ type: 'warm' });
 });

@@ -1,7 +1,7 @@
 // The server's own tools, reached as any MCP client would: Streamable HTTP at `${serverUrl}/mcp` with
 // the session-scoped bearer token (it names the agent and session, and carries the agent's grants).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// The MCP SDK (with zod, most of a runner's code) loads with the first connection, not with every runner.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolSpec } from '../../_shared/providers/index.js';
 
 /** Tools such as svc_send_message or svc_ask_owner wait for someone; give them time. */
@@ -52,6 +52,10 @@ export class McpTools {
 }
 
 async function open(url: string, token: string): Promise<Client> {
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const client = new Client({ name: 'roost-session-runner', version: '0.1.0' });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   await client.connect(transport);

@@ -5,7 +5,6 @@
 // and afterwards explained: which limit stopped it, in words the model can act on.
 import { constants } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
 import { processTree } from '../../../protocol/proc.js';
 import { BWRAP_OVERHEAD_PROCESSES, sandboxCommand, type SandboxGrant } from '../../_shared/session-sandbox.js';
 
@@ -36,6 +35,7 @@ export interface SandboxedOptions {
 export async function runSandboxed(grant: SandboxGrant, cwd: string, env: Record<string, string>, command: string[], options: SandboxedOptions): Promise<SandboxedRun> {
   const { policy } = grant;
   const [file, ...args] = sandboxCommand(grant, cwd, env, command, { readOnly: options.readOnly, memoryMb: options.memoryMb, processes: options.processes });
+  const { execa } = await import('execa'); // loaded with the first command, not with every runner
   const child = execa(file!, args, {
     cwd,
     env: {},

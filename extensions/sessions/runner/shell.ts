@@ -1,15 +1,17 @@
 // run_command: a shell command in the working directory with a timeout, its own process group (so a
 // timeout or a stop kills everything it started), bounded output, and the protected-file guard; in
 // the session's sandbox when it has one (sandbox-exec.ts).
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import type { ToolSpec } from '../../_shared/providers/index.js';
 import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import { restoreProtected, snapshotProtected } from './guard.js';
 import { describeSandbox, killGroup, runSandboxed } from './sandbox-exec.js';
+import { toolSchema } from './tool-schemas.js';
 import { toolError, type Workspace } from './workspace.js';
 
+const INPUT_SCHEMA = toolSchema('run_command') as { properties: { timeout_seconds: { maximum: number } } };
 export const DEFAULT_COMMAND_TIMEOUT_S = 30;
-export const MAX_COMMAND_TIMEOUT_S = 300;
+export const MAX_COMMAND_TIMEOUT_S = INPUT_SCHEMA.properties.timeout_seconds.maximum;
 const MAX_OUTPUT_CHARS = 64 * 1024;
 /** Past this a command is stopped: it floods. */
 const MAX_CAPTURE_BYTES = 8 * 1024 * 1024;
@@ -19,15 +21,7 @@ const BASE_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 export const SHELL_TOOL_SPEC: ToolSpec = {
   name: 'run_command',
   description: `Run a shell command in the working directory. Default timeout ${DEFAULT_COMMAND_TIMEOUT_S} s, at most ${MAX_COMMAND_TIMEOUT_S} s. Returns the exit code and output.`,
-  inputSchema: {
-    type: 'object',
-    required: ['command'],
-    additionalProperties: false,
-    properties: {
-      command: { type: 'string', minLength: 1, maxLength: 100_000 },
-      timeout_seconds: { type: 'number', exclusiveMinimum: 0, maximum: MAX_COMMAND_TIMEOUT_S },
-    },
-  },
+  inputSchema: INPUT_SCHEMA,
 };
 
 interface CommandOutcome {
@@ -58,6 +52,7 @@ export class Shell {
   }
 
   private async direct(command: string, timeoutSeconds: number): Promise<CommandOutcome> {
+    const { execa } = await import('execa'); // loaded with the first command, not with every runner
     const child = execa(command, {
       shell: true,
       cwd: this.ws.root,

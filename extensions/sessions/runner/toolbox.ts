@@ -7,8 +7,9 @@ import { describeErrors, schemaValidator } from '../../../protocol/validate.js';
 import type { ToolSpec } from '../../_shared/providers/index.js';
 import type { SandboxGrant } from '../../_shared/session-sandbox.js';
 import type { ExternalTools } from './external.js';
-import { FS_TOOL_SPECS, runFsTool } from './fs-tools.js';
+import { runFsTool } from './fs-tools.js';
 import type { McpTools } from './mcp.js';
+import { FS_TOOL_SPECS, toolSchemaFile } from './tool-schemas.js';
 import { runFsToolSandboxed } from './sandboxed-fs.js';
 import { SHELL_TOOL_SPEC, type Shell } from './shell.js';
 import type { Workspace } from './workspace.js';
@@ -31,16 +32,10 @@ export interface SandboxSource {
 const MAX_RESULT_CHARS = 100_000;
 
 const LOCAL_SPECS = new Map([...FS_TOOL_SPECS, SHELL_TOOL_SPEC].map((spec) => [spec.name, spec]));
-let localValidators: Map<string, ValidateFunction> | undefined;
 
-/**
- * The local tools' input validators, compiled once per process when first needed: loading ajv and
- * compiling them costs a runner about 0.1 s of CPU, which a session start should not wait for (a
- * spare runner compiles them while it waits; a turn without a local tool use never needs them).
- */
+/** A local tool's input validator: precompiled at build (tool-schemas.ts), loaded when first needed. */
 export function localValidator(name: string): ValidateFunction {
-  localValidators ??= new Map([...LOCAL_SPECS].map(([tool, spec]) => [tool, schemaValidator(spec.inputSchema)]));
-  return localValidators.get(name)!;
+  return schemaValidator(toolSchemaFile(name));
 }
 
 export class Toolbox {
