@@ -1,6 +1,5 @@
 // Requests extensions make to other servers: http(s) only, no redirects followed, a time limit and a
-// size limit on the answer, and a reach: `any` (an address an owner registered), `no-metadata` (never
-// a link-local or cloud-metadata address), `no-loopback` (not this machine's loopback either: a loopback
+// size limit on the answer, and a reach: `no-metadata` (never a link-local or cloud-metadata address), `no-loopback` (not this machine's loopback either: a loopback
 // caller without a key is the instance owner) or `public` (not a loopback, private, shared or reserved
 // address either). The address is checked when the socket connects (the lookup hook), so a name cannot
 // resolve to one address when checked and another when used.
@@ -11,7 +10,7 @@ import { BlockList, isIP } from 'node:net';
 import { RoostError, validationError } from '../../protocol/errors.js';
 
 /** Which addresses a request may reach. */
-export type Reach = 'any' | 'no-metadata' | 'no-loopback' | 'public';
+export type Reach = 'no-metadata' | 'no-loopback' | 'public';
 
 const BLOCKED = new BlockList();
 BLOCKED.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, including 169.254.169.254 (AWS, GCP, Azure metadata)
@@ -80,7 +79,6 @@ export function parseHttpUrl(raw: string, what = 'url'): URL {
 
 /** Whether the address or name is outside the reach. */
 export function blockedAddress(address: string, reach: Reach): boolean {
-  if (reach === 'any') return false;
   const name = address.toLowerCase();
   const noLocal = reach === 'public' || reach === 'no-loopback';
   if (BLOCKED_NAMES.has(name) || (noLocal && (PRIVATE_NAMES.has(name) || name.endsWith('.localhost')))) return true;
@@ -109,7 +107,7 @@ export function refusedAddress(host: string, reach: Reach, address = host): Roos
 export async function checkReach(url: URL, reach: Reach): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (blockedAddress(host, reach)) throw refusedAddress(host, reach);
-  if (reach === 'any' || isIP(host)) return;
+  if (isIP(host)) return;
   const addresses = await dnsPromises.lookup(host, { all: true }).catch(() => []);
   if (addresses.length === 0) throw validationError(`the host ${host} does not resolve`);
   const bad = addresses.find((a) => blockedAddress(a.address, reach));
@@ -125,7 +123,7 @@ export async function request(req: OutboundRequest): Promise<OutboundReply> {
     method: req.method,
     headers: { accept: (req.read ?? 'json') === 'json' ? 'application/json' : '*/*', ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}), ...req.headers },
     signal: AbortSignal.timeout(req.timeoutMs),
-    ...(req.reach === 'any' ? {} : { lookup: checkedLookup(req.reach) }),
+    lookup: checkedLookup(req.reach),
   };
   const send = req.url.protocol === 'https:' ? httpsRequest : httpRequest;
   const where = `${req.method} ${req.url.origin}${req.url.pathname}`;

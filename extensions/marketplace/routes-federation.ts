@@ -3,12 +3,12 @@ import { RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { parseHttpUrl, request } from '../_shared/outbound.js';
+import { checkReach, parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
 import { publicKeyFrom } from '../_shared/signing.js';
 import { schema } from './common.js';
 import { feed, signingKey } from './feed.js';
 import { InstanceStore } from './instances.js';
-import { syncAll } from './sync.js';
+import { federationReach, syncAll } from './sync.js';
 
 export const KEY_PATH = '/.well-known/roost-marketplace-key';
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -19,8 +19,8 @@ function instanceUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-async function fetchKey(url: string, timeoutMs: number): Promise<string> {
-  const reply = await request({ method: 'GET', url: new URL(`${url}${KEY_PATH}`), timeoutMs, maxBytes: 16 * 1024, reach: 'any' });
+async function fetchKey(url: string, timeoutMs: number, reach: Reach): Promise<string> {
+  const reply = await request({ method: 'GET', url: new URL(`${url}${KEY_PATH}`), timeoutMs, maxBytes: 16 * 1024, reach });
   const key = reply.status === 200 ? publicKeyFrom(reply.body) : undefined;
   if (!key) throw new RoostError('UPSTREAM_ERROR', `${url}${KEY_PATH} answered ${reply.status} without an Ed25519 key: is it a Roost server with the marketplace?`, { status: 502 });
   return (reply.body as { publicKey: string }).publicKey;
@@ -46,8 +46,10 @@ export const federationRoutes: Record<string, RouteHandler> = {
     if (req.auth.role !== 'owner') throw new RoostError('FORBIDDEN', 'only an owner registers federated instances');
     const body = validate<{ url: string; publicKey?: string; timeoutMs?: number }>(schema(ctx, 'instance-create.json'), req.body);
     const url = instanceUrl(body.url);
+    const reach = federationReach(ctx, req.auth.tenantId, url);
+    await checkReach(new URL(url), reach);
     const timeoutMs = body.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const publicKey = body.publicKey ?? (await fetchKey(url, timeoutMs));
+    const publicKey = body.publicKey ?? (await fetchKey(url, timeoutMs, reach));
     const key = publicKeyFrom({ algorithm: 'Ed25519', publicKey });
     if (!key) throw validationError('body.publicKey must be an Ed25519 public key: 32 bytes in base64url');
     return created(await new InstanceStore(ctx.db).add(req.auth.tenantId, { url, publicKey, keyId: key.keyId, timeoutMs }));

@@ -4,7 +4,8 @@
 import type { ValidateFunction } from 'ajv';
 import { schemaValidator } from '../../protocol/validate.js';
 import type { ExtensionContext } from '../_shared/extension.js';
-import { request } from '../_shared/outbound.js';
+import { request, type Reach } from '../_shared/outbound.js';
+import { portOf, reachFor, reachPolicy } from '../_shared/reach.js';
 import { openEnvelope, publicKeyFrom } from '../_shared/signing.js';
 import { schema } from './common.js';
 import { FEED_MAX_LISTINGS, feedListing, type FeedListing } from './feed.js';
@@ -31,13 +32,21 @@ class SyncFailure extends Error {
   }
 }
 
+/**
+ * Where a tenant's federation requests may go (_shared/reach.ts): another tenant reaches public
+ * addresses only, so registering an instance is no way to probe this machine or its network.
+ */
+export function federationReach(ctx: ExtensionContext, tenantId: string, url: string): Reach {
+  return reachFor(reachPolicy(ctx), tenantId, portOf(new URL(url)));
+}
+
 export async function syncAll(ctx: ExtensionContext, tenantId: string): Promise<SyncResult[]> {
   const store = new InstanceStore(ctx.db);
   const instances = await store.list(tenantId);
   const isListing = schemaValidator(schema(ctx, 'feed-listing.json'));
   return Promise.all(instances.map(async (instance): Promise<SyncResult> => {
     try {
-      const pulled = await pull(instance, isListing);
+      const pulled = await pull(instance, isListing, federationReach(ctx, tenantId, instance.url));
       if (pulled === 'not_modified') {
         await store.noted(tenantId, instance.url, 'not_modified', null);
         return { url: instance.url, status: 'not_modified', listings: instance.listingCount, error: null };
@@ -54,10 +63,10 @@ export async function syncAll(ctx: ExtensionContext, tenantId: string): Promise<
 
 const timedOut = (err: unknown) => (err as { status?: number }).status === 504;
 
-async function pull(instance: Instance, isListing: ValidateFunction): Promise<'not_modified' | { etag: string | null; listings: FeedListing[] }> {
+async function pull(instance: Instance, isListing: ValidateFunction, reach: Reach): Promise<'not_modified' | { etag: string | null; listings: FeedListing[] }> {
   const reply = await request({
     method: 'GET', url: new URL(`${instance.url}${FEED_PATH}`), headers: instance.etag ? { 'if-none-match': instance.etag } : {},
-    timeoutMs: instance.timeoutMs, maxBytes: FEED_MAX_BYTES, reach: 'any',
+    timeoutMs: instance.timeoutMs, maxBytes: FEED_MAX_BYTES, reach,
   });
   if (reply.status === 304) return 'not_modified';
   if (reply.status !== 200) throw new SyncFailure('unreachable', `the feed answered ${reply.status}`);

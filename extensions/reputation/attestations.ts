@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { parseHttpUrl, request } from '../_shared/outbound.js';
+import { portOf, reachFor, reachPolicy } from '../_shared/reach.js';
 import { stringSetting } from '../_shared/settings.js';
 import { openEnvelope, publicKeyFrom, SigningKey, type SignedEnvelope } from '../_shared/signing.js';
 import { IdentityStore } from './identities.js';
@@ -50,17 +51,41 @@ export async function latest(ctx: ExtensionContext, tenantId: string, agentId: s
 
 export type Verdict = { valid: true; issuer: string; keyId: string; statement: Statement } | { valid: false; issuer: string | null; reason: string };
 
+/** An issuer's published key, by the issuer's address (its origin and path, without a trailing slash). */
+export type KeySource = (issuer: string) => Promise<ReturnType<typeof publicKeyFrom>>;
+
+/**
+ * Where a caller's check finds an issuer's key: this server's own key when the issuer is this server (by
+ * its address or ROOST_EXT_REPUTATION_ISSUER_URL); else the issuer's published key, fetched within the
+ * caller's reach (_shared/reach.ts), so that an agent cannot make this server probe its own machine.
+ */
+export function issuerKeys(ctx: ExtensionContext, tenantId: string): KeySource {
+  const policy = reachPolicy(ctx);
+  const own = [ctx.init.config?.serverUrl, stringSetting(ctx, 'ISSUER_URL')].filter((u): u is string => typeof u === 'string').map(issuerAddress);
+  return async (issuer) => {
+    if (own.includes(issuer)) return publicKeyFrom((await signingKey(ctx)).published);
+    const url = new URL(`${issuer}${KEY_PATH}`);
+    const reply = await request({ method: 'GET', url, timeoutMs: 10_000, maxBytes: 16 * 1024, reach: reachFor(policy, tenantId, portOf(url)) });
+    const key = reply.status === 200 ? publicKeyFrom(reply.body) : undefined;
+    if (!key) throw new RoostError('UPSTREAM_ERROR', `${url} answered ${reply.status} without an Ed25519 key`, { status: 502 });
+    return key;
+  };
+}
+
+const issuerAddress = (raw: string): string => {
+  const url = parseHttpUrl(raw, 'issuer_url');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+};
+
 /** Checks an attestation against its issuer's published key; `issuerUrl` overrides the issuer it names. */
-export async function verify(attestation: unknown, issuerUrl: string | undefined, now = new Date()): Promise<Verdict> {
+export async function verify(attestation: unknown, issuerUrl: string | undefined, keys: KeySource, now = new Date()): Promise<Verdict> {
   const envelope = typeof attestation === 'string' ? parseJson(attestation) : attestation;
   const claimed = claimedIssuer(envelope);
   const issuer = issuerUrl ?? claimed;
   if (!issuer) throw validationError('issuer_url is required: this attestation names no issuer');
-  const base = parseHttpUrl(issuer, 'issuer_url');
-  const origin = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
-  const reply = await request({ method: 'GET', url: new URL(`${origin}${KEY_PATH}`), timeoutMs: 10_000, maxBytes: 16 * 1024, reach: 'no-metadata' });
-  const key = reply.status === 200 ? publicKeyFrom(reply.body) : undefined;
-  if (!key) throw new RoostError('UPSTREAM_ERROR', `${origin}${KEY_PATH} answered ${reply.status} without an Ed25519 key`, { status: 502 });
+  const origin = issuerAddress(issuer);
+  const key = await keys(origin);
+  if (!key) throw new RoostError('UPSTREAM_ERROR', `the issuer ${origin} has no Ed25519 key`, { status: 502 });
   const opened = openEnvelope(envelope, key);
   if (!opened.ok) return { valid: false, issuer: origin, reason: opened.reason };
   const statement = opened.statement as Statement;

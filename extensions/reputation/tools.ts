@@ -5,7 +5,7 @@ import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ToolHandler, ExtensionContext } from '../_shared/extension.js';
 import { agentById } from '../_shared/agent-lookup.js';
-import { attest, verify } from './attestations.js';
+import { attest, issuerKeys, verify } from './attestations.js';
 import { IdentityStore } from './identities.js';
 import { currentScore } from './scores.js';
 
@@ -32,9 +32,9 @@ export const tools: Record<string, ToolHandler> = {
     return text(await attest(ctx, caller.tenantId, agent, ttl_hours ?? 168));
   },
 
-  async svc_verify_agent_reputation(args, _caller, ctx) {
+  async svc_verify_agent_reputation(args, caller, ctx) {
     const { attestation, issuer_url } = input<{ attestation: unknown; issuer_url?: string }>(ctx, 'tool-verify-reputation.json', args);
-    const verdict = await verify(attestation, issuer_url);
+    const verdict = await verify(attestation, issuer_url, issuerKeys(ctx, caller.tenantId));
     return verdict.valid ? text(verdict) : { ...text(verdict), isError: true };
   },
 };

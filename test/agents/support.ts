@@ -19,6 +19,16 @@ export interface Tenant {
   viewer: string;
 }
 
+/** Keys of each role for the instance's own tenant, made by its owner (the keyless local caller). */
+export async function instanceMembers(server: TestServer): Promise<Tenant> {
+  const member = async (role: string) => {
+    const res = await server.api('POST', '/api/tenants/me/members', { body: { role } });
+    assert.equal(res.status, 201, res.text);
+    return res.body.apiKey as string;
+  };
+  return { tenantId: 'default', owner: await member('owner'), operator: await member('operator'), viewer: await member('viewer') };
+}
+
 /** A tenant with an owner, an operator and a viewer key; on the free plan unless the (keyless, so owner) caller names another. */
 export async function registerTenant(server: TestServer, org: string, plan?: string): Promise<Tenant> {
   const reg = await server.api('POST', '/api/tenants/register', { body: { org, ...(plan ? { plan } : {}) } });

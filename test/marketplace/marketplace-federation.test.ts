@@ -4,7 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { registerTenant, type Tenant } from '../agents/support.js';
+import { instanceMembers, registerTenant, type Tenant } from '../agents/support.js';
 
 /** A port that accepts connections and never answers (a hung server), and a port nobody listens on. */
 async function blackHole(): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
@@ -27,8 +27,10 @@ describe('marketplace federation across real servers', () => {
   let owner: Tenant;
   let hole: Awaited<ReturnType<typeof blackHole>>;
   before(async () => {
-    [a, b, c] = await Promise.all([startTestServer(), startTestServer(), startTestServer()]);
-    owner = await registerTenant(a, 'federating');
+    // The servers federate over this machine's loopback: only the instance's own tenant may reach it, and
+    // only with the instance owner's opt-in (another tenant reaches public addresses only).
+    [a, b, c] = await Promise.all([startTestServer({ env: { ROOST_EXT_MARKETPLACE_ALLOW_LOOPBACK: '1' } }), startTestServer(), startTestServer()]);
+    owner = await instanceMembers(a);
     hole = await blackHole();
   });
   after(async () => {
@@ -131,12 +133,11 @@ describe('marketplace federation across real servers', () => {
     await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(remote.address() as { port: number }).port}`;
-      const tenant = await registerTenant(a, 'federating-strict');
-      const added = await register({ url, publicKey: raw.toString('base64url') }, tenant.owner);
+      const added = await register({ url, publicKey: raw.toString('base64url') });
       assert.equal(added.status, 201, added.text);
-      const synced = await a.api('POST', '/api/marketplace/federation/sync', { key: tenant.operator });
-      assert.deepEqual(synced.body.instances.map((i: any) => [i.status, i.listings]), [['ok', 1]]);
-      const federated = await a.api('GET', '/api/marketplace/federated', { key: tenant.viewer });
+      const synced = await a.api('POST', '/api/marketplace/federation/sync', { key: owner.operator });
+      assert.deepEqual(synced.body.instances.filter((i: any) => i.url === url).map((i: any) => [i.status, i.listings]), [['ok', 1]]);
+      const federated = await a.api('GET', `/api/marketplace/federated?instance=${encodeURIComponent(url)}`, { key: owner.viewer });
       assert.equal(federated.status, 200, federated.text);
       assert.deepEqual(federated.body.listings, [{ ...good, instance: url, syncedAt: federated.body.listings[0].syncedAt }]);
     } finally {
@@ -146,6 +147,13 @@ describe('marketplace federation across real servers', () => {
 
   it('refuses bad registrations', async () => {
     assert.equal((await register({ url: b.url }, owner.operator)).status, 403, 'only an owner registers');
+    // Another tenant reaches public addresses only: no registering this machine, its network or the metadata service.
+    const tenant = await registerTenant(a, 'federating');
+    for (const url of [b.url, 'http://10.0.0.7', 'http://169.254.169.254']) {
+      const res = await register({ url, publicKey: 'A'.repeat(43) }, tenant.owner);
+      assert.equal(res.status, 403, `${url}: ${res.text}`);
+      assert.match(res.body.error, /only public addresses may be reached from here/);
+    }
     assert.equal((await register({ url: c.url })).status, 409, 'already registered');
     for (const url of ['not a url', 'ftp://example.com', 'http://user:pw@example.com']) {
       const res = await register({ url });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { agentToken, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
+import { agentToken, callTool, createAgent, instanceMembers, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import { record, startReputationServer } from './support.js';
 
 describe('reputation: attestations signed by one server, verified by anyone and by another server', () => {
@@ -13,7 +13,8 @@ describe('reputation: attestations signed by one server, verified by anyone and 
   let agent: any;
   let foreignAgent: any;
   before(async () => {
-    [a, b] = await Promise.all([startReputationServer(), startTestServer()]);
+    // B checks A's key over this machine's loopback: its own tenant may, with the owner's opt-in.
+    [a, b] = await Promise.all([startReputationServer(), startTestServer({ env: { ROOST_EXT_REPUTATION_ALLOW_LOOPBACK: '1' } })]);
     [tenant, other] = await Promise.all([registerTenant(a, 'attesting'), registerTenant(a, 'other')]);
     agent = await createAgent(a, tenant.operator, { name: 'attested' });
     foreignAgent = await createAgent(a, other.operator, { name: 'foreign' });
@@ -48,7 +49,7 @@ describe('reputation: attestations signed by one server, verified by anyone and 
 
   it('another server verifies it through svc_verify_agent_reputation and refuses a tampered one', async () => {
     const { attestation, statement } = await publish();
-    const bTenant = await registerTenant(b, 'verifier');
+    const bTenant = await instanceMembers(b);
     const client = await mcpClient(b, bTenant.operator);
     try {
       const ok = await callTool(client, 'svc_verify_agent_reputation', { attestation, issuer_url: a.url });
@@ -79,6 +80,15 @@ describe('reputation: attestations signed by one server, verified by anyone and 
       assert.match(metadata.text, /link-local or cloud-metadata/);
     } finally {
       await client.close();
+    }
+    // Another tenant of B reaches public addresses only: its agents cannot make B probe this machine.
+    const stranger = await mcpClient(b, (await registerTenant(b, 'verifier')).operator);
+    try {
+      const loopback = await callTool(stranger, 'svc_verify_agent_reputation', { attestation, issuer_url: a.url });
+      assert.equal(loopback.isError, true);
+      assert.match(loopback.text, /only public addresses may be reached from here/);
+    } finally {
+      await stranger.close();
     }
   });
 
