@@ -20,7 +20,9 @@ export const routes: Record<string, RouteHandler> = {
     try {
       const reply = await octokit(ctx).users.getAuthenticated();
       const scopes = String(reply.headers['x-oauth-scopes'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      return ok({ ...base, reachable: true, login: reply.data.login, scopes, rateLimitRemaining: Number(reply.headers['x-ratelimit-remaining'] ?? NaN) || null });
+      // 0 left is a figure (the one that matters most), not an absent header.
+      const remaining = Number(reply.headers['x-ratelimit-remaining'] ?? NaN);
+      return ok({ ...base, reachable: true, login: reply.data.login, scopes, rateLimitRemaining: Number.isInteger(remaining) ? remaining : null });
     } catch (err) {
       const status = (err as { status?: number }).status;
       return ok({ ...base, reachable: status !== undefined, login: null, scopes: [], error: status === 401 ? 'the code host refused the token (401)' : `the code host did not answer: ${(err as Error).message}` });

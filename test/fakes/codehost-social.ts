@@ -23,13 +23,15 @@ export interface SocialState {
   stars: Set<string>;
   forks: string[];
   following: Set<string>;
+  /** What GET /user says is left of the rate limit (X-RateLimit-Remaining). */
+  rateLimitRemaining: number;
   /** A comment as a person would post it (for mention polling and webhooks). */
   addComment(repo: string, issue: number, user: string, body: string): FakeComment;
 }
 
 export function newSocialState(login: string): SocialState {
   const state: SocialState = {
-    login, issues: [], comments: [], reviews: [], stars: new Set(), forks: [], following: new Set(),
+    login, issues: [], comments: [], reviews: [], stars: new Set(), forks: [], following: new Set(), rateLimitRemaining: 5000,
     addComment(repo, issue, user, body) {
       const at = new Date().toISOString();
       const comment = { id: 1000 + state.comments.length, repo, issue, body, user, created_at: at, updated_at: at };
@@ -52,7 +54,10 @@ const commentJson = (c: FakeComment) => ({
 export function socialRoute(state: SocialState, repos: Record<string, FakeRepo>, pulls: Pull[], req: IncomingMessage, res: ServerResponse, url: URL, body: any): boolean {
   const method = req.method ?? 'GET';
   const path = url.pathname;
-  if (method === 'GET' && path === '/user') return send(res, 200, { login: state.login, id: 1 }), true;
+  if (method === 'GET' && path === '/user') {
+    res.setHeader('x-ratelimit-remaining', String(state.rateLimitRemaining));
+    return send(res, 200, { login: state.login, id: 1 }), true;
+  }
   const user = /^\/user\/(starred|following)\/(.+)$/.exec(path);
   if (user && (method === 'PUT' || method === 'DELETE')) {
     const set = user[1] === 'starred' ? state.stars : state.following;

@@ -29,8 +29,15 @@ describe('codehost and the work tools', () => {
   it('reports its status with the scopes and never the token', async () => {
     const res = await h.server.api('GET', '/api/vcshost/status');
     assert.equal(res.status, 200);
-    assert.deepEqual([res.body.configured, res.body.reachable, res.body.login, res.body.scopes], [true, true, 'roost-bot', ['repo', 'read:org']]);
+    assert.deepEqual([res.body.configured, res.body.reachable, res.body.login, res.body.scopes, res.body.rateLimitRemaining], [true, true, 'roost-bot', ['repo', 'read:org'], 5000]);
     assert.ok(!res.text.includes('ghp_'), 'the token never appears');
+    // An exhausted rate limit is reported as 0 left, not as an unknown.
+    h.codehost.social.rateLimitRemaining = 0;
+    try {
+      assert.equal((await h.server.api('GET', '/api/vcshost/status')).body.rateLimitRemaining, 0);
+    } finally {
+      h.codehost.social.rateLimitRemaining = 5000;
+    }
   });
 
   it('keeps an allowlist of code-host users', async () => {
