@@ -45,6 +45,11 @@ export class SessionLog {
     this.openedAfter = nextSeq - 1;
   }
 
+  /** The log of a session created just now: nothing stored yet, so no need to ask where it ends. */
+  static fresh(db: Knex, sessionId: string, publish: Publish): SessionLog {
+    return new SessionLog(db, sessionId, 1, publish);
+  }
+
   static async open(db: Knex, sessionId: string, publish: Publish): Promise<SessionLog> {
     const row = await db('session_events').where({ session_id: sessionId }).max<{ m: number | null }[]>({ m: 'seq' }).first();
     return new SessionLog(db, sessionId, Number(row?.m ?? 0) + 1, publish);

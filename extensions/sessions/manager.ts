@@ -133,7 +133,7 @@ export class SessionManager {
     };
     await this.holds.hold(id); // new: nobody else can hold it
     await this.store.insert(row);
-    const rt = await SessionRuntime.load(this.deps, row);
+    const rt = await SessionRuntime.load(this.deps, row, true);
     this.runtimes.set(id, rt);
     rt.firstPrompt = input.initialPrompt;
     rt.slot.seed(agent, provider, project);

@@ -44,9 +44,11 @@ export class SessionRuntime {
     this.log = log;
   }
 
-  static async load(deps: RuntimeDeps, row: SessionRow): Promise<SessionRuntime> {
+  /** `fresh`: a session created just now, with no events stored yet. */
+  static async load(deps: RuntimeDeps, row: SessionRow, fresh = false): Promise<SessionRuntime> {
     let runtime: SessionRuntime | undefined;
-    const log = await SessionLog.open(deps.ctx.db, row.id, (event) => runtime?.publish(event));
+    const publish = (event: SessionEvent) => runtime?.publish(event);
+    const log = fresh ? SessionLog.fresh(deps.ctx.db, row.id, publish) : await SessionLog.open(deps.ctx.db, row.id, publish);
     runtime = new SessionRuntime(deps, row, log);
     return runtime;
   }
@@ -201,9 +203,9 @@ export class SessionRuntime {
     }
     const remaining = this.row.timeout_remaining_ms ?? this.row.timeout_minutes * 60_000;
     const now = Date.now();
-    await this.save({ timeout_at: new Date(now + remaining).toISOString(), timeout_remaining_ms: null, started_at: this.row.started_at ?? new Date(now).toISOString(), ended_at: null });
+    await this.save({ timeout_at: new Date(now + remaining).toISOString(), timeout_remaining_ms: null, started_at: this.row.started_at ?? new Date(now).toISOString(), ended_at: null, status: 'running', status_code: null, status_reason: null });
     this.armTimeout();
-    await this.setStatus('running');
+    await this.announceStatus('running');
     void pump(this);
   }
 
@@ -228,6 +230,11 @@ export class SessionRuntime {
 
   private async setStatus(status: SessionStatus, code: string | null = null, reason: string | null = null): Promise<void> {
     await this.save({ status, status_code: code, status_reason: reason });
+    await this.announceStatus(status, code, reason);
+  }
+
+  /** The status the row already holds, told: recorded, stored, and sent to watchers and the bus. */
+  private async announceStatus(status: SessionStatus, code: string | null = null, reason: string | null = null): Promise<void> {
     this.record('status', { status, code, reason });
     await this.log.flush();
     this.announce({ type: 'session_status', sessionId: this.id, status, code, reason });
@@ -235,9 +242,9 @@ export class SessionRuntime {
     this.deps.ctx.host.emit('sessions.lifecycle', { session: toView(this.row, null) }, this.tenantId);
   }
 
-  /** Announces the new session (status `created`) before it starts. */
+  /** Announces the new session (its row was stored with status `created`) before it starts. */
   async created(): Promise<void> {
-    await this.setStatus('created');
+    await this.announceStatus('created');
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
