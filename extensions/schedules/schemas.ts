@@ -1,4 +1,6 @@
-// The JSON Schemas of this extension's bodies; an update takes the fields of a create, none required.
+// The JSON Schemas of this extension's bodies. A create and an update take the same fields
+// (schedule-fields.json): a create requires name and action, an update any one of them. The same two
+// schemas are described to GET /api/openapi.json by schedule-create.json and schedule-update.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtensionContext } from '../_shared/extension.js';
@@ -9,6 +11,6 @@ let cached: { create: object; update: object } | undefined;
 
 export function scheduleSchemas(ctx: ExtensionContext): { create: object; update: object } {
   if (cached) return cached;
-  const create = JSON.parse(readFileSync(schemaPath(ctx, 'schedule.json'), 'utf8')) as Record<string, unknown>;
-  return (cached = { create, update: { ...create, required: [], minProperties: 1 } });
+  const fields = JSON.parse(readFileSync(schemaPath(ctx, 'schedule-fields.json'), 'utf8')) as Record<string, unknown>;
+  return (cached = { create: { ...fields, required: ['name', 'action'] }, update: { ...fields, minProperties: 1 } });
 }
