@@ -34,22 +34,20 @@ export interface StageCredits {
  */
 export async function reserveTurns(host: HostClient, tenantId: string, launchId: string, agentIds: string[], warn: (message: string) => Promise<unknown>): Promise<StageCredits> {
   const credits: StageCredits = { reserved: new Map(), refused: new Map() };
-  await Promise.all(agentIds.map(async (agentId) => {
-    type Reply = { status: number; body: { reservationId?: unknown; code?: unknown; error?: unknown } | null };
-    const reply: Reply = await host.call<Reply['body']>('POST', '/api/credits/reservations', { agentId, sessionId: `council-launch-${launchId}` }, { tenantId })
-      .catch((err: Error) => ({ status: 503, body: { error: err.message, code: 'EXTENSION_UNAVAILABLE' } }));
-    const body = reply.body;
-    if ((reply.status === 200 || reply.status === 201) && typeof body?.reservationId === 'string') {
-      credits.reserved.set(agentId, body.reservationId);
-      return;
-    }
-    if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') return;
-    if (reply.status === 409 && typeof body?.code === 'string') {
-      credits.refused.set(agentId, `${body.code}: ${String(body.error ?? 'credits refused the turn')}`);
-      return;
-    }
-    await warn(`credits could not reserve a turn for agent ${agentId} (status ${reply.status}); its session's own reservations decide`);
-  }));
+  if (agentIds.length === 0) return credits;
+  type Item = { reservationId?: unknown; code?: unknown; error?: unknown; status?: unknown };
+  type Reply = { status: number; body: { reservations?: Item[]; code?: unknown; error?: unknown } | null };
+  const asked = { reservations: agentIds.map((agentId) => ({ agentId, sessionId: `council-launch-${launchId}` })) };
+  const reply: Reply = await host.call<Reply['body']>('POST', '/api/credits/reservations/batch', asked, { tenantId })
+    .catch((err: Error) => ({ status: 503, body: { error: err.message, code: 'EXTENSION_UNAVAILABLE' } }));
+  if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') return credits;
+  const items = reply.status === 200 && Array.isArray(reply.body?.reservations) ? reply.body.reservations : null;
+  for (const [i, agentId] of agentIds.entries()) {
+    const item = items?.[i];
+    if (typeof item?.reservationId === 'string') credits.reserved.set(agentId, item.reservationId);
+    else if (item?.status === 409 && typeof item.code === 'string') credits.refused.set(agentId, `${item.code}: ${String(item.error ?? 'credits refused the turn')}`);
+    else await warn(`credits could not reserve a turn for agent ${agentId} (${item ? String(item.error ?? item.code) : `status ${reply.status}`}); its session's own reservations decide`);
+  }
   return credits;
 }
 

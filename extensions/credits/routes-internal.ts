@@ -1,14 +1,15 @@
 // Internal routes for the sessions extension (declared internal: reachable only through `call`):
 // reserve before an agent's turn, then commit its actual cost or release the hold.
-import { validationError } from '../../protocol/errors.js';
+import { toRoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, ok, queryString } from '../_shared/http.js';
 import { resolveAgent, resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
-import { ConfigStore } from './config.js';
+import { ConfigStore, type CreditConfig } from './config.js';
 import { spentBetween } from './monthly.js';
 import type { BalanceChange } from './ledger.js';
+import { Ledger } from './ledger.js';
 import { Reservations, type Usage } from './reservations.js';
 import { schema } from './schemas.js';
 
@@ -24,6 +25,12 @@ interface ReserveBody {
 
 async function walletFor(req: RouteRequest, ctx: ExtensionContext, body: ReserveBody) {
   const as = { requestId: req.id };
+  if (body.agentId !== undefined && body.wallet === undefined && body.provider !== undefined && body.model !== undefined) {
+    // A wallet opened before is known here (agent deletions reach it as events); with the provider and
+    // model given, nothing else is needed from the agent: no call to agents for each turn of a session.
+    const known = await new Ledger(ctx.db, ctx.sql).walletOfAgent(req.auth.tenantId, body.agentId);
+    if (known) return { wallet: known, provider: body.provider, model: body.model };
+  }
   if (body.agentId !== undefined) {
     const { agent, wallet } = await resolveAgent(ctx, as, req.auth.tenantId, body.agentId);
     if (body.wallet !== undefined && body.wallet !== wallet.address) throw validationError(`body.wallet ${body.wallet} is not the wallet of agent ${agent.id}`);
@@ -37,6 +44,17 @@ const announce = (ctx: ExtensionContext, changes: Array<BalanceChange | undefine
   for (const change of changes) if (change) announceBalance(ctx, change);
 };
 
+async function reserveOne(req: RouteRequest, ctx: ExtensionContext, body: ReserveBody, config: CreditConfig, found?: Awaited<ReturnType<typeof walletFor>>) {
+  const { wallet, provider, model } = found ?? (await walletFor(req, ctx, body));
+  if (wallet.agentDeleted) throw validationError(`the agent of wallet ${wallet.address} has been deleted`);
+  const reservations = new Reservations(ctx.db);
+  announce(ctx, await reservations.expire({ tenantId: req.auth.tenantId, wallet: wallet.address }));
+  const request = { sessionId: body.sessionId, microUnits: body.microUnits ?? config.reservePerTurn, provider, model, ttlSeconds: body.ttlSeconds ?? config.reservationTtlSeconds };
+  const { reservation, change } = await reservations.reserve(req.auth.tenantId, wallet, request, config.enabled);
+  announce(ctx, [change]);
+  return { reservationId: reservation.id, enforced: config.enabled, reservation, ...(change ? { balance: change.balance } : {}) };
+}
+
 export const internalRoutes: Record<string, RouteHandler> = {
   /** For billing: credits the caller's tenant spent on turns in [from, to) (ISO 8601), by day. */
   async 'GET /api/credits/usage'(req, ctx) {
@@ -48,15 +66,29 @@ export const internalRoutes: Record<string, RouteHandler> = {
 
   async 'POST /api/credits/reservations'(req, ctx) {
     const body = validate<ReserveBody>(schema(ctx, 'reservation.json'), req.body);
-    const { wallet, provider, model } = await walletFor(req, ctx, body);
-    if (wallet.agentDeleted) throw validationError(`the agent of wallet ${wallet.address} has been deleted`);
     const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
-    const reservations = new Reservations(ctx.db);
-    announce(ctx, await reservations.expire({ tenantId: req.auth.tenantId, wallet: wallet.address }));
-    const request = { sessionId: body.sessionId, microUnits: body.microUnits ?? config.reservePerTurn, provider, model, ttlSeconds: body.ttlSeconds ?? config.reservationTtlSeconds };
-    const { reservation, change } = await reservations.reserve(req.auth.tenantId, wallet, request, config.enabled);
-    announce(ctx, [change]);
-    return created({ reservationId: reservation.id, enforced: config.enabled, reservation, ...(change ? { balance: change.balance } : {}) });
+    return created(await reserveOne(req, ctx, body, config));
+  },
+
+  /**
+   * Several reservations at once (a council reserves its members' turns before a stage): each is made
+   * or refused on its own, as POST /api/credits/reservations would, and answered in order.
+   */
+  async 'POST /api/credits/reservations/batch'(req, ctx) {
+    const { reservations } = validate<{ reservations: unknown[] }>(schema(ctx, 'reservation-batch.json'), req.body);
+    const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
+    const failed = (err: unknown) => {
+      const error = toRoostError(err);
+      return { error: error.message, code: error.code, status: error.status };
+    };
+    // The wallets are found at once (a call to agents each, when not known); the holds are made in order.
+    const found = await Promise.all(reservations.map(async (item, i) => {
+      const body = validate<ReserveBody>(schema(ctx, 'reservation.json'), item, `body.reservations[${i}]`);
+      return { body, wallet: await walletFor(req, ctx, body) };
+    }).map((p) => p.catch(failed)));
+    const results = [];
+    for (const item of found) results.push('error' in item ? item : await reserveOne(req, ctx, item.body, config, item.wallet).catch(failed));
+    return ok({ reservations: results });
   },
 
   /** A session takes over a hold made ahead of its turn; its commit or release then settles it. */

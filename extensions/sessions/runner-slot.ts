@@ -135,7 +135,7 @@ export class RunnerSlot {
     }
     const previousPid = this.runner?.pid ?? null;
     const resets = reason === 'start' ? row.context_resets : row.context_resets + 1;
-    await rt.save({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
+    rt.stage({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
     // The new pid becomes visible together with its runner_started event, never before it.
     this.runner = runner;
     this.agent = agent;

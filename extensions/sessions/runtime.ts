@@ -36,6 +36,7 @@ export class SessionRuntime {
   private timeoutTimer: NodeJS.Timeout | undefined;
   private resumeTimer: NodeJS.Timeout | undefined;
   private transitions: Promise<unknown> = Promise.resolve();
+  private staged: Partial<SessionRow> = {};
   readonly log: SessionLog;
   /** The prompt the session was started with, while this process runs it: what its memories are chosen by. */
   firstPrompt: string | undefined;
@@ -70,9 +71,16 @@ export class SessionRuntime {
   }
 
   async save(patch: Partial<SessionRow>): Promise<void> {
-    const stamped = { ...patch, updated_at: new Date().toISOString() };
+    const stamped = { ...this.staged, ...patch, updated_at: new Date().toISOString() };
+    this.staged = {};
     Object.assign(this.row, stamped);
     await this.deps.store.patch(this.id, stamped);
+  }
+
+  /** A change seen at once in the row, stored with the next save (a runner's start is followed by one). */
+  stage(patch: Partial<SessionRow>): void {
+    Object.assign(this.row, patch);
+    Object.assign(this.staged, patch);
   }
 
   record(type: string, data: Record<string, unknown> = {}): SessionEvent {

@@ -137,6 +137,39 @@ describe('credits: reservations around turns, daily spending and caps', () => {
     assert.equal((await server.api('GET', `/api/agents/${agent.id}/balance`, { key: tenant.viewer })).body.balance, 0);
   });
 
+  it('makes several reservations in one call, each made or refused on its own, in order', async () => {
+    const rich = await createAgent(server, t.operator, { name: 'batch-rich' });
+    const poor = await createAgent(server, t.operator, { name: 'batch-poor' });
+    await server.api('POST', `/api/agents/${rich.id}/fund`, { key: t.operator, body: { microUnits: 300_000 } });
+    const batch = (body: unknown, key = t.operator) => callAs(server, key, 'POST', '/api/credits/reservations/batch', body);
+    const res = await batch({ reservations: [
+      { agentId: rich.id, sessionId: 'council-launch-1' },
+      { agentId: poor.id, sessionId: 'council-launch-1' },
+      { agentId: rich.id, sessionId: 'council-launch-1', microUnits: 'lots' },
+      { agentId: 'ghost', sessionId: 'council-launch-1' },
+      { wallet: rich.wallet, sessionId: 'council-launch-1', microUnits: 50_000 },
+    ] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const [first, refused, malformed, unknown, second] = res.body.reservations;
+    assert.equal(first.reservation.state, 'held');
+    assert.equal(first.reservation.microUnits, 100_000);
+    assert.deepEqual([refused.status, refused.code], [409, 'INSUFFICIENT_CREDITS']);
+    assert.deepEqual([malformed.status, malformed.code], [400, 'VALIDATION_ERROR']);
+    assert.match(malformed.error, /body\.reservations\[2\]\.microUnits/);
+    assert.deepEqual([unknown.status, unknown.code], [404, 'NOT_FOUND']);
+    assert.equal(second.reservation.microUnits, 50_000);
+    assert.equal((await balanceOf(rich.id)).reserved, 150_000, 'the two good ones hold, nothing else');
+    assert.equal((await balanceOf(poor.id)).reserved, 0);
+
+    for (const body of [{}, { reservations: [] }, { reservations: Array(51).fill({ agentId: rich.id, sessionId: 's' }) }, { reservations: 'all' }]) {
+      assert.equal((await batch(body)).status, 400, JSON.stringify(body).slice(0, 80));
+    }
+    const foreign = await batch({ reservations: [{ agentId: rich.id, sessionId: 's' }] }, other.operator);
+    assert.equal(foreign.body.reservations[0].status, 404, 'another tenant\'s agent is unknown');
+    const outside = await server.api('POST', '/api/credits/reservations/batch', { key: t.owner, body: { reservations: [{ agentId: rich.id, sessionId: 's' }] } });
+    assert.equal(outside.status, 404, 'internal: reachable only through call');
+  });
+
   it('refuses bad input, unknown ids and other tenants\' agents and reservations', async () => {
     const agent = await createAgent(server, t.operator, { name: 'strict' });
     await server.api('POST', `/api/agents/${agent.id}/fund`, { key: t.operator, body: { microUnits: 500_000 } });
