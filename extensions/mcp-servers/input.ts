@@ -1,5 +1,8 @@
-// What a client may write: the JSON Schema of a config (one definition, required on create, partial on
-// update), the rules across fields a schema says badly, and the masking of sealed values on the way out.
+// What a client may write: the JSON Schema of a config (schemas/server-fields.json, required on create,
+// partial on update), the rules across fields a schema says badly, and the masking of sealed values on
+// the way out.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { validationError } from '../../protocol/errors.js';
 import { describeErrors, schemaValidator } from '../../protocol/validate.js';
@@ -8,36 +11,6 @@ import type { ConnectableConfig, ServerConfig, ServerInput } from './store.js';
 
 /** What a sealed value reads as in every reply; sent back unchanged in an update, it keeps the stored value. */
 export const MASK = '********';
-
-const secretMap = (names: object) => ({
-  type: 'object',
-  maxProperties: 100,
-  propertyNames: names,
-  additionalProperties: { type: 'string', maxLength: 8192, pattern: '^[^\\r\\n\\u0000]*$' },
-});
-
-const FIELDS = {
-  // Letters and digits, single - or _ between them: "__" separates the namespace in tool names.
-  name: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9]+([_-][A-Za-z0-9]+)*$' },
-  description: { type: 'string', maxLength: 2000 },
-  transport: { enum: ['stdio', 'http'] },
-  command: { type: 'string', minLength: 1, maxLength: 4096 },
-  args: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 4096 } },
-  env: secretMap({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' }),
-  cwd: { type: 'string', maxLength: 4096, pattern: '^/' },
-  url: { type: 'string', maxLength: 2048, pattern: '^https?://[^\\s]+$' },
-  headers: secretMap({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$" }),
-  agentIds: {
-    oneOf: [
-      { const: 'all' },
-      { type: 'array', maxItems: 500, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 100 } },
-    ],
-  },
-  enabled: { type: 'boolean' },
-};
-
-let createSchema: ValidateFunction | undefined;
-let updateSchema: ValidateFunction | undefined;
 
 export interface ServerBody {
   name?: string;
@@ -53,14 +26,25 @@ export interface ServerBody {
   enabled?: boolean;
 }
 
-export function validateCreate(body: unknown): ServerBody {
-  createSchema ??= schemaValidator({ type: 'object', additionalProperties: false, required: ['name', 'transport', 'agentIds'], properties: FIELDS });
-  return check(createSchema, body);
+let built: { create: ValidateFunction; update: ValidateFunction } | undefined;
+
+/**
+ * The create and update validators, built once from schemas/server-fields.json: a create requires name,
+ * transport and agentIds, an update any one field (server-create.json and server-update.json describe
+ * the same two to GET /api/openapi.json).
+ */
+function validators(pluginDir: string): { create: ValidateFunction; update: ValidateFunction } {
+  if (built) return built;
+  const fields = JSON.parse(readFileSync(join(pluginDir, 'schemas', 'server-fields.json'), 'utf8')) as Record<string, unknown>;
+  return (built = { create: schemaValidator({ ...fields, required: ['name', 'transport', 'agentIds'] }), update: schemaValidator({ ...fields, minProperties: 1 }) });
 }
 
-export function validateUpdate(body: unknown): ServerBody {
-  updateSchema ??= schemaValidator({ type: 'object', additionalProperties: false, minProperties: 1, properties: FIELDS });
-  return check(updateSchema, body);
+export function validateCreate(pluginDir: string, body: unknown): ServerBody {
+  return check(validators(pluginDir).create, body);
+}
+
+export function validateUpdate(pluginDir: string, body: unknown): ServerBody {
+  return check(validators(pluginDir).update, body);
 }
 
 function check(fn: ValidateFunction, body: unknown): ServerBody {

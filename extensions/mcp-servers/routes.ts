@@ -62,7 +62,7 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   async 'POST /api/mcp-servers'(req, ctx) {
-    const body = validateCreate(req.body);
+    const body = validateCreate(ctx.init.plugin.dir, req.body);
     mayWrite(req.auth, body.transport);
     const input = resolveInput(body) as Required<ServerInput>;
     checkReach(req.auth.tenantId, input);
@@ -77,7 +77,7 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   async 'PUT /api/mcp-servers/:id'(req, ctx) {
-    const body: ServerBody = validateUpdate(req.body);
+    const body: ServerBody = validateUpdate(ctx.init.plugin.dir, req.body);
     const stored = await mustGet(req);
     mayWrite(req.auth, stored.transport, body.transport);
     const input = resolveInput(body, { config: stored, open: () => current().store.open(stored) });
