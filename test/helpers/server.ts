@@ -61,7 +61,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const databaseUrl = options.databaseUrl ?? (onPostgres && options.env?.ROOST_DATABASE_URL === undefined ? await databaseFor(dataDir) : undefined);
   const child = execa(process.execPath, [roostBin, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.extraArgs ?? [])], {
     // Text lines, which tests match (stderr is a pipe here, so the server's own default would be JSON).
-    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ROOST_LOG_FORMAT: 'text', ROOST_CHECK_RESPONSES: '1', ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
+    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ROOST_LOG_FORMAT: 'text', ROOST_CHECK_RESPONSES: process.env.ROOST_CHECK_RESPONSES ?? '1', ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
     stdin: 'ignore',
     buffer: false,
     reject: false,
