@@ -16,7 +16,7 @@ import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
 import { Credits } from './credits.js';
 import { EscalationStore, type Escalation } from './escalations.js';
 import { SessionHolds } from './holds.js';
-import { agentSpec, projectSpec } from './lookups.js';
+import { agentSpec, projectSpec, type AgentSpec } from './lookups.js';
 import { RemoteCommands, type Command } from './remote.js';
 import { RunnerPool } from './runner-pool.js';
 import { SessionRuntime, type RuntimeDeps } from './runtime.js';
@@ -84,19 +84,12 @@ export class SessionManager {
 
   private async createLive(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
     const agent = await agentSpec(this.ctx.host, as, input.agentId);
-    const project = input.projectId ? await projectSpec(this.ctx.host, as, input.projectId) : null;
-    const provider = await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name));
+    const [project, provider] = await Promise.all([
+      input.projectId ? projectSpec(this.ctx.host, as, input.projectId) : null,
+      resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)),
+    ]);
     await requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', await this.store.countActive(tenantId));
     const id = randomUUID();
-    // A session does not start when credits (or the agent's daily cap) would refuse its first turn;
-    // a turn paid for in advance has shown that already.
-    let reservationId: string | undefined;
-    if (input.reservationId) {
-      if (await this.deps.credits.claim(tenantId, input.reservationId, { sessionId: id, agentId: agent.id })) reservationId = input.reservationId;
-    } else {
-      const probe = await this.deps.credits.reserve(tenantId, { agentId: agent.id, sessionId: id, provider: agent.provider, model: agent.model });
-      if (probe) await this.deps.credits.release(tenantId, probe);
-    }
     const now = new Date().toISOString();
     const row: SessionRow = {
       id,
@@ -131,17 +124,37 @@ export class SessionManager {
       started_at: null,
       ended_at: null,
     };
-    await this.holds.hold(id); // new: nobody else can hold it
-    await this.store.insert(row);
     const rt = await SessionRuntime.load(this.deps, row, true);
-    this.runtimes.set(id, rt);
     rt.firstPrompt = input.initialPrompt;
-    rt.slot.seed(agent, provider, project);
+    // Its runner starts while the first turn's credits are checked and the session is stored.
+    rt.slot.prepare(agent, provider, project);
+    let reservationId: string | undefined;
+    try {
+      reservationId = await this.payFirstTurn(tenantId, id, agent, input.reservationId);
+      await this.holds.hold(id); // new: nobody else can hold it
+      await this.store.insert(row);
+    } catch (err) {
+      await rt.slot.abandon();
+      if (!project) await rm(row.working_dir, { recursive: true, force: true });
+      throw err;
+    }
+    this.runtimes.set(id, rt);
     await rt.created();
     await rt.start('start');
     if (input.initialPrompt && rt.row.status === 'running') await rt.enqueue(input.initialPrompt, reservationId);
     this.ctx.host.audit('session.created', `session:${id}`, { agentId: agent.id, projectId: row.project_id, source: row.source });
     return rt.view();
+  }
+
+  /**
+   * A session does not start when credits (or the agent's daily cap) would refuse its first turn; a
+   * turn paid for in advance (a claimed reservation, whose id is returned) has shown that already.
+   */
+  private async payFirstTurn(tenantId: string, sessionId: string, agent: AgentSpec, reservationId: string | undefined): Promise<string | undefined> {
+    if (reservationId) return (await this.deps.credits.claim(tenantId, reservationId, { sessionId, agentId: agent.id })) ? reservationId : undefined;
+    const probe = await this.deps.credits.reserve(tenantId, { agentId: agent.id, sessionId, provider: agent.provider, model: agent.model });
+    if (probe) await this.deps.credits.release(tenantId, probe);
+    return undefined;
   }
 
   /** The live runtime of a session of this tenant, if it has one. */

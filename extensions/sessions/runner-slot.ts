@@ -22,6 +22,16 @@ export type StartReason = 'start' | 'restart' | 'resume' | 'turn_limit' | 'crash
 /** MCP tokens outlive any session window; a new one is minted for every runner. */
 const TOKEN_TTL_SECONDS = 24 * 3600;
 
+/** A runner given its session and ready to take turns, with what its start found out. */
+interface Launched {
+  runner: RunnerProcess;
+  ready: Awaited<ReturnType<RunnerProcess['start']>>;
+  agent: AgentSpec;
+  workingDir: string;
+  summary: string | null;
+  externalError: string | null;
+}
+
 export class RunnerSlot {
   runner: RunnerProcess | undefined;
   agent: AgentSpec | undefined;
@@ -29,13 +39,25 @@ export class RunnerSlot {
   contextTurns = 0;
   private spawning: Promise<RunnerProcess> | undefined;
   private crashes: number[] = [];
-  private seeded: { agent: AgentSpec; provider: ProviderConfig; project: ProjectSpec | null } | undefined;
+  /** A new session's first runner, launched while the session is still being stored. */
+  private prepared: Promise<Launched> | undefined;
 
   constructor(private readonly rt: SessionRuntime) {}
 
-  /** What creating the session has just read: its first runner starts from it instead of asking again. */
-  seed(agent: AgentSpec, provider: ProviderConfig, project: ProjectSpec | null): void {
-    this.seeded = { agent, provider, project };
+  /**
+   * Launches a new session's first runner from what creating the session has just read (no second
+   * lookup), while the session is being stored; its first start takes it. abandon() if the session is
+   * not created after all.
+   */
+  prepare(agent: AgentSpec, provider: ProviderConfig, project: ProjectSpec | null): void {
+    this.prepared = this.launch(agent, provider, project);
+    this.prepared.catch(() => undefined); // its start reports the failure
+  }
+
+  async abandon(): Promise<void> {
+    const prepared = this.prepared;
+    this.prepared = undefined;
+    await prepared?.then((launched) => launched.runner.stop(), () => undefined);
   }
 
   get pid(): number | null {
@@ -76,15 +98,34 @@ export class RunnerSlot {
 
   private async spawn(reason: StartReason): Promise<RunnerProcess> {
     const { rt } = this;
+    const row = rt.row;
+    const prepared = this.prepared;
+    this.prepared = undefined;
+    const { runner, ready, agent, workingDir, summary, externalError } = await (prepared ?? this.launch(await agentSpec(rt.deps.ctx.host, { tenantId: row.tenant_id }, row.agent_id)));
+    if (rt.closing || !['created', 'running', 'resumed'].includes(rt.row.status)) {
+      await runner.stop();
+      throw new RoostError('CANCELLED', `session ${row.id} is ${rt.row.status}`);
+    }
+    const previousPid = this.runner?.pid ?? null;
+    const resets = reason === 'start' ? row.context_resets : row.context_resets + 1;
+    rt.stage({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
+    // The new pid becomes visible together with its runner_started event, never before it.
+    this.runner = runner;
+    this.agent = agent;
+    this.contextTurns = 0;
+    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null, externalToolsError: externalError });
+    return runner;
+  }
+
+  /** A runner for the session as it is now: the agent's prompt with its memories, the summary so far, its tools. */
+  private async launch(agent: AgentSpec, known?: ProviderConfig, knownProject?: ProjectSpec | null): Promise<Launched> {
+    const { rt } = this;
     const { host, db } = rt.deps.ctx;
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
-    const seeded = this.seeded;
-    this.seeded = undefined;
-    const agent = seeded?.agent ?? (await agentSpec(host, as, row.agent_id));
     const [provider, project, token, mcpTools, summary, systemPrompt, external] = await Promise.all([
-      seeded?.provider ?? resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
-      seeded ? seeded.project : row.project_id ? projectSpec(host, as, row.project_id) : null,
+      known ?? resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
+      knownProject !== undefined ? knownProject : row.project_id ? projectSpec(host, as, row.project_id) : null,
       host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
       // Handed to the runner, so a session start needs no MCP handshake (it connects at its first tool call).
       host.mcpTools(),
@@ -129,19 +170,7 @@ export class RunnerSlot {
     } finally {
       rt.deps.pool.refill();
     }
-    if (rt.closing || !['created', 'running', 'resumed'].includes(rt.row.status)) {
-      await runner.stop();
-      throw new RoostError('CANCELLED', `session ${row.id} is ${rt.row.status}`);
-    }
-    const previousPid = this.runner?.pid ?? null;
-    const resets = reason === 'start' ? row.context_resets : row.context_resets + 1;
-    rt.stage({ provider: agent.provider, model: agent.model, working_dir: workingDir, context_resets: resets });
-    // The new pid becomes visible together with its runner_started event, never before it.
-    this.runner = runner;
-    this.agent = agent;
-    this.contextTurns = 0;
-    rt.record('runner_started', { pid: runner.pid, previousPid, reason, summary, tools: ready.tools, mcpError: ready.mcpError ?? null, externalToolsError: external.error });
-    return runner;
+    return { runner, ready, agent, workingDir, summary, externalError: external.error };
   }
 
   private approvalContext(): ApprovalContext {
