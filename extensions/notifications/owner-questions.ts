@@ -3,6 +3,7 @@
 // REST) or its expiry. Closing a question tells every channel that showed it (question_closed).
 import type { ExtensionContext } from '../_shared/extension.js';
 import { conflict, notFound, validationError } from '../../protocol/errors.js';
+import { KeyedWaiters } from '../_shared/waiters.js';
 import type { ChannelStore } from './channels.js';
 import type { Delivery, DeliveryStore } from './deliveries.js';
 import { channelsFor, type Caller } from './notify.js';
@@ -32,7 +33,9 @@ export function questionLifetimeMs(timeoutMs: number, receivedAt: number, now = 
 export class OwnerQuestions {
   private timer: NodeJS.Timeout | undefined;
   /** Waiters in this process, woken at once by an answer received here (others find it by polling). */
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new KeyedWaiters();
+  /** How many tool calls in this process wait on each question (shown to the owner). */
+  private readonly waitingCalls = new Map<string, number>();
 
   constructor(private readonly ctx: ExtensionContext, private readonly store: QuestionStore, private readonly channels: ChannelStore, private readonly deliveries: DeliveryStore, private readonly outbox: Outbox) {
     outbox.otherWork = () => store.hasPending();
@@ -72,6 +75,22 @@ export class OwnerQuestions {
 
   /** Waits for the answer or the expiry; an expired question is closed on every channel. */
   async wait(question: Question, startedAt = Date.now()): Promise<Outcome> {
+    this.waitingCalls.set(question.id, this.callsWaiting(question.id) + 1);
+    try {
+      return await this.waitForOutcome(question, startedAt);
+    } finally {
+      const left = this.callsWaiting(question.id) - 1;
+      if (left > 0) this.waitingCalls.set(question.id, left);
+      else this.waitingCalls.delete(question.id);
+    }
+  }
+
+  /** The calls waiting on a question now: 0 once the call that asked it ended (say, by a restart). */
+  callsWaiting(id: string): number {
+    return this.waitingCalls.get(id) ?? 0;
+  }
+
+  private async waitForOutcome(question: Question, startedAt: number): Promise<Outcome> {
     const deadline = Math.min(Date.parse(question.expiresAt), startedAt + MAX_WAIT_MS);
     for (;;) {
       const now = await this.store.get(question.tenantId, question.id);
@@ -82,7 +101,7 @@ export class OwnerQuestions {
         const final = (await this.store.get(question.tenantId, question.id)) ?? now;
         return { question: final, answered: final.status === 'answered' };
       }
-      await this.nap(question.id, Math.min(POLL_MS, Math.max(deadline - Date.now(), 1)));
+      await this.waiters.wait(question.id, Math.min(POLL_MS, Math.max(deadline - Date.now(), 1)));
     }
   }
 
@@ -97,7 +116,7 @@ export class OwnerQuestions {
     }
     const answered = (await this.store.get(tenantId, id))!;
     this.ctx.host.emit(WS_TOPIC, { type: 'owner_question_answered', question: answered }, tenantId);
-    this.wakeWaiters(id);
+    this.waiters.wake(id);
     await this.closeDispatches(answered, await this.deliveries.ofQuestion(tenantId, id));
     return answered;
   }
@@ -106,7 +125,7 @@ export class OwnerQuestions {
     if (!(await this.store.expire(question.id, new Date()))) return;
     const expired = (await this.store.get(question.tenantId, question.id))!;
     this.ctx.host.emit(WS_TOPIC, { type: 'owner_question_expired', question: expired }, question.tenantId);
-    this.wakeWaiters(question.id);
+    this.waiters.wake(question.id);
     await this.closeDispatches(expired, await this.deliveries.ofQuestion(question.tenantId, question.id));
   }
 
@@ -142,24 +161,6 @@ export class OwnerQuestions {
     }
   }
 
-  private nap(id: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const set = this.waiters.get(id) ?? new Set();
-      this.waiters.set(id, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        if (set.size === 0) this.waiters.delete(id);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-    });
-  }
-
-  private wakeWaiters(id: string): void {
-    for (const wake of [...(this.waiters.get(id) ?? [])]) wake();
-  }
 }
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);

@@ -78,10 +78,10 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   async 'GET /api/owner-questions/:id'(req) {
-    const { questions, deliveries } = getState();
+    const { questions, deliveries, owner } = getState();
     const question = await questions.get(req.auth.tenantId, req.params.id!);
     if (!question) throw notFound(`owner question ${req.params.id}`);
-    return ok({ ...question, dispatches: await deliveries.ofQuestion(req.auth.tenantId, question.id) });
+    return ok({ ...question, waitingCalls: owner.callsWaiting(question.id), dispatches: await deliveries.ofQuestion(req.auth.tenantId, question.id) });
   },
 
   async 'POST /api/owner-questions/:id/answer'(req, ctx) {

@@ -1,20 +1,26 @@
 // The marketplace in the dashboard, with two tenants on one server: the owner creates and edits a paid
 // listing from the form; another tenant finds it with the search filters, uses it paying with its own
 // agent (the price held), settles one use as a success and one as a failure, and reviews it; the
-// federated tab adds a server (this one, its key pinned on first use), syncs, and lists what it pulled.
+// federated tab adds a second server (its key pinned on first use), syncs, and lists what it pulled.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { registerTenant, type Tenant } from '../billing/harness.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import { seriousViolations, startDashboard, UI_TIMEOUT, type Dashboard } from './browser.js';
 
 describe('the marketplace in the dashboard', () => {
   let d: Dashboard;
+  let peer: TestServer;
   let buyer: Page;
   let globex: Tenant;
   let listingId = '';
   before(async () => {
-    d = await startDashboard();
+    // The federated server listens on loopback: the marketplace reaches it only when the owner opted in
+    // (and never its own port).
+    [d, peer] = await Promise.all([startDashboard({ env: { ROOST_EXT_MARKETPLACE_ALLOW_LOOPBACK: '1' } }), startTestServer()]);
+    const offered = await peer.api('POST', '/api/marketplace/listings', { body: { kind: 'skill_bundle', name: 'Terraform Planner', description: 'Plans infrastructure changes.' } });
+    assert.equal(offered.status, 201, offered.text);
     const seller = await d.server.api('POST', '/api/agents', { body: { name: 'Seller' } });
     assert.equal(seller.status, 201, seller.text);
     globex = await registerTenant(d.server, 'Globex');
@@ -28,7 +34,7 @@ describe('the marketplace in the dashboard', () => {
     await buyer.reload();
     await buyer.getByText('Globex · owner').waitFor();
   });
-  after(() => d.close());
+  after(() => Promise.all([d.close(), peer.cleanup()]));
 
   it('creates a paid listing from the form and edits it', async () => {
     const { page } = d;
@@ -110,14 +116,14 @@ describe('the marketplace in the dashboard', () => {
     const { page } = d;
     await d.open('marketplace/federated', 'Marketplace');
     await page.getByText('No federated server yet.').waitFor();
-    await page.getByLabel('Server address').fill(d.server.url);
+    await page.getByLabel('Server address').fill(peer.url);
     await page.getByRole('button', { name: 'Add server' }).click();
-    await page.getByRole('table', { name: 'Federated servers' }).getByText(d.server.url).waitFor();
+    await page.getByRole('table', { name: 'Federated servers' }).getByText(peer.url).waitFor();
     await page.getByRole('button', { name: 'Sync now' }).click();
-    await page.getByRole('table', { name: 'Federated listings' }).getByText('Code Reviewer').waitFor();
+    await page.getByRole('table', { name: 'Federated listings' }).getByText('Terraform Planner').waitFor();
     await d.checkAccessibility('the federated tab');
     await d.shot('marketplace-federated');
-    await page.getByRole('button', { name: `Remove ${d.server.url}` }).click();
+    await page.getByRole('button', { name: `Remove ${peer.url}` }).click();
     await page.getByText('No federated server yet.').waitFor();
   });
 });

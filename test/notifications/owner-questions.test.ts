@@ -106,10 +106,11 @@ describe('owner questions', () => {
     server = await startTestServer({ env: NOTIFY_ENV, dataDir: server.dataDir });
     const still = await server.api('GET', `/api/owner-questions/${q.id}`, { key: a.owner });
     assert.equal(still.body.status, 'pending');
+    assert.equal(still.body.waitingCalls, 0, 'the call that asked ended with the old server');
     const again = await mcpClient(server, (await server.api('POST', `/api/fx-caller/token/${agentId}`, { key: a.owner, body: { sessionId: session } })).body.token);
     const reattached = callTool(again, 'svc_ask_owner', { question: 'Survive?', options: ['ok'], timeout: 2 });
     // The call waits on the open question (no second one is asked) until the owner answers it.
-    await waitFor('the call to wait again', async () => ((await server.api('GET', `/api/owner-questions/${q.id}`, { key: a.owner })).body.status === 'pending' ? true : undefined));
+    await waitFor('the call to wait again', async () => ((await server.api('GET', `/api/owner-questions/${q.id}`, { key: a.owner })).body.waitingCalls === 1 ? true : undefined));
     assert.equal((await server.api('POST', `/api/owner-questions/${q.id}/answer`, { key: a.owner, body: { answer: 'ok' } })).status, 200);
     const result = await reattached;
     assert.equal(result.value.questionId, q.id);

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ExtensionContext } from '../extension.js';
+import { KeyedWaiters } from '../waiters.js';
 import { KeyedSerial } from './serial.js';
 import type { WakeFlags } from './wake.js';
 
@@ -43,7 +44,7 @@ const KEEP_DONE_MS = 7 * 24 * 3_600_000;
 
 export class BridgeOutbox<Op> {
   private readonly serial = new KeyedSerial();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new KeyedWaiters();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private lastPrune = 0;
@@ -82,7 +83,7 @@ export class BridgeOutbox<Op> {
     }
     const id = known ?? (await this.insert(tenantId, channelKey, op, options.key ?? null));
     await this.wake.set('outbox', true);
-    const waited = options.waitMs > 0 ? this.waitFor(id, options.waitMs) : Promise.resolve();
+    const waited = options.waitMs > 0 ? this.waiters.wait(id, options.waitMs) : Promise.resolve();
     void this.drain(channelKey);
     await waited;
     return (await this.status(id))!;
@@ -149,7 +150,7 @@ export class BridgeOutbox<Op> {
       this.ctx.host.log('warn', `outbox: message ${row.id} to ${row.channel_key} failed (attempt ${attempts}${last ? ', giving up' : ''}): ${reason}`);
       return last;
     } finally {
-      for (const wake of [...(this.waiters.get(row.id) ?? [])]) wake();
+      this.waiters.wake(row.id);
     }
   }
 
@@ -171,20 +172,6 @@ export class BridgeOutbox<Op> {
     }
   }
 
-  private waitFor(id: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const set = this.waiters.get(id) ?? new Set();
-      this.waiters.set(id, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        if (set.size === 0) this.waiters.delete(id);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-    });
-  }
 }
 
 /** The outbox table; each bridge creates it in a migration of its own database. */
