@@ -2,7 +2,7 @@
 // it changed against its base, a commit, a push. `safe.directory` lets git work on a repository whose
 // files another user owns (this extension runs as `nobody` in its sandbox).
 import { execFile } from 'node:child_process';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
@@ -51,14 +51,37 @@ export function repoSlug(url: string): string | undefined {
   return match ? `${match[1]}/${match[2]}` : undefined;
 }
 
-/** The task's worktree on its branch (made from `base`, or the branch as it is when it exists already). */
+/**
+ * The task's worktree on its branch (made from `base`, or the branch as it is when it exists already).
+ * One made before a restart is kept; one whose making a crash interrupted is made again.
+ */
 export async function addWorktree(repo: string, dir: string, branch: string, base: string): Promise<void> {
   await excludeWorktrees(repo);
-  if (existsSync(join(dir, '.git'))) return; // made before a restart
+  if (existsSync(join(dir, '.git'))) {
+    const admin = await unfinishedWorktree(dir);
+    if (admin === null) return;
+    await rm(dir, { recursive: true, force: true });
+    if (admin) await rm(admin, { recursive: true, force: true });
+  }
   await git(repo, ['worktree', 'prune']);
   const exists = (await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { allowFail: true })).code === 0;
   await mkdir(dirname(dir), { recursive: true });
   await git(repo, exists ? ['worktree', 'add', dir, branch] : ['worktree', 'add', '-b', branch, dir, base]);
+}
+
+/**
+ * null for a worktree `git worktree add` finished; else its administrative folder (in the repository's
+ * .git/worktrees), or '' when its .git file names none. While git adds a worktree, that folder holds a
+ * `locked` file saying "initializing" and HEAD does not name a commit until the checkout is under way.
+ */
+async function unfinishedWorktree(dir: string): Promise<string | null> {
+  const pointer = /^gitdir: (.+)$/m.exec(await readFile(join(dir, '.git'), 'utf8').catch(() => ''))?.[1]?.trim();
+  if (!pointer) return '';
+  const admin = isAbsolute(pointer) ? pointer : join(dir, pointer);
+  const lock = await readFile(join(admin, 'locked'), 'utf8').catch(() => undefined);
+  if (lock?.trim() === 'initializing' || !existsSync(join(admin, 'commondir'))) return admin;
+  const head = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { allowFail: true });
+  return head.code === 0 ? null : admin;
 }
 
 async function excludeWorktrees(repo: string): Promise<void> {
