@@ -184,12 +184,15 @@ export class StageWork {
   private async askAll(launch: Launch, members: Member[], credits: StageCredits, step: string, question: (m: Member) => Promise<{ prompt: string; record: (content: string) => Promise<unknown> }>): Promise<void> {
     const askings: Asking[] = [];
     await Promise.all(members.map(async (member) => {
+      // The first try goes by the member as prepare() read it just now; a retry reads it again.
+      let known: Member | undefined = member;
       const asking: Asking = {
         ...member,
         sessionName: `council ${launch.config.name}: ${member.name}`,
         reservationId: credits.reserved.get(member.agentId),
         pending: async () => {
-          const now = (await this.reload(launch)).members.find((m) => m.agentId === member.agentId);
+          const now = known ?? (await this.reload(launch)).members.find((m) => m.agentId === member.agentId);
+          known = undefined;
           return now?.pendingStep === step && now.sessionId && now.pendingAfter !== null ? { sessionId: now.sessionId, after: now.pendingAfter } : null;
         },
         onSent: ({ sessionId, after }) => this.store.updateMember(launch.id, member.agentId, { session_id: sessionId, pending_step: step, pending_after: after }),

@@ -83,12 +83,17 @@ export class SessionManager {
   }
 
   private async createLive(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
-    const agent = await agentSpec(this.ctx.host, as, input.agentId);
-    const [project, provider] = await Promise.all([
-      input.projectId ? projectSpec(this.ctx.host, as, input.projectId) : null,
-      resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)),
+    // The lookups run at once; a failure is reported in this order: the agent, the project, the plan.
+    const [agentLookup, projectLookup, planCheck] = await Promise.allSettled([
+      agentSpec(this.ctx.host, as, input.agentId).then(async (agent) => ({ agent, provider: await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)) })),
+      input.projectId ? projectSpec(this.ctx.host, as, input.projectId) : Promise.resolve(null),
+      this.store.countActive(tenantId).then((active) => requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', active)),
     ]);
-    await requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', await this.store.countActive(tenantId));
+    if (agentLookup.status === 'rejected') throw agentLookup.reason;
+    if (projectLookup.status === 'rejected') throw projectLookup.reason;
+    if (planCheck.status === 'rejected') throw planCheck.reason;
+    const { agent, provider } = agentLookup.value;
+    const project = projectLookup.value;
     const id = randomUUID();
     const now = new Date().toISOString();
     const row: SessionRow = {
