@@ -6,7 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
 import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
-import { readSchemaFile } from './schema-files.js';
+import { readSchemaFile, type FileCache } from './schema-files.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -186,21 +186,24 @@ function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): {
 }
 
 async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Promise<Manifest['server']> {
-  const tools: ToolDecl[] = [];
-  for (const tool of server.tools ?? []) {
-    tools.push({
+  // Every schema file is read at once (an extension names dozens; one after another, start-up waits on
+  // each), and a file that several of them refer to is read once.
+  const files: FileCache = new Map();
+  const [tools, routes] = await Promise.all([
+    Promise.all((server.tools ?? []).map(async (tool): Promise<ToolDecl> => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.input ? await readSchemaFile(join(dir, tool.input), dir, 'tool input schema') : { type: 'object', properties: {} },
+      inputSchema: tool.input ? await readSchemaFile(join(dir, tool.input), dir, 'tool input schema', files) : { type: 'object', properties: {} },
       privileged: tool.privileged ?? false,
-    });
-  }
+    }))),
+    documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir, files),
+  ]);
   return {
     main: server.main,
     activation: server.activation ?? 'lazy',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
-    routes: await documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir),
+    routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
     broadcast: server.broadcast ?? [],
@@ -218,11 +221,11 @@ function normaliseRoute(route: string | { method: HttpMethod; path: string; publ
 }
 
 /** Attaches each [server.openapi] entry to the route it names; an entry for no declared route is an error. */
-async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<RawManifest['server']>['openapi']>, dir: string): Promise<RouteDecl[]> {
-  for (const [key, doc] of Object.entries(docs)) {
+async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<RawManifest['server']>['openapi']>, dir: string, files: FileCache): Promise<RouteDecl[]> {
+  await Promise.all(Object.entries(docs).map(async ([key, doc]) => {
     const route = routes.find((r) => `${r.method} ${r.path}` === key);
     if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
-    const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`) : undefined);
+    const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`, files) : undefined);
     if (doc.content_type && doc.response) throw new RoostError('VALIDATION_ERROR', `[server.openapi] "${key}": a route answers either a JSON body (response) or another content_type, not both`);
     const [query, request, response] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')]);
     route.doc = {
@@ -233,7 +236,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
       ...(doc.status ? { status: doc.status } : {}),
       ...(doc.content_type ? { contentType: doc.content_type } : {}),
     };
-  }
+  }));
   return routes;
 }
 

@@ -101,13 +101,20 @@ export class ExtensionRegistry {
       } catch {
         continue;
       }
-      for (const name of entries.sort()) {
-        let manifest: Manifest;
-        try {
-          manifest = await readManifest(join(dir, name));
+      // Manifests are read at once; they are registered one by one in name order (the first of a name wins).
+      const names = entries.sort();
+      const read = await Promise.all(names.map((name) => readManifest(join(dir, name)).then(
+        (manifest) => {
           if (manifest.server) assertServerProtocol(manifest);
-        } catch (err) {
-          if (!(err instanceof RoostError && err.message.startsWith('no plugin.toml'))) this.deps.log('warn', `extension ${name}: ${(err as Error).message}`);
+          return manifest;
+        },
+        (err: Error) => err,
+      )));
+      const unloaded = new Set((await this.deps.db('extension_sources').where({ loaded: false }).select('name')).map((row: { name: string }) => row.name));
+      for (const [i, name] of names.entries()) {
+        const manifest = read[i]!;
+        if (manifest instanceof Error) {
+          if (!(manifest instanceof RoostError && manifest.message.startsWith('no plugin.toml'))) this.deps.log('warn', `extension ${name}: ${manifest.message}`);
           continue;
         }
         if (!manifest.server) continue;
@@ -115,8 +122,7 @@ export class ExtensionRegistry {
           this.deps.log('warn', `extension ${manifest.name} in ${manifest.dir}: an extension of that name is already registered; skipped`);
           continue;
         }
-        const source = await this.deps.db('extension_sources').where({ name: manifest.name }).first();
-        if (source && !source.loaded) {
+        if (unloaded.has(manifest.name)) {
           this.track(manifest, 'unloaded');
           continue;
         }

@@ -12,35 +12,47 @@ export type Schema = Record<string, unknown>;
 /** References through files may go this deep (a cycle is refused before). */
 const MAX_DEPTH = 16;
 
-/** Reads `file`; its references to other files resolve relative to it and must stay inside `root`. */
-export async function readSchemaFile(file: string, root: string, what: string): Promise<Schema> {
-  return load(resolve(file), root, what, []);
+/** The text of each file read so far, by absolute path: a manifest's schemas share record files. */
+export type FileCache = Map<string, Promise<string>>;
+
+/**
+ * Reads `file`; its references to other files resolve relative to it and must stay inside `root`.
+ * Pass one `files` cache to the reads of one manifest so that a file many schemas refer to is read once.
+ */
+export async function readSchemaFile(file: string, root: string, what: string, files: FileCache = new Map()): Promise<Schema> {
+  return load(resolve(file), root, what, [], files);
 }
 
-async function load(file: string, root: string, what: string, chain: string[]): Promise<Schema> {
+function readOnce(file: string, files: FileCache): Promise<string> {
+  let text = files.get(file);
+  if (!text) files.set(file, (text = readFile(file, 'utf8')));
+  return text;
+}
+
+async function load(file: string, root: string, what: string, chain: string[], files: FileCache): Promise<Schema> {
   if (chain.includes(file)) throw new RoostError('VALIDATION_ERROR', `${what} ${chain[0]}: the references through ${relative(root, file)} go round in a circle`);
   if (chain.length > MAX_DEPTH) throw new RoostError('VALIDATION_ERROR', `${what} ${chain[0]}: references go more than ${MAX_DEPTH} files deep`);
   let schema: Schema;
   try {
-    schema = JSON.parse(await readFile(file, 'utf8')) as Schema;
+    schema = JSON.parse(await readOnce(file, files)) as Schema;
   } catch (err) {
     throw new RoostError('VALIDATION_ERROR', `${what} ${file} cannot be read: ${(err as Error).message}`);
   }
-  return (await inlineFiles(schema, dirname(file), root, what, [...chain, file])) as Schema;
+  return (await inlineFiles(schema, dirname(file), root, what, [...chain, file], files)) as Schema;
 }
 
-async function inlineFiles(node: unknown, dir: string, root: string, what: string, chain: string[]): Promise<unknown> {
-  if (Array.isArray(node)) return Promise.all(node.map((item) => inlineFiles(item, dir, root, what, chain)));
+async function inlineFiles(node: unknown, dir: string, root: string, what: string, chain: string[], files: FileCache): Promise<unknown> {
+  if (Array.isArray(node)) return Promise.all(node.map((item) => inlineFiles(item, dir, root, what, chain, files)));
   if (!node || typeof node !== 'object') return node;
   const ref = (node as Schema).$ref;
   if (typeof ref === 'string' && !ref.startsWith('#')) {
     const target = resolve(dir, ref);
     if (relative(root, target).startsWith('..')) throw new RoostError('VALIDATION_ERROR', `${what} ${chain[0]}: "$ref": "${ref}" leaves the extension's folder`);
-    const referenced = await load(target, root, what, chain);
+    const referenced = await load(target, root, what, chain, files);
     // The inlined file's own #/$defs references mean that file: resolved here, before it joins another.
     return withoutLocalRefs(referenced, (referenced.$defs ?? {}) as Record<string, Schema>);
   }
-  const entries = await Promise.all(Object.entries(node).map(async ([key, value]) => [key, await inlineFiles(value, dir, root, what, chain)] as const));
+  const entries = await Promise.all(Object.entries(node).map(async ([key, value]) => [key, await inlineFiles(value, dir, root, what, chain, files)] as const));
   return Object.fromEntries(entries);
 }
 

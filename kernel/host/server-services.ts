@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import type { Kernel } from '../kernel.js';
-import { listedTools } from '../mcp/sdk-server.js';
+import { listedTools } from '../mcp/tool-list.js';
 import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
 import type { HostServices } from './services.js';

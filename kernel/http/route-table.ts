@@ -17,6 +17,7 @@ interface Entry {
   decl: RouteDecl;
   key: string;
   match: MatchFunction<Record<string, string>>;
+  specificity: number;
 }
 
 export class RouteTable {
@@ -33,11 +34,11 @@ export class RouteTable {
     this.removeOwner(owner);
     for (const decl of routes) {
       const list = this.byMethod.get(decl.method) ?? [];
-      list.push({ owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }) });
-      // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
-      list.sort((a, b) => specificity(b.decl.path) - specificity(a.decl.path));
+      list.push({ owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path) });
       this.byMethod.set(decl.method, list);
     }
+    // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
+    for (const method of new Set(routes.map((r) => r.method))) this.byMethod.get(method)!.sort((a, b) => b.specificity - a.specificity);
   }
 
   removeOwner(owner: string): void {

@@ -10,13 +10,8 @@ import { toRoostError } from '../../protocol/errors.js';
 import type { ToolReply } from '../../protocol/messages.js';
 import { describeErrors, schemaValidator } from '../../protocol/validate.js';
 import type { Identity } from '../auth/identity.js';
-import type { ToolDecl } from '../host/manifest.js';
 import type { Kernel } from '../kernel.js';
-
-interface ToolEntry {
-  owner: string;
-  decl: ToolDecl;
-}
+import { listedTools, tools } from './tool-list.js';
 
 /** Answers one MCP request for an authenticated caller; front.ts has read and parsed the body of a POST. */
 export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -28,24 +23,6 @@ export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessa
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
-}
-
-function tools(k: Kernel): Map<string, ToolEntry> {
-  const out = new Map<string, ToolEntry>();
-  for (const ext of k.registry.list()) {
-    if (ext.state === 'unloaded' || ext.state === 'failed') continue;
-    for (const decl of ext.manifest.server?.tools ?? []) if (!out.has(decl.name)) out.set(decl.name, { owner: ext.manifest.name, decl });
-  }
-  return out;
-}
-
-/** What tools/list answers: the same for every caller (a privileged tool is refused when called). */
-export function listedTools(k: Kernel): Array<{ name: string; description: string; inputSchema: { type: 'object'; [key: string]: unknown } }> {
-  return [...tools(k).values()].map(({ decl }) => ({
-    name: decl.name,
-    description: decl.privileged ? `${decl.description} (privileged: needs a grant in mcp_tool_permissions)` : decl.description,
-    inputSchema: { type: 'object', ...decl.inputSchema } as { type: 'object'; [key: string]: unknown },
-  }));
 }
 
 function buildServer(k: Kernel, identity: Identity): Server {

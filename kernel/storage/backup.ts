@@ -8,7 +8,6 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { execa } from 'execa';
 import type { Knex } from 'knex';
 import { RoostError } from '../../protocol/errors.js';
 import { openDatabase } from '../../protocol/storage.js';
@@ -64,6 +63,8 @@ async function pgDump(config: ServerConfig, id: string, dir: string): Promise<Ba
   const url = new URL(config.databaseUrl!);
   const password = decodeURIComponent(url.password);
   url.password = '';
+  // execa is loaded here, on the rare backup of a PostgreSQL store, not with the kernel.
+  const { execa } = await import('execa');
   const result = await execa(config.pgDump, ['--no-owner', '--schema=roost_*', '--file', file, '--dbname', url.toString()], {
     reject: false,
     env: password ? { PGPASSWORD: password } : {},
