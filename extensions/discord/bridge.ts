@@ -3,7 +3,7 @@
 import { Routes } from 'discord-api-types/v10';
 import { RoostError } from '../../protocol/errors.js';
 import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
-import { ChannelPacer, DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
+import { DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
 import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
 import { KeyedSerial } from '../_shared/bridge/serial.js';
 import { BridgeStore, type PromptMessage } from '../_shared/bridge/store.js';
@@ -57,7 +57,6 @@ const INTERACTION_TOKEN_MS = 14 * 60_000;
 export class DiscordBridge {
   readonly store: BridgeStore;
   readonly configs: SealedConfigs<DiscordSettings, DiscordSecrets>;
-  readonly pacer = new ChannelPacer(PACE_MS);
   /** Commands and presses per user, and per channel or thread, a minute (ROOST_EXT_DISCORD_INBOUND_PER_MINUTE). */
   readonly inbound: InboundLimit;
   readonly serial = new KeyedSerial();
@@ -77,7 +76,7 @@ export class DiscordBridge {
     this.rest = new DiscordRest((stringSetting(ctx, 'API_URL') ?? DEFAULT_API).replace(/\/+$/, ''));
     this.inbound = new InboundLimit(integerSetting(ctx, 'INBOUND_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
     const retryBaseMs = integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000);
-    this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12 });
+    this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
   }
 
   /** The instance's settings: ROOST_EXT_DISCORD_* (extensions/_shared/settings.ts). */
@@ -113,7 +112,6 @@ export class DiscordBridge {
     const op = row.op;
     const config = await this.configs.get(row.tenantId);
     const tokenOf = async (sealed?: string) => (sealed ? this.configs.openFor(row.tenantId, sealed) : this.botToken(config));
-    await this.pacer.turn(row.channelKey);
     if (op.kind === 'edit') {
       const [channelId, messageId] = op.externalId.split(':');
       if (!channelId || !messageId) throw new RoostError('VALIDATION_ERROR', `${op.externalId} is not a Discord message id (channel:message)`);

@@ -4,7 +4,7 @@
 import { LogLevel, WebClient, type ChatPostMessageArguments, type ChatUpdateArguments } from '@slack/web-api';
 import { RoostError } from '../../protocol/errors.js';
 import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
-import { ChannelPacer, DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
+import { DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
 import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
 import { KeyedSerial } from '../_shared/bridge/serial.js';
 import { BridgeStore, type PromptMessage } from '../_shared/bridge/store.js';
@@ -50,7 +50,6 @@ const PACE_MS = 1000;
 export class SlackBridge {
   readonly store: BridgeStore;
   readonly configs: SealedConfigs<SlackSettings, SlackSecrets>;
-  readonly pacer = new ChannelPacer(PACE_MS);
   /** Messages from one user, and in one thread, per minute (ROOST_EXT_SLACK_INBOUND_PER_MINUTE). */
   readonly inbound: InboundLimit;
   /** url_verification names no workspace, so it is checked against every tenant's secret: few a minute. */
@@ -63,7 +62,7 @@ export class SlackBridge {
     this.configs = new SealedConfigs(ctx.host, this.store);
     this.inbound = new InboundLimit(integerSetting(ctx, 'INBOUND_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
     const retryBaseMs = integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000);
-    this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12 });
+    this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
   }
 
   client(token: string): WebClient {
@@ -82,12 +81,11 @@ export class SlackBridge {
     return { teamId: String(reply.team_id), botUserId: String(reply.user_id) };
   }
 
-  /** Sends one outbox row (paced per channel) and answers the message's externalId: "channel:ts". */
+  /** Sends one outbox row (the outbox paces them per channel) and answers the message's externalId: "channel:ts". */
   private async send(row: OutboxRow<SlackOp>): Promise<string> {
     const op = row.op;
     const token = op.sealedToken ? await this.configs.openFor(row.tenantId, op.sealedToken) : (await this.configs.get(row.tenantId))?.secrets.botToken;
     if (!token) throw new RoostError('VALIDATION_ERROR', 'Slack is not configured for this tenant (PUT /api/bridges/slack)');
-    await this.pacer.turn(row.channelKey);
     if (op.kind === 'update') {
       const [channel, ts] = splitExternalId(op.externalId);
       await upstream('chat.update', this.client(token).chat.update({ ...op.message, channel, ts } as ChatUpdateArguments));

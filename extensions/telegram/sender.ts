@@ -4,7 +4,6 @@
 // the update handled. A text longer than one Telegram message is queued as several.
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { RoostError } from '../../protocol/errors.js';
-import { ChannelPacer } from '../_shared/bridge/limits.js';
 import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
 import type { WakeFlags } from '../_shared/bridge/wake.js';
 import type { ExtensionContext } from '../_shared/extension.js';
@@ -29,10 +28,9 @@ export interface QueueOptions {
 
 export class Sender {
   readonly outbox: BridgeOutbox<TelegramOp>;
-  private readonly pacer = new ChannelPacer(PACE_MS);
 
   constructor(private readonly ctx: ExtensionContext, private readonly store: TelegramStore, private readonly sealer: Sealer, wake: WakeFlags, retryBaseMs: number) {
-    this.outbox = new BridgeOutbox(ctx, ctx.db, wake, (row) => this.send(row), { retryBaseMs, maxAttempts: 12 });
+    this.outbox = new BridgeOutbox(ctx, ctx.db, wake, (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
   }
 
   /** Queues text for a chat, split at Telegram's message size; answers the status of its last part. */
@@ -70,7 +68,6 @@ export class Sender {
   private async send(row: OutboxRow<TelegramOp>): Promise<string> {
     const op = row.op;
     const bot = await this.botFor(row);
-    await this.pacer.turn(row.channelKey);
     if (op.kind === 'edit') {
       try {
         await telegram('editMessageText', () => apiFor(bot).editMessageText(op.chatId, op.messageId, op.text));

@@ -3,8 +3,6 @@
 // in-flight work at once, then a restart with backoff inside a crash budget), and loaded, unloaded,
 // granted and revoked on the live server.
 import { EventEmitter, once } from 'node:events';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
@@ -12,7 +10,7 @@ import type { StopOptions } from '../../protocol/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
 import type { Launch } from './launcher.js';
-import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
+import { assertServerProtocol, readManifest, readManifestDir, type Manifest } from './manifest.js';
 import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
@@ -95,29 +93,13 @@ export class ExtensionRegistry {
   /** Registers every sub-folder of each dir that holds a plugin.toml with a [server] table. */
   async discover(dirs: string[]): Promise<void> {
     for (const dir of dirs) {
-      let entries: string[];
-      try {
-        entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('_')).map((e) => e.name);
-      } catch {
-        continue;
-      }
-      // Manifests are read at once; they are registered one by one in name order (the first of a name wins).
-      const names = entries.sort();
-      const read = await Promise.all(names.map((name) => readManifest(join(dir, name)).then(
-        (manifest) => {
-          if (manifest.server) assertServerProtocol(manifest);
-          return manifest;
-        },
-        (err: Error) => err,
-      )));
+      const found = await readManifestDir(dir);
       const unloaded = new Set((await this.deps.db('extension_sources').where({ loaded: false }).select('name')).map((row: { name: string }) => row.name));
-      for (const [i, name] of names.entries()) {
-        const manifest = read[i]!;
+      for (const { folder, manifest } of found) {
         if (manifest instanceof Error) {
-          if (!(manifest instanceof RoostError && manifest.message.startsWith('no plugin.toml'))) this.deps.log('warn', `extension ${name}: ${manifest.message}`);
+          this.deps.log('warn', `extension ${folder}: ${manifest.message}`);
           continue;
         }
-        if (!manifest.server) continue;
         if (this.extensions.has(manifest.name)) {
           this.deps.log('warn', `extension ${manifest.name} in ${manifest.dir}: an extension of that name is already registered; skipped`);
           continue;

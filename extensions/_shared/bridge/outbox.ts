@@ -1,7 +1,7 @@
 // A bridge's durable outbox: every message the bridge sends (an agent's reply, a notification, an owner
 // question and its closing, a message an agent or tool sends) is stored first, then sent by the bridge's
-// own `send`, in order per chat channel. A failure (the service is down, it rate-limits) leaves the row in
-// line and it is retried with exponential backoff, across restarts (the extension asks to be started
+// own `send`, in order and paced per chat channel. A failure (the service is down, it rate-limits)
+// leaves the row in line and it is retried with exponential backoff, across restarts (the extension asks to be started
 // while rows wait), until it is sent or out of attempts. Nobody waits on a send longer than they choose:
 // a chat turn hands its reply over and ends; a route or tool waits a few seconds and answers "queued"
 // with the row's id when the message has not left yet.
@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ExtensionContext } from '../extension.js';
 import { KeyedWaiters } from '../waiters.js';
+import { ChannelPacer } from './limits.js';
 import { KeyedSerial } from './serial.js';
 import type { WakeFlags } from './wake.js';
 
@@ -19,6 +20,8 @@ export interface OutboxOptions {
   /** The first retry's delay; each next one doubles, up to an hour. */
   retryBaseMs: number;
   maxAttempts: number;
+  /** Sends to one chat channel leave at least this far apart (the service's own per-channel limit). */
+  paceMs: number;
 }
 
 export interface OutboxRow<Op> {
@@ -45,6 +48,7 @@ const KEEP_DONE_MS = 7 * 24 * 3_600_000;
 export class BridgeOutbox<Op> {
   private readonly serial = new KeyedSerial();
   private readonly waiters = new KeyedWaiters();
+  private readonly pacer: ChannelPacer;
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private lastPrune = 0;
@@ -55,7 +59,9 @@ export class BridgeOutbox<Op> {
     private readonly wake: WakeFlags,
     private readonly send: (row: OutboxRow<Op>) => Promise<string>,
     private readonly options: OutboxOptions,
-  ) {}
+  ) {
+    this.pacer = new ChannelPacer(options.paceMs);
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), Math.max(100, Math.min(1_000, this.options.retryBaseMs / 2)));
@@ -139,6 +145,7 @@ export class BridgeOutbox<Op> {
     const attempts = Number(row.attempts) + 1;
     const now = () => new Date().toISOString();
     try {
+      await this.pacer.turn(row.channel_key);
       const externalId = await this.send({ id: row.id, tenantId: row.tenant_id, channelKey: row.channel_key, op: JSON.parse(row.op) as Op, attempts });
       await this.db('outbox').where({ id: row.id }).update({ status: 'sent', attempts, external_id: externalId, last_error: null, updated_at: now() });
       return true;
