@@ -35,7 +35,7 @@ runExtension({
       const tenantId = req.auth.tenantId;
       const byStatus: Record<string, number> = Object.fromEntries((await countBy(ctx, tenantId, 'status')).map((r) => [String(r.status), r.count]));
       const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
-      const agents = await ctx.host.call<{ total?: number }>('GET', '/api/agents?limit=1', null, { requestId: req.id }).catch(() => undefined);
+      const agents = await ctx.host.call<{ total?: number }>('GET', '/api/agents?limit=1&total=true', null, { requestId: req.id }).catch(() => undefined);
       return ok({
         sessions: { total, running: byStatus.running ?? 0, byStatus },
         agents: agents?.status === 200 ? (agents.body.total ?? null) : null,

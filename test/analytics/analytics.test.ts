@@ -42,6 +42,13 @@ describe('analytics and the feed follow real sessions', () => {
     assert.equal(overview.body.spending.today, session.cost);
   });
 
+  it('counts every agent of the tenant, however many there are', async () => {
+    for (let i = 0; i < 3; i++) await h.agent();
+    const overview = await h.server.api('GET', '/api/analytics/overview');
+    assert.equal(overview.body.agents, 4);
+    assert.equal((await h.server.api('GET', '/api/analytics/overview', { key: other })).body.agents, 0);
+  });
+
   it('shows the session in the activity feed', async () => {
     const feed = await waitFor('the stopped session in the feed', async () => {
       const res = await h.server.api('GET', '/api/feed/history?kind=session');
