@@ -19,6 +19,18 @@ function walletOf(ctx: ExtensionContext, caller: ToolMessage['caller'], args: Re
   return resolveWallet(ctx, { tenantId: caller.tenantId }, caller.tenantId, String(args.wallet_address));
 }
 
+const MICRO_UNITS_PER_CREDIT = 1_000_000;
+
+/** The grant in microUnits: `credits` (the seed's unit, to the millionth) or `microUnits` as given. */
+function grantedMicroUnits(args: Record<string, unknown>): number {
+  if (typeof args.microUnits === 'number') return args.microUnits;
+  const microUnits = Math.round((args.credits as number) * MICRO_UNITS_PER_CREDIT);
+  if (microUnits < 1 || Math.abs(microUnits - (args.credits as number) * MICRO_UNITS_PER_CREDIT) > 1e-3) {
+    throw new RoostError('VALIDATION_ERROR', 'arguments.credits must be a whole number of microUnits (at most six decimal places, at least 0.000001)');
+  }
+  return microUnits;
+}
+
 export const tools: Record<string, ToolHandler> = {
   async svc_check_credits(args, caller, ctx) {
     const wallet = await walletOf(ctx, caller, args);
@@ -28,13 +40,13 @@ export const tools: Record<string, ToolHandler> = {
 
   async svc_grant_credits(args, caller, ctx) {
     const wallet = await walletOf(ctx, caller, args);
-    const microUnits = args.microUnits as number;
+    const microUnits = grantedMicroUnits(args);
     const reason = typeof args.reason === 'string' ? args.reason : 'granted by an agent';
     await requireMonthlyRoom(ctx.host, ctx.db, caller.tenantId, wallet, microUnits);
     const { balance, transaction } = await new Ledger(ctx.db, ctx.sql).credit(caller.tenantId, wallet.address, { kind: 'grant', microUnits, reason, reference: 'svc_grant_credits', actor: actorOf(caller) });
     announceBalance(ctx, { tenantId: caller.tenantId, agentId: wallet.agentId, wallet: wallet.address, balance });
     ctx.host.audit('credits.granted_by_agent', `wallet:${wallet.address}`, { agentId: caller.agentId, sessionId: caller.sessionId, microUnits });
-    return reply({ wallet: wallet.address, granted: microUnits, balance, transactionId: transaction.id });
+    return reply({ wallet: wallet.address, granted: microUnits, grantedCredits: microUnits / MICRO_UNITS_PER_CREDIT, balance, unit: 'microUnits', transactionId: transaction.id });
   },
 
   async svc_credit_config(args, caller, ctx) {

@@ -37,7 +37,7 @@ describe('credits: MCP tools, WebSocket rewards and tenant isolation', () => {
     }
   });
 
-  it('svc_grant_credits needs a grant in mcp_tool_permissions and at most 1,000,000 per call', async () => {
+  it('svc_grant_credits needs a grant in mcp_tool_permissions and grants at most 1,000,000 credits per call', async () => {
     const plain = await createAgent(server, a.owner, { name: 'plain' });
     const plainClient = await mcpClient(server, await agentToken(server, a.operator, plain.id));
     const keyClient = await mcpClient(server, a.owner);
@@ -61,11 +61,23 @@ describe('credits: MCP tools, WebSocket rewards and tenant isolation', () => {
       const granted = await callTool(client, 'svc_grant_credits', { wallet_address: agentA.wallet, microUnits: 1_000_000, reason: 'good work' });
       assert.equal(granted.isError, false, granted.text);
       assert.equal(granted.value.balance, 6_000_000);
-      for (const microUnits of [1_000_001, 0, -5, 2.5, '100']) {
+      const inCredits = await callTool(client, 'svc_grant_credits', { wallet_address: agentA.wallet, credits: 2.5 });
+      assert.equal(inCredits.isError, false, inCredits.text);
+      assert.equal(inCredits.value.granted, 2_500_000);
+      assert.equal(inCredits.value.grantedCredits, 2.5);
+      assert.equal(inCredits.value.balance, 8_500_000);
+      for (const credits of [1_000_001, 0, -5, 0.0000001, '100']) {
+        const res = await callTool(client, 'svc_grant_credits', { wallet_address: agentA.wallet, credits });
+        assert.equal(res.isError, true, String(credits));
+        assert.match(res.text, /credits/);
+      }
+      for (const microUnits of [1_000_000_000_001, 0, -5, 2.5, '100']) {
         const res = await callTool(client, 'svc_grant_credits', { wallet_address: agentA.wallet, microUnits });
         assert.equal(res.isError, true, String(microUnits));
         assert.match(res.text, /microUnits/);
       }
+      const both = await callTool(client, 'svc_grant_credits', { wallet_address: agentA.wallet, credits: 1, microUnits: 1 });
+      assert.equal(both.isError, true, 'one amount, not two');
       const foreign = await callTool(client, 'svc_grant_credits', { wallet_address: agentB.wallet, microUnits: 5 });
       assert.equal(foreign.isError, true);
 
@@ -84,7 +96,7 @@ describe('credits: MCP tools, WebSocket rewards and tenant isolation', () => {
     } finally {
       await client.close();
     }
-    assert.equal(await balance(a.viewer, agentA.id), 6_000_000);
+    assert.equal(await balance(a.viewer, agentA.id), 8_500_000);
     const ledger = await server.api('GET', `/api/wallets/${agentA.wallet}/messages`, { key: a.viewer });
     assert.equal(ledger.body.messages[0].actor, `agent:${banker.id}`);
   });
