@@ -55,7 +55,13 @@ describe('README', () => {
     const known = [/^npm install && npm start$/, /^npm test$/, /^roost serve /, /^roost run test$/, /^curl /];
     for (const line of lines) assert.ok(known.some((k) => k.test(line)), `README command not covered by this test: ${line}`);
     const start = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')).scripts.start;
-    assert.equal(start, 'npm run build && node dist/cli/bin.js serve', 'npm start builds, then serves on the embedded defaults');
+    assert.equal(start, 'node scripts/build.mjs --if-stale && node dist/cli/bin.js serve', 'npm start builds when a source is newer than the build, then serves on the embedded defaults');
+  });
+
+  it('starts without building again when nothing changed since the last build (npm install built)', async () => {
+    const run = await execa(process.execPath, [join(repoRoot, 'scripts', 'build.mjs'), '--if-stale'], { reject: false });
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.stdout, '', 'a fresh build is not built again');
   });
 
   it('starts the server on its embedded defaults (~/.roost/data), and with the flags it shows', async () => {
