@@ -41,8 +41,8 @@ export interface ServerConfig {
   extensionIdleSeconds: number;
   /** Lets a scraper without an API key read GET /metrics (ROOST_METRICS_KEY). */
   metricsKey: string | undefined;
-  /** A line on stderr per answered request (ROOST_ACCESS_LOG=off silences it). */
-  accessLog: boolean;
+  /** Where the line per answered request goes (ROOST_ACCESS_LOG): stderr, a file, or nowhere. */
+  accessLog: AccessLogTarget;
   /** ROOST_CHECK_RESPONSES=1: extension routes' success bodies are validated against their declared response schemas (for tests). */
   checkResponses: boolean;
   /** ROOST_LOG_FORMAT: `json` (one JSON object per line; the default when stderr is not a terminal) or `text` (the default on a terminal). */
@@ -85,6 +85,8 @@ export interface ServerConfig {
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
 
 /** `stderrIsTTY`: where the log goes is a terminal (a person reads it: text) or not (a pipeline: JSON lines). */
+export type AccessLogTarget = { to: 'off' } | { to: 'stderr' } | { to: 'file'; path: string };
+
 export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.env, stderrIsTTY = process.stderr.isTTY === true): ServerConfig {
   const port = flags.port ?? intFrom(env.ROOST_PORT, 'ROOST_PORT') ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw validationError(`port must be 0–65535, got ${port}`);
@@ -112,7 +114,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     extensionIdleSeconds: intFrom(env.ROOST_EXTENSION_IDLE_SECONDS, 'ROOST_EXTENSION_IDLE_SECONDS') ?? 300,
     allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
-    accessLog: env.ROOST_ACCESS_LOG !== 'off',
+    accessLog: accessLogFrom(env.ROOST_ACCESS_LOG, stderrIsTTY, dataDir),
     checkResponses: env.ROOST_CHECK_RESPONSES === '1',
     logFormat: logFormatFrom(env.ROOST_LOG_FORMAT, stderrIsTTY),
     metricsKey: env.ROOST_METRICS_KEY || undefined,
@@ -140,6 +142,17 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
 /** Where a developer expects projects: the home folder, the folder the server started in, the system temp folder. */
 function defaultRoots(): string[] {
   return [...new Set([homedir(), process.cwd(), tmpdir()])];
+}
+
+/**
+ * `off`, `stderr` (also `on`) or a file path. Unset: stderr for a log pipeline, but a terminal is kept for
+ * what a person needs (the URL, warnings, errors), so there the lines go to <data>/logs/access.log.
+ */
+function accessLogFrom(value: string | undefined, stderrIsTTY: boolean, dataDir: string): AccessLogTarget {
+  if (value === 'off') return { to: 'off' };
+  if (value === 'stderr' || value === 'on') return { to: 'stderr' };
+  if (value) return { to: 'file', path: resolve(value) };
+  return stderrIsTTY ? { to: 'file', path: join(dataDir, 'logs', 'access.log') } : { to: 'stderr' };
 }
 
 function logFormatFrom(value: string | undefined, stderrIsTTY: boolean): LogFormat {

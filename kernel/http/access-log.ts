@@ -2,9 +2,24 @@
 // ticket), status, duration, tenant and request id; never a key. Records are gathered and written once
 // per event-loop turn: a write to a piped stderr is synchronous on Linux, and one per request would cost
 // the server's throughput.
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type Koa from 'koa';
+import type { AccessLogTarget } from '../config.js';
 import { formatRecord, type LogFormat } from '../log.js';
 import type { State } from './app.js';
+
+/** The writer of a target that is not `off`: stderr, or a file appended to (its folder made first). */
+export function accessLogWriter(target: Exclude<AccessLogTarget, { to: 'off' }>, log: (level: string, message: string) => void): (text: string) => void {
+  if (target.to === 'stderr') return (text) => process.stderr.write(text);
+  mkdirSync(dirname(target.path), { recursive: true });
+  const file = createWriteStream(target.path, { flags: 'a' });
+  // A file that cannot be written (a full disk) silences the access log, said once, never the server.
+  file.once('error', (err) => log('warn', `access log ${target.path}: ${err.message}; access lines are no longer written`));
+  return (text) => {
+    if (!file.errored) file.write(text);
+  };
+}
 
 export function accessLog(format: LogFormat, write: (text: string) => void): Koa.Middleware<State> {
   let pending: Array<{ message: string; fields: Record<string, string | number> }> = [];

@@ -12,7 +12,7 @@ import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { servingRequest } from '../log.js';
-import { accessLog } from './access-log.js';
+import { accessLog, accessLogWriter } from './access-log.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { jsonBody } from './json-body.js';
@@ -45,7 +45,8 @@ export function createApp(kernel: Kernel): HttpFront {
   const router = new Router<State>();
   registerKernelRoutes(router, kernel);
 
-  if (kernel.config.accessLog) app.use(accessLog(kernel.config.logFormat, (text) => process.stderr.write(text)));
+  const access = kernel.config.accessLog;
+  if (access.to !== 'off') app.use(accessLog(kernel.config.logFormat, accessLogWriter(access, kernel.log)));
   app.use(measureRequests(kernel.metrics, (method, path) => {
     const extension = kernel.dispatcher.match(method, path);
     if (extension && !extension.decl.internal) return { pattern: extension.decl.path, owner: extension.owner };

@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadFixture, waitForLog } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { waitFor } from '../helpers/wait.js';
 import { loadConfig } from '../../kernel/config.js';
 
 describe('structured logs', () => {
@@ -87,5 +91,36 @@ describe('structured logs', () => {
     assert.equal(loadConfig({}, { ROOST_LOG_FORMAT: 'text' }, false).logFormat, 'text');
     assert.equal(loadConfig({}, { ROOST_LOG_FORMAT: 'json' }, true).logFormat, 'json');
     assert.throws(() => loadConfig({}, { ROOST_LOG_FORMAT: 'xml' }), /ROOST_LOG_FORMAT must be "text" or "json", got "xml"/);
+  });
+
+  it('keeps a terminal for people: the access log goes to <data>/logs/access.log there, to stderr in a pipeline, or where ROOST_ACCESS_LOG says', () => {
+    const flags = { dataDir: '/srv/roost' };
+    assert.deepEqual(loadConfig(flags, {}, true).accessLog, { to: 'file', path: '/srv/roost/logs/access.log' });
+    assert.deepEqual(loadConfig(flags, {}, false).accessLog, { to: 'stderr' });
+    assert.deepEqual(loadConfig(flags, { ROOST_ACCESS_LOG: 'stderr' }, true).accessLog, { to: 'stderr' });
+    assert.deepEqual(loadConfig(flags, { ROOST_ACCESS_LOG: 'on' }, true).accessLog, { to: 'stderr' });
+    assert.deepEqual(loadConfig(flags, { ROOST_ACCESS_LOG: 'off' }, false).accessLog, { to: 'off' });
+    assert.deepEqual(loadConfig(flags, { ROOST_ACCESS_LOG: '/var/log/roost-access.log' }, false).accessLog, { to: 'file', path: '/var/log/roost-access.log' });
+  });
+});
+
+describe('the access log in a file', () => {
+  let server: TestServer;
+  let file: string;
+  before(async () => {
+    file = join(await mkdtemp(join(tmpdir(), 'roost-access-')), 'nested', 'access.log');
+    server = await startTestServer({ env: { ROOST_ACCESS_LOG: file } });
+  });
+  after(async () => {
+    await server?.cleanup();
+    await rm(dirname(dirname(file)), { recursive: true, force: true });
+  });
+
+  it('writes each answered request to the file, and none to the terminal', async () => {
+    const res = await server.api('GET', '/api/health');
+    const id = res.headers.get('x-request-id');
+    const line = await waitFor('the request in the access log file', async () => (await readFile(file, 'utf8').catch(() => '')).split('\n').find((l) => l.includes(`id=${id}`)));
+    assert.match(line, /access GET \/api\/health 200 [\d.]+ms tenant=\S+ id=/);
+    assert.doesNotMatch(server.log(), / access GET /);
   });
 });
