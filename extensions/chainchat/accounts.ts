@@ -32,10 +32,19 @@ export class Accounts {
 
   constructor(private readonly db: Knex, private readonly sealer: Sealer, private readonly defaultNetwork: Network) {}
 
-  /** The tenant's account, made (and stored) the first time it is asked for. */
-  async of(tenantId: string): Promise<Account> {
+  /**
+   * The tenant's account, or undefined before its chainchat is set up. Reads never make one: an account
+   * is what the poller reads the chain for, so viewing a page must not start that.
+   */
+  async find(tenantId: string): Promise<Account | undefined> {
     const row = await this.db<Row>('cc_accounts').where({ tenant_id: tenantId }).first();
-    if (row) return this.toAccount(row);
+    return row ? this.toAccount(row) : undefined;
+  }
+
+  /** The tenant's account, made (and stored) the first time an action that needs one asks for it. */
+  async of(tenantId: string): Promise<Account> {
+    const found = await this.find(tenantId);
+    if (found) return found;
     const made = algosdk.generateAccount();
     const now = new Date().toISOString();
     await this.db('cc_accounts')

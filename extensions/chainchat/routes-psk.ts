@@ -1,5 +1,5 @@
 // PSK contacts and the exchange URI. URIs carry secret keys: only operators and owners read them.
-import { notFound } from '../../protocol/errors.js';
+import { notFound, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page } from '../_shared/http.js';
@@ -22,6 +22,9 @@ async function mustGetContact(req: RouteRequest): Promise<Contact> {
   return contact;
 }
 
+/** Reading the exchange URI never sets chainchat up; making or rotating one does. */
+const notSetUp = () => new RoostError('NOT_FOUND', 'chainchat is not set up for this tenant: an operator makes its exchange URI (POST /api/chainchat/psk-exchange) or a PSK contact, or the owner chooses its network (POST /api/chainchat/network)');
+
 const exchangeView = async (req: RouteRequest, key: Psk, extra: Record<string, unknown> = {}) => ({
   uri: await uriFor(req, key, 'Roost'), keyId: key.keyId, createdAt: key.createdAt, ...extra,
 });
@@ -29,6 +32,7 @@ const exchangeView = async (req: RouteRequest, key: Psk, extra: Record<string, u
 export const pskRoutes: Record<string, RouteHandler> = {
   async 'GET /api/chainchat/psk-exchange'(req) {
     requireRole(req.auth, 'operator', 'reading the PSK exchange URI');
+    if (!(await getState().accounts.find(req.auth.tenantId))) throw notSetUp();
     return ok(await exchangeView(req, await getState().keys.currentExchange(req.auth.tenantId)));
   },
 

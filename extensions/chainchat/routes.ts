@@ -12,12 +12,17 @@ import { chainOf, getState } from './state.js';
 
 export const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
+/** The node's part of the status when no node was asked. */
+const NOT_ASKED = { algodReachable: null, lastRound: null, genesisId: null, balance: null, error: null };
+
 const GENESIS: Record<Network, string> = { testnet: 'testnet-v1.0', mainnet: 'mainnet-v1.0' };
 
 export const routes: Record<string, RouteHandler> = {
   async 'GET /api/chainchat/status'(req) {
     const s = getState();
-    const account = await s.accounts.of(req.auth.tenantId);
+    const account = await s.accounts.find(req.auth.tenantId);
+    // Not set up: nothing is asked of any node (a fresh server makes no outbound connection).
+    if (!account) return ok({ enabled: false, network: s.config.defaultNetwork, address: null, x25519PublicKey: null, lastRoundSeen: null, ...NOT_ASKED });
     const chain = chainOf(s, account);
     let node: { algodReachable: boolean; lastRound: number | null; genesisId: string | null; balance: string | null; error: string | null };
     try {
@@ -27,7 +32,7 @@ export const routes: Record<string, RouteHandler> = {
       node = { algodReachable: false, lastRound: null, genesisId: null, balance: null, error: (err as Error).message };
     }
     return ok({
-      network: account.network, address: account.address, x25519PublicKey: account.x25519.publicKey.toString('base64url'),
+      enabled: true, network: account.network, address: account.address, x25519PublicKey: account.x25519.publicKey.toString('base64url'),
       lastRoundSeen: account.lastRound, ...node,
     });
   },

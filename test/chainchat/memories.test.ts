@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { agentToken, callAs, callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { Participant, plaintextOnChain, startFakes, type Fakes, type Key } from './support.js';
+import { Participant, plaintextOnChain, setUpChainchat, startFakes, type Fakes, type Key } from './support.js';
 
 describe('chainchat: memories on-chain and contacts, through the MCP SDK client', () => {
   let fakes: Fakes;
@@ -28,9 +28,9 @@ describe('chainchat: memories on-chain and contacts, through the MCP SDK client'
     const agentB = (await createAgent(server, b.owner, { name: 'other', model: 'claude-sonnet-5-5' })).id;
     mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
     mcpB = await mcpClient(server, await agentToken(server, b.owner, agentB));
-    const status = await server.api('GET', '/api/chainchat/status', { key: a.owner });
-    roost = status.body.address;
-    roostX = { mode: 'X', roostX25519: Buffer.from(status.body.x25519PublicKey, 'base64url') };
+    const status = await setUpChainchat(server, a.owner);
+    roost = status.address;
+    roostX = { mode: 'X', roostX25519: Buffer.from(status.x25519PublicKey, 'base64url') };
     fakes.chain.fund(roost, 20_000_000);
   });
   after(async () => {

@@ -4,7 +4,7 @@ import { parsePskUri } from '../../extensions/chainchat/psk-uri.js';
 import { callAs, createAgent, registerTenant, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer, type TestSocket } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { Participant, plaintextOnChain, startFakes, type Fakes, type Key } from './support.js';
+import { Participant, plaintextOnChain, setUpChainchat, startFakes, type Fakes, type Key } from './support.js';
 
 describe('chainchat messaging over the fake chain, through algosdk', () => {
   let fakes: Fakes;
@@ -28,10 +28,9 @@ describe('chainchat messaging over the fake chain, through algosdk', () => {
     a = await registerTenant(server, 'cc-a');
     b = await registerTenant(server, 'cc-b');
     await createAgent(server, a.owner, { name: 'helper', model: 'claude-sonnet-5-5' });
-    const status = await server.api('GET', '/api/chainchat/status', { key: a.owner });
-    assert.equal(status.status, 200, status.text);
-    roost = status.body.address;
-    roostX = { mode: 'X', roostX25519: Buffer.from(status.body.x25519PublicKey, 'base64url') };
+    const status = await setUpChainchat(server, a.owner);
+    roost = status.address;
+    roostX = { mode: 'X', roostX25519: Buffer.from(status.x25519PublicKey, 'base64url') };
     fakes.chain.fund(roost, 50_000_000);
     socket = await server.ws({ key: a.owner });
     socket.send({ type: 'subscribe', chainchat: 'all' });
@@ -48,7 +47,10 @@ describe('chainchat messaging over the fake chain, through algosdk', () => {
     assert.equal(status.body.algodReachable, true);
     assert.equal(status.body.genesisId, 'testnet-v1.0');
     assert.ok(status.body.lastRound > 0);
-    assert.notEqual((await server.api('GET', '/api/chainchat/status', { key: b.owner })).body.address, roost);
+    const notSetUp = await server.api('GET', '/api/chainchat/status', { key: b.owner });
+    assert.deepEqual([notSetUp.body.enabled, notSetUp.body.address, notSetUp.body.algodReachable], [false, null, null], 'a tenant that never set chainchat up has no account, and no node is asked for it');
+    assert.equal((await server.api('GET', '/api/chainchat/psk-exchange', { key: b.owner })).status, 404, 'reading the exchange URI does not set chainchat up');
+    assert.equal((await server.api('GET', '/api/chainchat/status', { key: b.owner })).body.enabled, false);
     assert.equal((await server.api('POST', '/api/chainchat/network', { key: a.operator, body: { network: 'mainnet' } })).status, 403);
     const bad = await server.api('POST', '/api/chainchat/network', { key: a.owner, body: { network: 'moonnet' } });
     assert.equal(bad.status, 400);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createAgent, registerTenant, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { Participant, startFakes, type Fakes, type Key } from './support.js';
+import { Participant, setUpChainchat, startFakes, type Fakes, type Key } from './support.js';
 
 describe('chainchat across a restart', () => {
   let fakes: Fakes;
@@ -24,7 +24,7 @@ describe('chainchat across a restart', () => {
   });
 
   it('answers what came while it was down once, and nothing twice', async () => {
-    const status = (await server.api('GET', '/api/chainchat/status', { key: a.owner })).body;
+    const status = await setUpChainchat(server, a.owner);
     const roost: string = status.address;
     const key: Key = { mode: 'X', roostX25519: Buffer.from(status.x25519PublicKey, 'base64url') };
     fakes.chain.fund(roost, 10_000_000);

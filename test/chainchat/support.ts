@@ -115,3 +115,12 @@ export function plaintextOnChain(chain: FakeChain, text: string): boolean {
   const needle = Buffer.from(text, 'utf8');
   return chain.transactions.some((t) => Buffer.from(t.note).includes(needle));
 }
+
+/** Sets chainchat up for a tenant as its owner does (choosing the network), and answers its status. */
+export async function setUpChainchat(server: { api(method: string, path: string, options?: { key?: string; body?: unknown }): Promise<{ status: number; text: string; body: any }> }, key?: string): Promise<{ address: string; x25519PublicKey: string; network: string }> {
+  const chosen = await server.api('POST', '/api/chainchat/network', { key, body: { network: 'testnet' } });
+  if (chosen.status !== 200) throw new Error(`setting chainchat up answered ${chosen.status}: ${chosen.text}`);
+  const status = await server.api('GET', '/api/chainchat/status', { key });
+  if (!status.body.enabled) throw new Error(`chainchat is still not set up: ${status.text}`);
+  return status.body;
+}

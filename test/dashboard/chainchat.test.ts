@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parsePskUri } from '../../extensions/chainchat/psk-uri.js';
 import { Participant, startFakes, type Fakes } from '../chainchat/support.js';
+import { waitFor } from '../helpers/wait.js';
 import { startDashboard, type Dashboard } from './browser.js';
 
 describe('chainchat in the dashboard', () => {
@@ -17,10 +18,6 @@ describe('chainchat in the dashboard', () => {
     d = await startDashboard({ script: ['Hello from your agent.'], env: fakes.env });
     const agent = await d.server.api('POST', '/api/agents', { body: { name: 'helper', model: 'claude-sonnet-5-5' } });
     assert.equal(agent.status, 201, agent.text);
-    const status = await d.server.api('GET', '/api/chainchat/status');
-    assert.equal(status.status, 200, status.text);
-    roost = status.body.address;
-    fakes.chain.fund(roost, 50_000_000);
     // Rename, relabel and rotate ask through the browser's own dialogs.
     d.page.on('dialog', (dialog) => void (dialog.type() === 'prompt' ? dialog.accept(dialog.defaultValue() === 'Alice' ? 'Alice B' : 'wallet two') : dialog.accept()));
   });
@@ -29,9 +26,16 @@ describe('chainchat in the dashboard', () => {
     await fakes.close();
   });
 
-  it('shows the status, makes a PSK contact whose QR code is an image, and lists the conversation its wallet starts', async () => {
+  it('sets chainchat up only when asked, then shows the status, makes a PSK contact whose QR code is an image, and lists the conversation its wallet starts', async () => {
     const { page } = d;
     await d.open('chainchat', 'Chainchat');
+    await page.getByRole('status').filter({ hasText: 'Not set up.' }).waitFor();
+    const viewed = await d.server.api('GET', '/api/chainchat/status');
+    assert.deepEqual([viewed.body.enabled, viewed.body.address], [false, null], 'viewing the page sets nothing up');
+    assert.equal(fakes.chain.requests, 0, 'and asks no node anything');
+    await page.getByRole('button', { name: 'Set up chainchat on testnet' }).click();
+    roost = await waitFor('the account made by the set-up', async () => (await d.server.api('GET', '/api/chainchat/status')).body.address ?? undefined);
+    fakes.chain.fund(roost, 50_000_000);
     await page.getByText(roost).first().waitFor();
     await page.getByText(/reachable, round \d+/).waitFor();
     await page.getByLabel('Contact name').fill('Alice');

@@ -30,6 +30,8 @@ export interface FakeChain {
   down: boolean;
   /** While true the indexer ignores min-round and serves every transaction again (a replay). */
   replayAll: boolean;
+  /** Requests the algod and indexer have had so far. */
+  readonly requests: number;
   readonly transactions: StoredTxn[];
   round(): number;
   balance(address: string): bigint;
@@ -51,6 +53,7 @@ export async function startFakeChain(options: { token?: string; genesisId?: stri
     genesisId: options.genesisId ?? 'testnet-v1.0',
     down: false,
     replayAll: false,
+    requests: 0,
   };
 
   function submit(bytes: Uint8Array): StoredTxn {
@@ -173,6 +176,7 @@ export async function startFakeChain(options: { token?: string; genesisId?: stri
     set down(value: boolean) { chain.down = value; },
     get replayAll() { return chain.replayAll; },
     set replayAll(value: boolean) { chain.replayAll = value; },
+    get requests() { return chain.requests; },
     transactions,
     round: () => round,
     balance: (address) => balances.get(address) ?? 0n,
@@ -200,8 +204,9 @@ class HttpError extends Error {
 type Reply = [number, unknown, string?];
 type Handler = (req: IncomingMessage, url: URL, body: Uint8Array) => Promise<Reply>;
 
-async function listen(handler: Handler, chain: { down: boolean }): Promise<{ url: string; close(): Promise<void> }> {
+async function listen(handler: Handler, chain: { down: boolean; requests: number }): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
+    chain.requests++;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
