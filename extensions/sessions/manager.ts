@@ -21,6 +21,7 @@ import { RemoteCommands, type Command } from './remote.js';
 import { RunnerPool } from './runner-pool.js';
 import { SessionRuntime, type RuntimeDeps } from './runtime.js';
 import { LIVE, SessionStore, toView, type SessionRow, type SessionView } from './store.js';
+import { titleOf } from './title.js';
 
 export interface CreateInput {
   agentId: string;
@@ -101,7 +102,7 @@ export class SessionManager {
       tenant_id: tenantId,
       agent_id: agent.id,
       project_id: project?.id ?? null,
-      name: input.name ?? `${agent.name} ${now.slice(0, 16).replace('T', ' ')}`,
+      name: input.name ?? (input.initialPrompt ? titleOf(input.initialPrompt) : undefined) ?? `${agent.name} ${now.slice(0, 16).replace('T', ' ')}`,
       source: input.source ?? 'web',
       status: 'created',
       status_code: null,

@@ -60,8 +60,14 @@ describe('sessions and chat in the dashboard', () => {
       const s = (await d.server.api('GET', `/api/sessions/${sessionId}`)).body;
       return s.turns === 2 && !s.busy && s.cost > 0 ? s : undefined;
     }, UI_TIMEOUT);
+    const cost = `Cost so far: ${(session.cost / 1_000_000).toLocaleString('en', { maximumFractionDigits: 6 })} credits`;
+    // Live, without a reload: the turns counted, the session idle between messages, the money with its unit.
+    await page.locator('dl.facts dd').filter({ hasText: /^2$/ }).waitFor();
+    await page.locator('.page-head .badge', { hasText: 'idle' }).waitFor();
+    await page.getByText(cost).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Please write notes.txt' }).waitFor();
     await page.reload();
-    await page.getByText(`Cost so far: ${(session.cost / 1_000_000).toLocaleString('en', { maximumFractionDigits: 6 })}`).waitFor();
+    await page.getByText(cost).waitFor();
     await d.shot('session-stream');
 
     await page.getByRole('button', { name: 'Stop' }).click();
@@ -75,6 +81,8 @@ describe('sessions and chat in the dashboard', () => {
     await d.open('sessions', 'Sessions');
     const row = page.getByRole('row').filter({ hasText: 'Writer' });
     await row.getByText('stopped').waitFor();
+    await row.getByRole('link', { name: 'Please write notes.txt' }).waitFor();
+    await row.getByText(/^[\d.]+ credits$/).waitFor();
     await d.checkAccessibility('the sessions list');
   });
 

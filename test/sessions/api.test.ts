@@ -35,6 +35,12 @@ describe('the sessions API', () => {
     const b = await h.session({ agentId });
     assert.equal(b.source, 'web');
     assert.equal(b.projectId, null);
+    assert.match(b.name, /^\S+ \d{4}-\d\d-\d\d \d\d:\d\d$/, 'no name and no prompt: the agent and the time');
+    const named = await h.session({ agentId, initialPrompt: '  Fix the flaky login test\n\nIt fails one run in ten on CI.' });
+    assert.equal(named.name, 'Fix the flaky login test', 'no name: the first line of the first prompt');
+    const long = await h.session({ agentId, initialPrompt: 'Please read every file under src and write a summary of what each module does and how they depend on each other' });
+    assert.equal(long.name, 'Please read every file under src and write a summary of…');
+    for (const s of [named, long]) await api('POST', `/api/sessions/${s.id}/stop`, {});
 
     const filtered = await api('GET', `/api/sessions?projectId=${project.id}`);
     assert.deepEqual(filtered.body.sessions.map((s: any) => s.id), [a.id]);

@@ -97,7 +97,7 @@ const TONES: Record<string, string> = {
   running: 'info', resumed: 'info', responding: 'info', discussing: 'info', reviewing: 'info', synthesizing: 'info', pending: 'warn',
   paused: 'warn', waiting: 'warn', awaiting_approval: 'warn', created: 'muted', completed: 'ok', done: 'ok', succeeded: 'ok', answered: 'ok',
   approve: 'ok', active: 'ok', trialing: 'ok', paid: 'ok', open: 'warn', past_due: 'bad', canceled: 'muted', reject: 'bad', abstain: 'muted',
-  stopped: 'muted', timeout: 'warn', error: 'bad', failed: 'bad', aborted: 'muted', cancelled: 'muted', unloaded: 'muted', crashed: 'bad',
+  idle: 'ok', stopped: 'muted', timeout: 'warn', error: 'bad', failed: 'bad', aborted: 'muted', cancelled: 'muted', unloaded: 'muted', crashed: 'bad',
 };
 
 export function Status({ value }: { value: string | null | undefined }) {
@@ -107,6 +107,12 @@ export function Status({ value }: { value: string | null | undefined }) {
 
 /** Credits from microUnits (millionths), without trailing zeros. */
 export const micro = (units: number | null | undefined): string => (units === null || units === undefined ? '—' : (units / 1_000_000).toLocaleString('en', { maximumFractionDigits: 6 }));
+
+/** Money as the API counts it (microUnits) shown with its unit. */
+export const credits = (units: number | null | undefined): string => (units === null || units === undefined ? '—' : `${micro(units)} credits`);
+
+/** A session's state as a person reads it: a running session waiting for its next message is idle. */
+export const sessionState = (s: { status: string; busy?: boolean }): string => (s.status === 'running' && s.busy === false ? 'idle' : s.status);
 
 export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
 

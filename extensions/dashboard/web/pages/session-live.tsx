@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Approvals, type ApprovalRequest } from '../components/approval.js';
-import { Button, Card, ErrorNote, Loading, micro, Page, Status, TextArea } from '../components/ui.js';
+import { Button, Card, credits, ErrorNote, Loading, Page, sessionState, Status, TextArea } from '../components/ui.js';
 import { useAction, useGet, useSocket } from '../hooks.js';
 import { addEvent, emptyTranscript, type Item } from '../transcript.js';
 import { socket } from '../ws.js';
@@ -23,7 +23,11 @@ export function SessionLive({ id }: { id: string }) {
 
   useSocket((m) => {
     if (m.sessionId !== id) return;
-    if (m.type === 'session_event') setTranscript((t) => addEvent(t, Number(m.seq), m.event));
+    if (m.type === 'session_event') {
+      setTranscript((t) => addEvent(t, Number(m.seq), m.event));
+      // The record's turns, cost and busy flag move at the end of each turn (and when a message starts one).
+      if (m.event?.type === 'turn_end' || m.event?.type === 'user_message') session.reload();
+    }
     else if (m.type === 'session_status') {
       setStatus(m.status);
       session.reload();
@@ -41,13 +45,14 @@ export function SessionLive({ id }: { id: string }) {
     <Loading loaded={session}>
       {(s: any) => {
         const current = status ?? s.status;
+        const shown = current === s.status ? sessionState(s) : current;
         return (
           <Page
             title={s.name || `Session ${id.slice(0, 8)}`}
             actions={
               <>
-                <Status value={current} />
-                <span class="cost" aria-live="polite">Cost so far: {micro(Math.max(s.cost ?? 0, transcript.cost))}</span>
+                <Status value={shown} />
+                <span class="cost" aria-live="polite">Cost so far: {credits(Math.max(s.cost ?? 0, transcript.cost))}</span>
                 {['running', 'resumed', 'created', 'paused'].includes(current) && <Button kind="danger" disabled={lifecycle.busy} onClick={() => lifecycle.run('stop')}>Stop</Button>}
                 {['paused', 'timeout', 'error'].includes(current) && <Button disabled={lifecycle.busy} onClick={() => lifecycle.run('resume')}>Resume</Button>}
               </>

@@ -1,7 +1,7 @@
 // The sessions of the tenant, newest first, and a form to start one.
 import { useState } from 'preact/hooks';
 import { api, listOf } from '../api.js';
-import { Button, Card, Empty, ErrorNote, Loading, micro, Page, Select, Status, Table, TextArea, when, link, Field } from '../components/ui.js';
+import { Button, Card, credits, Empty, ErrorNote, Loading, Page, Select, sessionState, Status, Table, TextArea, when, link, Field } from '../components/ui.js';
 import { useAction, useGet } from '../hooks.js';
 
 export function Sessions() {
@@ -23,8 +23,8 @@ export function Sessions() {
                     <td><a href={link('sessions', s.id)}>{s.name || s.id.slice(0, 8)}</a></td>
                     <td>{names.get(s.agentId) ?? s.agentId?.slice(0, 8)}</td>
                     <td>{s.source}</td>
-                    <td><Status value={s.status} /></td>
-                    <td>{micro(s.cost)}</td>
+                    <td><Status value={sessionState(s)} /></td>
+                    <td class="cost">{credits(s.cost)}</td>
                     <td>{when(s.startedAt ?? s.createdAt)}</td>
                   </tr>
                 ))}
