@@ -40,6 +40,8 @@ export interface StartOptions {
   waitReady?: boolean;
   /** ROOST_DATABASE_URL for this server (several servers on one database: instances of one deployment). */
   databaseUrl?: string;
+  /** A command the server runs under, e.g. `ip netns exec <name>` (quiet-namespace.ts). */
+  launcher?: string[];
 }
 
 /** With ROOST_TEST_POSTGRES=1 every test server gets its own database on this file's test PostgreSQL. */
@@ -59,7 +61,9 @@ async function databaseFor(dataDir: string): Promise<string> {
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'roost-data-')));
   const databaseUrl = options.databaseUrl ?? (onPostgres && options.env?.ROOST_DATABASE_URL === undefined ? await databaseFor(dataDir) : undefined);
-  const child = execa(process.execPath, [roostBin, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.extraArgs ?? [])], {
+  const argv = [process.execPath, roostBin, 'serve', '--port', '0', '--data-dir', dataDir, ...(options.extraArgs ?? [])];
+  const [command, ...args] = [...(options.launcher ?? []), ...argv];
+  const child = execa(command!, args, {
     // Text lines, which tests match (stderr is a pipe here, so the server's own default would be JSON).
     env: { ROOST_ALLOWED_ROOTS: tmpdir(), ROOST_LOG_FORMAT: 'text', ROOST_CHECK_RESPONSES: process.env.ROOST_CHECK_RESPONSES ?? '1', ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
     stdin: 'ignore',
