@@ -37,6 +37,8 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((file) => basename(file));
 const script = outputs.find((f) => f.endsWith('.js'));
 const style = outputs.find((f) => f.endsWith('.css'));
+/** An "R" on the accent colour, inline (the page's CSP allows data: images), so no /favicon.ico is asked for. */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#2f6fde'/><path d='M11 25V8h7a5 5 0 0 1 0 10h-7m7 0 5 7' fill='none' stroke='#fff' stroke-width='3' stroke-linecap='round' stroke-linejoin='round'/></svg>")}`;
 const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -44,6 +46,7 @@ const html = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Roost</title>
+<link rel="icon" href="${FAVICON}">
 <link rel="stylesheet" href="/ui/${style}">
 <script type="module" src="/ui/${script}"></script>
 </head>

@@ -59,6 +59,7 @@ describe('serving the dashboard and signing in', () => {
     assert.equal(page.headers.get('cache-control'), 'no-cache');
     assert.doesNotMatch(page.text, /<script(?![^>]*\bsrc=)[^>]*>/, 'every script of the page is a file');
     assert.doesNotMatch(page.text, /style=|<style/);
+    assert.match(page.text, /<link rel="icon" href="data:image\/svg\+xml,%3Csvg%20/, 'an icon of its own, inline: no /favicon.ico is asked for');
     script = /src="\/ui\/(app-[A-Z0-9]+\.js)"/.exec(page.text)![1]!;
     const js = await d.server.api('GET', `/ui/${script}`);
     assert.equal(js.status, 200);

@@ -61,7 +61,7 @@ export function CouncilLaunch({ id }: { id: string }) {
               </Card>
             )}
             {(l.votes ?? []).length > 0 && (
-              <Card title="Votes">
+              <Card title="The vote">
                 <Table caption="Votes" head={['Member', 'Vote', 'Reason']}>
                   {l.votes.map((v: any) => <tr key={v.agentId}><td>{who(v.agentId)}</td><td><Status value={v.vote} /></td><td>{v.reason}</td></tr>)}
                 </Table>

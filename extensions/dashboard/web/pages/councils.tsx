@@ -13,7 +13,7 @@ export function Councils() {
   return (
     <Page title="Councils">
       <CreateCouncil agents={listOf(agents.data)} onCreated={councils.reload} />
-      <Card title="Councils">
+      <Card title="All councils">
         <Loading loaded={councils}>
           {(data) => listOf(data).length === 0 ? <Empty>No councils yet.</Empty> : (
             <Table caption="Councils" head={['Name', 'Members', 'Rounds', 'Launch']}>

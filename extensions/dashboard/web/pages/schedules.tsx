@@ -18,7 +18,7 @@ export function Schedules() {
   return (
     <Page title="Schedules">
       <ErrorNote error={bulk.error ?? trigger.error} />
-      <Card title="Schedules">
+      <Card title="All schedules">
         <Loading loaded={schedules}>
           {(data) => listOf(data).length === 0 ? <Empty>No schedules yet.</Empty> : (
             <Table caption="Schedules" head={['Name', 'When', 'State', 'Next run', '']}>

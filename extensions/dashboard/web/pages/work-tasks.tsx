@@ -18,7 +18,7 @@ export function WorkTasks() {
   return (
     <Page title="Work tasks">
       <ErrorNote error={cancel.error} />
-      <Card title="Work tasks">
+      <Card title="All work tasks">
         <Loading loaded={tasks}>
           {(data) => listOf(data).length === 0 ? <Empty>No work tasks yet.</Empty> : (
             <Table caption="Work tasks" head={['Task', 'Status', 'Branch', 'Pull request', 'Created', '']}>

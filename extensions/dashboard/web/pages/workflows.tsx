@@ -11,7 +11,7 @@ export function Workflows() {
   const names = new Map(listOf(workflows.data).map((w: any) => [w.id, w.name]));
   return (
     <Page title="Workflows">
-      <Card title="Workflows">
+      <Card title="All workflows">
         <Loading loaded={workflows}>
           {(data) => listOf(data).length === 0 ? <Empty>No workflows yet. Create them through the API (POST /api/workflows) or an agent's tools.</Empty> : (
             <Table caption="Workflows" head={['Name', 'Nodes', 'Enabled', 'Updated']}>
