@@ -1,5 +1,6 @@
 // `roost spec list`: the spec index and semantic project map — packages, modules with their exported
 // symbols, and the project's spec documents.
+import { columns } from '../columns.js';
 import type { CliContext } from '../context.js';
 import { usageError, type CommandResult } from '../output.js';
 import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
@@ -41,20 +42,18 @@ function workerCount(value: unknown): number | undefined {
 function describe(root: string, fileCount: number, map: ProjectMap): string {
   const lines = [`${root}: ${count(fileCount, 'file')}, ${count(map.modules.length, 'module')}, ${count(map.packages.length, 'package')}, ${count(map.specs.length, 'spec document')}`];
   if (map.packages.length) {
-    lines.push('', 'Packages');
-    for (const p of map.packages) lines.push(`  ${p.path.padEnd(30)} ${p.manifest.padEnd(16)} ${p.name ?? '(unnamed)'}`);
+    lines.push('', 'Packages', ...columns(map.packages.map((p) => [p.path, p.manifest, p.name ?? '(unnamed)'])));
   }
   if (map.modules.length) {
-    lines.push('', 'Modules');
-    for (const m of map.modules) {
+    const rows = map.modules.map((m) => {
       const names = [...new Set(m.files.flatMap((f) => f.symbols.map((s) => s.name)))];
       const preview = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
-      lines.push(`  ${m.path.padEnd(30)} ${m.languages.join('+').padEnd(12)} ${count(m.files.length, 'file').padStart(10)}  ${preview}`);
-    }
+      return [m.path, m.languages.join('+'), count(m.files.length, 'file'), preview];
+    });
+    lines.push('', 'Modules', ...columns(rows, { alignRight: [2] }));
   }
   if (map.specs.length) {
-    lines.push('', 'Specs');
-    for (const s of map.specs) lines.push(`  ${s.path.padEnd(40)} ${s.kind.padEnd(7)} ${s.title ?? ''}`);
+    lines.push('', 'Specs', ...columns(map.specs.map((s) => [s.path, s.kind, s.title ?? ''])));
   }
   return lines.join('\n');
 }

@@ -224,6 +224,23 @@ describe('roost spec list', () => {
     }
   });
 
+  it('keeps its columns aligned when a path is longer than a column', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const deep = 'packages/a-rather-long-package-name/src/features/billing/adapters/outbound';
+      await writeTree(dir, { 'src/app.py': 'def main():\n    pass\n', [`${deep}/client.ts`]: 'export function charge() {}\n', 'README.md': '# Columns\n' });
+      const run = await roost(['spec', 'list'], { cwd: dir });
+      assert.equal(run.code, 0, run.stderr);
+      const modules = run.stdout.split('\n').slice(run.stdout.split('\n').indexOf('Modules') + 1).filter((line) => /file/.test(line));
+      assert.equal(modules.length, 2, run.stdout);
+      const languageAt = modules.map((line) => line.search(/ (python|typescript)/));
+      assert.equal(languageAt[0], languageAt[1], `the language column starts at one place:\n${modules.join('\n')}`);
+      assert.match(modules.find((line) => line.includes('typescript'))!, /^ {2}….*adapters\/outbound /, 'a path too long keeps its end');
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('rejects a bad --workers value with exit 2', async () => {
     for (const value of ['-1', 'many', '1.5', '1000']) {
       const run = await roost(['spec', 'list', '--json', '--workers', value], { cwd: repo.work });
