@@ -9,13 +9,15 @@ import { RoostError } from '../../protocol/errors.js';
 export interface Policy {
   allow: string[];
   deny: string[];
+  /** A dependency whose license is unknown passes (`allow_unknown = true`, `--allow-unknown`); by default it fails the check. */
+  allowUnknown: boolean;
 }
 
 /** The [license] table of a TOML file (roost.toml at the project root unless --config names one). */
 export async function readPolicy(path: string, required: boolean): Promise<Policy> {
   if (!existsSync(path)) {
     if (required) throw new RoostError('USAGE', `config file ${path} does not exist`);
-    return { allow: [], deny: [] };
+    return { allow: [], deny: [], allowUnknown: false };
   }
   let table: unknown;
   try {
@@ -23,7 +25,7 @@ export async function readPolicy(path: string, required: boolean): Promise<Polic
   } catch (err) {
     throw new RoostError('VALIDATION_ERROR', `${path} is not valid TOML: ${(err as Error).message.split('\n')[0]}`);
   }
-  if (table === undefined) return { allow: [], deny: [] };
+  if (table === undefined) return { allow: [], deny: [], allowUnknown: false };
   if (typeof table !== 'object' || table === null || Array.isArray(table)) throw new RoostError('VALIDATION_ERROR', `${path}: [license] must be a table`);
   const list = (key: 'allow' | 'deny'): string[] => {
     const value = (table as Record<string, unknown>)[key];
@@ -33,7 +35,15 @@ export async function readPolicy(path: string, required: boolean): Promise<Polic
     }
     return value;
   };
-  return { allow: list('allow'), deny: list('deny') };
+  const allowUnknown = (table as Record<string, unknown>).allow_unknown ?? false;
+  if (typeof allowUnknown !== 'boolean') throw new RoostError('VALIDATION_ERROR', `${path}: [license] allow_unknown must be true or false`);
+  return { allow: list('allow'), deny: list('deny'), allowUnknown };
+}
+
+/** The license identifiers an SPDX expression names (its operators, parentheses and exceptions left out). */
+export function identifiers(expression: string): string[] {
+  const list = tokens(expression);
+  return list.filter((token, i) => !['(', ')'].includes(token) && !['AND', 'OR', 'WITH'].includes(token.toUpperCase()) && list[i - 1]?.toUpperCase() !== 'WITH');
 }
 
 export function acceptable(expression: string, policy: Policy): boolean {

@@ -39,6 +39,7 @@ const PROJECT = {
   'roost.toml': '[license]\ndeny = ["GPL-3.0-only", "WTFPL"]\n',
   'policies/allow.toml': '[license]\nallow = ["MIT", "ISC", "Apache-2.0"]\n',
   'policies/empty.toml': '# no [license] table\n',
+  'policies/allow-unknown.toml': '[license]\ndeny = ["AGPL-3.0-only"]\nallow_unknown = true\n',
   'policies/broken.toml': '[license]\ndeny = "GPL-3.0-only"\n',
 };
 
@@ -84,28 +85,33 @@ describe('default plugin: license', () => {
     const run = await license(['--check', '--json']);
     assert.equal(run.code, 1, run.stderr);
     const doc = assertSchema('license', run.json);
-    assert.deepEqual([doc.ok, doc.violations, doc.policy], [false, 2, { allow: [], deny: ['GPL-3.0-only', 'WTFPL'] }]);
+    assert.deepEqual([doc.ok, doc.violations, doc.policy], [false, 3, { allow: [], deny: ['GPL-3.0-only', 'WTFPL'], allowUnknown: false }], 'two denied, and one unknown');
     const t = table(doc);
     assert.deepEqual([t['copyleft@2.0.0'][1], t['left-pad@1.3.0'][1]], ['denied', 'denied']);
     assert.equal(t['dual@1.0.0'][1], 'allowed', 'one acceptable side of an OR is enough');
     assert.equal(t['missing@9.9.9'][1], 'unknown');
     const text = await license(['--check']);
     assert.equal(text.code, 1);
-    assert.match(text.stdout, /^2 license violations:\n {2}copyleft 2\.0\.0 \(npm\): GPL-3\.0-only\n {2}left-pad 1\.3\.0 \(npm\): WTFPL$/m);
+    assert.match(text.stdout, /^3 license violations:\n {2}copyleft 2\.0\.0 \(npm\): GPL-3\.0-only\n {2}left-pad 1\.3\.0 \(npm\): WTFPL\n1 without a known license \(install the dependencies so theirs can be read, or accept unknown ones with --allow-unknown or allow_unknown = true in \[license\]\):\n {2}missing 9\.9\.9 \(npm\): unknown/m);
   });
 
-  test('an allow list from --config and flags: AND needs every part allowed; --strict fails unknown licenses', async () => {
+  test('an allow list from --config and flags: AND needs every part allowed; an unknown license fails unless the policy allows unknown ones', async () => {
     const run = await license(['--check', '--config', 'policies/allow.toml', '--allow', 'WTFPL', '--json']);
     assert.equal(run.code, 1, run.stderr);
     const t = table(assertSchema('license', run.json));
     assert.deepEqual(Object.entries(t).filter(([, [, s]]) => s === 'denied').map(([k]) => k), ['both@1.0.0', 'copyleft@2.0.0']);
     assert.equal(t['left-pad@1.3.0'][1], 'allowed');
-    const passing = await license(['--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--json']);
-    assert.equal(passing.code, 0, passing.stderr);
-    assert.equal(assertSchema('license', passing.json).violations, 0);
+    const unknownFails = await license(['--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--json']);
+    assert.equal(unknownFails.code, 1, 'nothing passes because nothing could be read');
+    assert.equal(assertSchema('license', unknownFails.json).violations, 1);
     const strict = await license(['--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--strict', '--json']);
-    assert.equal(strict.code, 1);
-    assert.equal(assertSchema('license', strict.json).violations, 1);
+    assert.equal(strict.code, 1, '--strict is still taken, and is the default');
+    const accepting = await license(['--check', '--config', 'policies/empty.toml', '--deny', 'AGPL-3.0-only', '--allow-unknown', '--json']);
+    assert.equal(accepting.code, 0, accepting.stderr);
+    assert.deepEqual([assertSchema('license', accepting.json).violations, accepting.json.policy.allowUnknown], [0, true]);
+    const fromFile = await license(['--check', '--config', 'policies/allow-unknown.toml']);
+    assert.equal(fromFile.code, 0, fromFile.stdout);
+    assert.match(fromFile.stdout, /^All 10 dependency licenses are acceptable\.\n1 without a known license, accepted by the policy \(allow unknown\):\n {2}missing 9\.9\.9/);
   });
 
   test('a pnpm project: licenses are read from node_modules/.pnpm', async () => {
@@ -127,6 +133,10 @@ describe('default plugin: license', () => {
     const none = await license(['--check', '--config', 'policies/empty.toml', '--json']);
     assert.equal(none.code, 2);
     assert.match(assertSchema('error', none.json).error.message, /--check needs a policy/);
+    const first = await license(['--check', '--config', 'policies/empty.toml']);
+    assert.equal(first.code, 2);
+    assert.match(first.stderr, /The licenses found now:\n {2}MIT OR Apache-2\.0: 2\n(.|\n)*\n {2}unknown: 1\n/, 'a first run without a policy lists what it found');
+    assert.match(first.stderr, /\[license\]\nallow = \["Apache-2\.0", "BSD-3-Clause", "GPL-3\.0-only", "ISC", "MIT", "WTFPL"\]\n# 1 without a known license fail the check; allow_unknown = true accepts them/, 'and the lines to add to roost.toml');
     const missing = await license(['--check', '--config', 'nope.toml', '--json']);
     assert.equal(missing.code, 2);
     assert.match(assertSchema('error', missing.json).error.message, /nope\.toml does not exist/);
