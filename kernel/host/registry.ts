@@ -162,7 +162,7 @@ export class ExtensionRegistry {
         throw new RoostError('EXTENSION_TIMEOUT', `extension ${name} did not answer within ${ext.manifest.server?.timeoutMs} ms`);
       }
       if (err instanceof RoostError && err.code === 'EXTENSION_UNAVAILABLE') {
-        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} stopped while serving this request`);
+        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} stopped while serving this request`, { details: { retryAfter: RETRY_AFTER_SECONDS } });
       }
       throw err;
     }
