@@ -76,6 +76,12 @@ export const planLimit = (plan: string, limit: string, allowed: number, current:
 export const databaseUnavailable = (cause?: unknown) =>
   new RoostError('DATABASE_UNAVAILABLE', 'the database cannot be reached now; try again shortly', { details: { retryAfter: DATABASE_RETRY_AFTER_SECONDS }, cause });
 
+/** The seconds a 429 or 503 tells the client to wait (its Retry-After), when it says. */
+export function retryAfterOf(error: RoostError): number | undefined {
+  const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+  return (error.status === 429 || error.status === 503) && typeof retryAfter === 'number' ? retryAfter : undefined;
+}
+
 /**
  * Turns anything thrown into a RoostError: an unreachable database becomes DATABASE_UNAVAILABLE (503),
  * other unknown failures INTERNAL without leaking internals.

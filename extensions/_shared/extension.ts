@@ -2,7 +2,7 @@
 // migrate, announce `ready`, then answer requests, tool calls, WebSocket messages and bus events.
 import { writeSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import {
   HEALTH_ROUTE, RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
@@ -235,8 +235,8 @@ async function health(ctx: ExtensionContext | undefined, db: Knex | undefined, m
 function errorReply(host: HostClient, err: unknown): RouteReply {
   const error = toRoostError(err);
   logUnexpected(host, err, error);
-  const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
-  const headers = error.status === 503 && typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : undefined;
+  const retryAfter = retryAfterOf(error);
+  const headers = retryAfter === undefined ? undefined : { 'Retry-After': String(retryAfter) };
   return { status: error.status, ...(headers ? { headers } : {}), body: error.toBody() };
 }
 

@@ -77,5 +77,6 @@ describe('a PostgreSQL restart under two instances', () => {
       assert.equal(now.state, 'running', `${now.name} runs again: ${JSON.stringify(now)}`);
       assert.notEqual(now.pid, before.pid, `${now.name} was started anew`);
     }
+    for (const server of [a, b]) assert.doesNotMatch(server.log(), /\baccess \S+ \S+ 5(?!03)\d\d /, 'no request was answered 5xx other than 503');
   });
 });
