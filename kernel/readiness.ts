@@ -1,5 +1,7 @@
-// Is the server ready to serve? The kernel database answers and every eager extension runs (has sent
-// `ready`). Load balancers and orchestrators ask /health/ready; /api/health reports the same status.
+// Is the server ready to serve? The kernel database answers, every eager extension runs (has sent
+// `ready`), and no extension, lazy ones included, has failed, crashed or waits out a fault (its
+// database unreachable, its disk full). Load balancers and orchestrators ask /health/ready (503 with
+// the reasons while it is not ready); /api/health reports the same status and reasons.
 import type { Extension } from './host/registry.js';
 import type { Kernel } from './kernel.js';
 
@@ -23,8 +25,10 @@ export async function readiness(k: Kernel): Promise<Readiness> {
     degraded = true;
   }
   for (const ext of k.registry.list()) {
-    if (ext.manifest.server?.activation !== 'eager' || ext.state === 'running' || ext.state === 'unloaded') continue;
-    if (ext.state === 'failed' || ext.state === 'crashed') degraded = true;
+    const broken = ext.state === 'failed' || ext.state === 'crashed';
+    // A lazy extension that is stopped or starting on demand is as it should be.
+    if (!broken && (ext.manifest.server?.activation !== 'eager' || ext.state === 'running' || ext.state === 'unloaded')) continue;
+    if (broken) degraded = true;
     reasons.push(`extension ${ext.manifest.name} ${describe(ext)}`);
   }
   if (reasons.length === 0) return { status: 'ready', reasons };
@@ -36,6 +40,7 @@ function describe(ext: Extension): string {
     case 'failed':
       return `failed: ${ext.lastError ?? 'crash budget spent'}`;
     case 'crashed':
+      if (ext.waiting) return `cannot run: ${ext.waiting.reason}; tried ${ext.waiting.tries} time(s), trying again until it can`;
       return `crashed and is restarting (${ext.lastError ?? 'unknown cause'})`;
     case 'starting':
       return 'is starting';

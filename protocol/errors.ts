@@ -1,5 +1,6 @@
 // The one error module of the house: every failure that crosses a boundary (REST, WebSocket,
 // protocol response, CLI --json envelope) is a RoostError with a machine code and an HTTP status.
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from './faults.js';
 
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -25,6 +26,8 @@ export const ERROR_STATUS = {
   RESPONSE_MISMATCH: 500,
   UPSTREAM_ERROR: 502,
   EXTENSION_UNAVAILABLE: 503,
+  /** The database cannot be reached now (down, restarting, refusing connections); details.retryAfter says when to try again. */
+  DATABASE_UNAVAILABLE: 503,
   EXTENSION_TIMEOUT: 504,
   // protocol- and CLI-level codes (never sent as an HTTP status of their own)
   USAGE: 400,
@@ -69,8 +72,22 @@ export const conflict = (message: string) => new RoostError('CONFLICT', message)
 export const planLimit = (plan: string, limit: string, allowed: number, current: number) =>
   new RoostError('PLAN_LIMIT', `the ${plan} plan allows ${allowed} ${limit}; the tenant has ${current}: upgrade the plan or remove some first`, { details: { limit, allowed, current, plan } });
 
-/** Turns anything thrown into a RoostError; unknown failures become INTERNAL without leaking internals. */
+/** 503 for a database that cannot be reached now: "cannot now", never a 500. */
+export const databaseUnavailable = (cause?: unknown) =>
+  new RoostError('DATABASE_UNAVAILABLE', 'the database cannot be reached now; try again shortly', { details: { retryAfter: DATABASE_RETRY_AFTER_SECONDS }, cause });
+
+/** The seconds a 429 or 503 tells the client to wait (its Retry-After), when it says. */
+export function retryAfterOf(error: RoostError): number | undefined {
+  const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+  return (error.status === 429 || error.status === 503) && typeof retryAfter === 'number' ? retryAfter : undefined;
+}
+
+/**
+ * Turns anything thrown into a RoostError: an unreachable database becomes DATABASE_UNAVAILABLE (503),
+ * other unknown failures INTERNAL without leaking internals.
+ */
 export function toRoostError(err: unknown): RoostError {
   if (err instanceof RoostError) return err;
+  if (isDatabaseUnreachable(err)) return databaseUnavailable(err);
   return new RoostError('INTERNAL', 'internal error', { cause: err });
 }

@@ -1,10 +1,12 @@
 // The frame every server extension runs in: wait for init, open the storage the kernel provisioned,
 // migrate, announce `ready`, then answer requests, tool calls, WebSocket messages and bus events.
+import { writeSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import {
   HEALTH_ROUTE, RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
+import { environmentalFault, EXIT_ENVIRONMENTAL } from '../../protocol/faults.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { Peer, WithAttachment } from '../../protocol/peer.js';
 import { migrate, openDatabase, type Migration } from '../../protocol/storage.js';
@@ -59,11 +61,13 @@ export function runExtension(definition: ExtensionDefinition): void {
 
   peer.handle('init', (message) => {
     ready ??= start(message as unknown as InitMessage).then((c) => (ctx = c));
-    ready.catch((err) => {
-      process.stderr.write(`start-up failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    });
+    ready.catch((err) => exitFor('start-up failed', err));
   });
+  // A lost database connection is met by the next query (and answered 503), never a reason to leave;
+  // what still escapes is told apart: an environmental fault exits EXIT_ENVIRONMENTAL, so the host
+  // starts this extension again for as long as the fault lasts, without counting a crash.
+  process.on('uncaughtException', (err) => exitFor('uncaught exception', err));
+  process.on('unhandledRejection', (err) => exitFor('unhandled rejection', err));
 
   async function start(init: InitMessage): Promise<ExtensionContext> {
     const db = init.storage ? openDatabase(init.storage) : undefined;
@@ -186,6 +190,20 @@ export function runExtension(definition: ExtensionDefinition): void {
 }
 
 /**
+ * Leaves for an error nothing else handled. For an environmental fault the last line written says why
+ * (the host shows it as the reason) and the exit code is EXIT_ENVIRONMENTAL; anything else is a crash.
+ */
+function exitFor(what: string, err: unknown): never {
+  // Written at once to fd 2 (the host's raw log), whatever message was being served.
+  writeSync(2, `${what}: ${err instanceof Error ? err.stack : String(err)}\n`);
+  const fault = environmentalFault(err);
+  if (!fault) process.exit(1);
+  const why = fault === 'disk' ? 'the disk is full' : 'the database cannot be reached';
+  writeSync(2, `environmental fault: ${why} (${err instanceof Error ? err.message : String(err)})\n`);
+  process.exit(EXIT_ENVIRONMENTAL);
+}
+
+/**
  * The reply frame with its body serialised once, here, as the attachment: the kernel writes those bytes to
  * the HTTP response (or hands them to a calling extension) without parsing them. A string body is sent
  * as text, anything else as JSON.
@@ -217,7 +235,9 @@ async function health(ctx: ExtensionContext | undefined, db: Knex | undefined, m
 function errorReply(host: HostClient, err: unknown): RouteReply {
   const error = toRoostError(err);
   logUnexpected(host, err, error);
-  return { status: error.status, body: error.toBody() };
+  const retryAfter = retryAfterOf(error);
+  const headers = retryAfter === undefined ? undefined : { 'Retry-After': String(retryAfter) };
+  return { status: error.status, ...(headers ? { headers } : {}), body: error.toBody() };
 }
 
 function logUnexpected(host: HostClient, err: unknown, error: RoostError): void {

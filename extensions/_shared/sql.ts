@@ -118,6 +118,9 @@ class PgReader implements SqlReader {
         max: PG_READERS,
         ...(schema ? { options: `-c search_path=${schema}` } : {}),
       });
+      // An idle connection the server cut (a restart): the pool drops it and connects anew on the next
+      // read. Unheard, the event would end the process.
+      this.pool.on('error', () => undefined);
     }
     return this.pool;
   }

@@ -1,7 +1,6 @@
 // The server's extensions: discovered from folders, started on first use (or with the server when
-// eager, or when they asked to be woken), stopped when idle (activation.ts), supervised (a crash fails
-// in-flight work at once, then a restart with backoff inside a crash budget), and loaded, unloaded,
-// granted and revoked on the live server.
+// eager, or when they asked to be woken), stopped when idle (activation.ts), started again after a
+// crash or an environmental fault (supervisor.ts), and loaded, unloaded, granted and revoked live.
 import { EventEmitter, once } from 'node:events';
 import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
@@ -15,6 +14,7 @@ import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
 import { StartWatch } from './start-progress.js';
+import { exitFault, startFault, Supervisor } from './supervisor.js';
 
 export type ExtensionState = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'unloaded';
 
@@ -28,6 +28,10 @@ export interface Extension {
   crashes: number[];
   restarts: number;
   lastError?: string;
+  /** Set while it waits out an environmental fault (supervisor.ts): why, how many tries failed, the next. */
+  waiting?: { reason: string; tries: number; retryAt: number };
+  /** The last line it wrote to stderr (an environmental exit's reason). */
+  lastLine?: string;
   startedAt?: string;
   restartTimer?: NodeJS.Timeout;
   /** The running start was asked for by a request (a cold lazy extension): requests wait for all of it. */
@@ -74,8 +78,10 @@ export class ExtensionRegistry {
   /** Emits an extension's name when its start ends or its process exits, for requests waiting on it. */
   private readonly changes = new EventEmitter().setMaxListeners(0);
   private readonly activation: Activation;
+  private readonly supervisor: Supervisor;
 
   constructor(private readonly deps: RegistryDeps) {
+    this.supervisor = new Supervisor({ ...deps, closing: () => this.closing, restart: (ext) => this.ensureRunning(ext.manifest.name, false) });
     const idleCandidates = () => this.list().filter((e) => e.manifest.server?.activation === 'lazy' && e.state === 'running' && !e.starting && !e.stopping).map((e) => e.manifest.name);
     this.activation = new Activation({ ...deps, idleCandidates, stop: (name) => this.stopIdle(this.get(name)) });
   }
@@ -156,7 +162,7 @@ export class ExtensionRegistry {
         throw new RoostError('EXTENSION_TIMEOUT', `extension ${name} did not answer within ${ext.manifest.server?.timeoutMs} ms`);
       }
       if (err instanceof RoostError && err.code === 'EXTENSION_UNAVAILABLE') {
-        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} stopped while serving this request`);
+        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} stopped while serving this request`, { details: { retryAfter: RETRY_AFTER_SECONDS } });
       }
       throw err;
     }
@@ -205,6 +211,11 @@ export class ExtensionRegistry {
     const deadline = Date.now() + this.deps.waitMs;
     for (;;) {
       if (ext.state === 'running' && ext.process) return ext.process;
+      // Waiting out an environmental fault: answered at once, with when the next try comes.
+      if (ext.state === 'crashed' && ext.waiting && !this.closing) {
+        const retryAfter = Math.max(1, Math.ceil((ext.waiting.retryAt - Date.now()) / 1000));
+        throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} cannot serve now: ${ext.waiting.reason}`, { details: { retryAfter } });
+      }
       const cold = ext.state === 'stopped' && !ext.starting;
       // Cold, or started by another request: wait for all of the start. Failed or unloaded: its error.
       if (cold || (ext.starting && ext.startOnDemand) || (ext.state !== 'starting' && ext.state !== 'crashed')) return this.ensureRunning(name);
@@ -310,9 +321,17 @@ export class ExtensionRegistry {
     const { manifest } = ext;
     const server = manifest.server!;
     ext.state = 'starting';
-    const storage = ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined;
-    const config = await this.deps.initConfig(manifest.name);
-    const launch = await this.deps.launch(manifest, ext.grants);
+    // Before the spawn (its database role, relay, config): a failure is tried again like a stopped process.
+    const { storage, config, launch } = await (async () => ({
+      storage: ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined,
+      config: await this.deps.initConfig(manifest.name),
+      launch: await this.deps.launch(manifest, ext.grants),
+    }))().catch((err) => {
+      if (ext.state !== 'starting' || this.closing) throw err;
+      const fault = startFault(err);
+      this.supervisor.failed(ext, fault);
+      throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${fault.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS }, cause: err });
+    });
     // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
     if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     let markReady!: (version: number) => void;
@@ -330,6 +349,7 @@ export class ExtensionRegistry {
       requestTimeoutMs: server.timeoutMs,
       onStderr: (line) => {
         watch?.progress();
+        ext.lastLine = line;
         this.deps.log('info', `[${manifest.name}] ${line}`);
       },
       onReady: ({ schemaVersion }) => markReady(schemaVersion),
@@ -346,6 +366,7 @@ export class ExtensionRegistry {
     watch.stop();
     if (!outcome.ok) {
       if (proc.child.running) await proc.stop();
+      if (ext.waiting) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${ext.waiting.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS } });
       // Set after the stop, whose exit handler records a less telling "exited unexpectedly".
       ext.lastError = outcome.why;
       this.deps.log('warn', `extension ${manifest.name} ${outcome.why}`);
@@ -356,6 +377,7 @@ export class ExtensionRegistry {
     if (ext.state !== 'starting') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     ext.state = 'running';
     ext.startedAt = new Date().toISOString();
+    this.supervisor.started(ext);
     return proc;
   }
 
@@ -365,31 +387,13 @@ export class ExtensionRegistry {
     this.changes.emit(ext.manifest.name);
     // During shutdown an exit is expected, and a crash is never restarted.
     if (ext.state === 'stopped' || ext.state === 'unloaded' || this.closing) return;
-    const now = Date.now();
-    ext.crashes = [...ext.crashes.filter((t) => now - t < this.deps.crashWindowMs), now];
-    ext.lastError = `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
-    this.deps.log('warn', `extension ${ext.manifest.name} ${ext.lastError}`);
-    if (ext.crashes.length > this.deps.crashBudget) {
-      ext.state = 'failed';
-      this.deps.log('error', `extension ${ext.manifest.name} crashed ${ext.crashes.length} times within ${this.deps.crashWindowMs / 1000} s; not restarting it`);
-      return;
-    }
-    ext.state = 'crashed';
-    const backoff = Math.min(5_000, 200 * 2 ** (ext.crashes.length - 1));
-    ext.restartTimer = setTimeout(() => {
-      ext.restartTimer = undefined;
-      if (ext.state !== 'crashed' || this.closing) return;
-      ext.state = 'stopped';
-      ext.restarts++;
-      this.deps.log('info', `extension ${ext.manifest.name} restarting (restart ${ext.restarts})`);
-      // A failed start exits the new process, whose own exit handler counts the crash.
-      this.ensureRunning(ext.manifest.name, false).catch((err) => this.deps.log('warn', `extension ${ext.manifest.name} restart failed: ${(err as Error).message}`));
-    }, backoff);
+    this.supervisor.failed(ext, exitFault(exit, ext.lastLine));
   }
 
   private async stopProcess(ext: Extension, state: 'stopped' | 'unloaded', graces: StopOptions = {}): Promise<void> {
     if (ext.restartTimer) clearTimeout(ext.restartTimer);
     ext.state = state;
+    ext.waiting = undefined;
     const proc = ext.process;
     if (proc) await proc.child.stop(graces);
   }

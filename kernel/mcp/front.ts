@@ -6,7 +6,7 @@
 // /mcp request rather than with the kernel: it is the largest import of the server and adds about
 // 0.2 s to every start (see docs/performance.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import { EDGE_JSON_LIMITS, scanJsonLimits } from '../../protocol/json-limits.js';
 import { bearerToken, type Identity } from '../auth/identity.js';
 import { browserPolicy, browserRefusal, corsHeaders, preflightHeaders, recordRefusal } from '../http/browser-guard.js';
@@ -40,7 +40,7 @@ export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerR
       res.writeHead(error.status, {
         'content-type': 'application/json',
         ...(error.status === 401 ? { 'www-authenticate': 'Bearer realm="roost"' } : {}),
-        ...(error.code === 'RATE_LIMITED' ? { 'retry-after': String((error.details as { retryAfter: number }).retryAfter) } : {}),
+        ...(retryAfterOf(error) === undefined ? {} : { 'retry-after': String(retryAfterOf(error)) }),
       });
       return void res.end(JSON.stringify(error.toBody()));
     }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { Identity } from '../auth/identity.js';
 import { browserPolicy, browserRefusal, recordRefusal, type BrowserPolicy } from '../http/browser-guard.js';
@@ -190,7 +190,8 @@ export class WsHub {
 function refuse(socket: Duplex, error: RoostError): void {
   const body = JSON.stringify(error.toBody());
   const auth = error.status === 401 ? 'WWW-Authenticate: Bearer realm="roost"\r\n' : '';
-  const retry = error.code === 'RATE_LIMITED' ? `Retry-After: ${(error.details as { retryAfter: number }).retryAfter}\r\n` : '';
+  const retryAfter = retryAfterOf(error);
+  const retry = retryAfter === undefined ? '' : `Retry-After: ${retryAfter}\r\n`;
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${auth}${retry}Content-Type: application/json\r\n` +
       `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

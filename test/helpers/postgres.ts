@@ -18,6 +18,10 @@ export interface TestPostgres {
   dir: string;
   /** A fresh, empty database; its superuser URL. */
   createDatabase(prefix?: string): Promise<string>;
+  /** `pg_ctl stop -m immediate`: the server quits at once (SIGQUIT), its sessions cut, no checkpoint. */
+  stopImmediately(): Promise<void>;
+  /** Starts the server again on the same data and port, after stopImmediately. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,11 +74,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   ]);
   execFileSync(initCmd, initArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
 
-  let child: ChildProcess | undefined;
   let port = 0;
   let log = '';
-  for (let attempt = 0; attempt < 5 && !child; attempt++) {
-    port = await freePort();
+  /** Spawns postgres on `port`; resolves with it once it accepts connections, or undefined when it exited. */
+  const launch = async (): Promise<ChildProcess | undefined> => {
+    log = '';
     const [cmd, args] = asPostgres(join(bin, 'postgres'), [
       '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`,
       '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=400',
@@ -87,19 +91,23 @@ export async function startPostgres(): Promise<TestPostgres> {
         if (log.includes('ready to accept connections')) resolve('ready');
       });
     });
-    if (outcome === 'ready') {
-      child = started;
-      // The server must not keep the test process alive: the exit hook below stops it.
-      started.unref();
-      (started.stderr as unknown as { unref(): void }).unref();
-    }
-    else if (!log.includes('Address already in use')) break;
+    if (outcome !== 'ready') return undefined;
+    // The server must not keep the test process alive: the exit hook below stops it.
+    started.unref();
+    (started.stderr as unknown as { unref(): void }).unref();
+    return started;
+  };
+  let child: ChildProcess | undefined;
+  for (let attempt = 0; attempt < 5 && !child; attempt++) {
+    port = await freePort();
+    child = await launch();
+    if (!child && !log.includes('Address already in use')) break;
   }
   if (!child) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`PostgreSQL did not start:\n${log}`);
   }
-  const postmaster = child;
+  let postmaster = child;
   const adminUrl = `postgres://${ADMIN}:${password}@127.0.0.1:${port}/postgres`;
 
   // A test file that fails before its after() hooks still leaves no server or folder behind.
@@ -132,6 +140,18 @@ export async function startPostgres(): Promise<TestPostgres> {
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
       return url.toString();
+    },
+    async stopImmediately() {
+      if (postmaster.exitCode !== null) return;
+      postmaster.ref();
+      const exited = new Promise((resolve) => postmaster.once('exit', resolve));
+      postmaster.kill('SIGQUIT');
+      await exited;
+    },
+    async restart() {
+      const started = await launch();
+      if (!started) throw new Error(`PostgreSQL did not start again:\n${log}`);
+      postmaster = started;
     },
     stop() {
       return (stopping ??= (async () => {
