@@ -44,10 +44,17 @@ describe('readiness', { timeout: 120_000 }, () => {
     assert.equal(health.body.extensions['lx-gated'], 'starting');
     assert.equal(health.body.extensionDetail['lx-gated'].activation, 'eager');
     assert.equal(health.body.extensionDetail['lx-gated'].startedAt, null);
-    // Lazy extensions hold nothing back: not started until first used.
-    assert.equal(health.body.extensions.projects, 'stopped');
+    assert.equal(health.body.extensionDetail['lx-gated'].summary, 'starting');
+    // Lazy extensions hold nothing back: idle, not started until first used (not "stopped", which reads as broken).
+    assert.equal(health.body.extensions.projects, 'idle');
     assert.equal(health.body.extensionDetail.projects.activation, 'lazy');
-    assert.equal(health.body.extensionDetail['lx-lazy-slow'].state, 'stopped');
+    assert.equal(health.body.extensionDetail.projects.summary, 'idle (starts on first use)');
+    assert.equal(health.body.extensionDetail['lx-lazy-slow'].state, 'idle');
+    // The store, named as an operator expects.
+    assert.deepEqual(Object.keys(health.body.store), ['kind', 'version', 'reachable']);
+    assert.equal(health.body.store.kind, server.databaseUrl ? 'postgresql' : 'sqlite');
+    assert.match(health.body.store.version, /^\d+\.\d+/);
+    assert.equal(health.body.store.reachable, true);
 
     assert.equal((await server.api('GET', '/api/plugins')).status, 401, 'the rest of the API still needs the key');
   });

@@ -6,13 +6,36 @@ import { requireInstanceOwner, requireRole } from '../../auth/identity.js';
 import { DEFAULT_TENANT } from '../../auth/keys.js';
 import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
+import type { Extension } from '../../host/registry.js';
 import { readiness } from '../../readiness.js';
+import { storeInfo } from '../../storage/store-info.js';
 import { selfUrl } from '../../selftest/e2e.js';
 import { runSelftest, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
 
 export const OPERATIONAL_MODE_KEY = 'operational_mode';
 const READY_RETRY_AFTER_SECONDS = 2;
+
+/** A lazy extension that is not running and has nothing wrong is idle, not stopped: it starts on first use. */
+function shownState(e: Extension): string {
+  return e.state === 'stopped' && e.manifest.server?.activation === 'lazy' ? 'idle' : e.state;
+}
+
+/** The state in words, for a person reading the health document. */
+function summaryOf(e: Extension): string {
+  switch (shownState(e)) {
+    case 'idle':
+      return 'idle (starts on first use)';
+    case 'stopped':
+      return 'not started yet';
+    case 'crashed':
+      return `restarting (${e.lastError ?? 'it stopped'})`;
+    case 'failed':
+      return `failed: ${e.lastError ?? 'crash budget spent'}`;
+    default:
+      return e.state;
+  }
+}
 
 export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
   // Liveness: the process answers. Readiness: it can serve (see kernel/readiness.ts); public, for load balancers.
@@ -33,21 +56,23 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
 
   router.get('/api/health', async (ctx) => {
     const list = k.registry.list();
-    const extensions = Object.fromEntries(list.map((e) => [e.manifest.name, e.state]));
+    const extensions = Object.fromEntries(list.map((e) => [e.manifest.name, shownState(e)]));
     const extensionDetail = Object.fromEntries(list.map((e) => [e.manifest.name, {
-      state: e.state,
+      state: shownState(e),
+      summary: summaryOf(e),
       activation: e.manifest.server?.activation ?? 'eager',
       startedAt: e.startedAt ?? null,
       restarts: e.restarts,
       lastError: e.lastError ?? null,
     }]));
     const schema = Object.fromEntries([['kernel', k.schemaVersion], ...list.filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
-    const { status, reasons } = await readiness(k);
+    const [{ status, reasons }, store] = await Promise.all([readiness(k), storeInfo(k.db)]);
     ctx.body = {
       status: status === 'ready' ? 'ok' : status,
       ...(reasons.length > 0 ? { reasons } : {}),
       version: k.version,
       uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000),
+      store: { ...store, reachable: !reasons.some((r) => r.startsWith('kernel database')) },
       schemaVersions: schema,
       extensions,
       extensionDetail,
