@@ -36,22 +36,25 @@ export function reachPolicy(ctx: ExtensionContext): ReachPolicy {
   return { prefix, allowLoopback: flag('ALLOW_LOOPBACK'), allowPrivate: flag('ALLOW_PRIVATE_URLS'), serverPort: typeof serverUrl === 'string' ? portOf(new URL(serverUrl)) : null };
 }
 
-/** The reach of a request for `tenantId` to `port`. */
-export function reachFor(policy: ReachPolicy, tenantId: string, port: number): Reach {
-  if (tenantId !== INSTANCE_TENANT && !policy.allowPrivate) return 'public';
+/**
+ * The reach of a request for `tenantId` to `port`. `publicOnly`: an extension narrows a target to public
+ * addresses unless ALLOW_PRIVATE_URLS=1 (notifications, for a webhook an agent set for itself).
+ */
+export function reachFor(policy: ReachPolicy, tenantId: string, port: number, publicOnly = false): Reach {
+  if ((publicOnly || tenantId !== INSTANCE_TENANT) && !policy.allowPrivate) return 'public';
   return policy.allowLoopback && port !== policy.serverPort ? 'no-metadata' : 'no-loopback';
 }
 
 /** The reach of a request for `tenantId` to `url`. */
-export const reachOfUrl = (policy: ReachPolicy, tenantId: string, url: URL): Reach => reachFor(policy, tenantId, portOf(url));
+export const reachOfUrl = (policy: ReachPolicy, tenantId: string, url: URL, publicOnly = false): Reach => reachFor(policy, tenantId, portOf(url), publicOnly);
 
 /**
  * A URL a tenant registers (`what` names the field): http(s), and refused (403 FORBIDDEN, saying which
  * setting would allow it, if any) when its host is, or resolves to, an address outside the tenant's reach.
  */
-export async function checkTarget(policy: ReachPolicy, tenantId: string, raw: string, what: string): Promise<URL> {
+export async function checkTarget(policy: ReachPolicy, tenantId: string, raw: string, what: string, publicOnly = false): Promise<URL> {
   const url = parseHttpUrl(raw, what);
-  const reach = reachOfUrl(policy, tenantId, url);
+  const reach = reachOfUrl(policy, tenantId, url, publicOnly);
   try {
     await checkReach(url, reach);
   } catch (err) {

@@ -6,6 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createBundle } from '../agents/support.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.js';
 
 function assertNotFound(res: ApiResponse): void {
@@ -39,7 +40,7 @@ describe('tenant isolation', { timeout: 55_000 }, () => {
     const b = await server.api('POST', '/api/projects', { key: keyB, body: { name: 'shared-name', description: 'B only', workingDir: dirB } });
     assert.equal(a.status, 201);
     assert.equal(b.status, 201);
-    assert.equal((await server.api('PUT', `/api/projects/${a.body.id}/skills`, { key: keyA, body: { bundleIds: ['bundle-a'] } })).status, 200);
+    assert.equal((await server.api('PUT', `/api/projects/${a.body.id}/skills`, { key: keyA, body: { bundleIds: [await createBundle(server, keyA, 'bundle-a')] } })).status, 200);
     projectA = (await server.api('GET', `/api/projects/${a.body.id}`, { key: keyA })).body;
     projectB = b.body;
   });
