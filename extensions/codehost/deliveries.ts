@@ -6,9 +6,9 @@
 import { sign } from '@octokit/webhooks-methods';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { Sealer } from '../_shared/sealed.js';
-import { integerSetting, stringSetting } from '../_shared/settings.js';
+import { integerSetting } from '../_shared/settings.js';
 import { request } from '../_shared/outbound.js';
-import { checkTarget, targetReach } from './targets.js';
+import { checkTarget, reachOfUrl, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
 import { WebhookStore, type DeliveryRow } from './webhook-store.js';
 
 const SEND_TIMEOUT_MS = 10_000;
@@ -20,7 +20,8 @@ export interface DeliveryConfig {
   maxAttempts: number;
   retryBaseMs: number;
   tickMs: number;
-  allowPrivate: boolean;
+  /** Where a tenant's webhooks may go: the one rule of extensions/_shared/reach.ts. */
+  reach: ReachPolicy;
 }
 
 export function deliveryConfig(ctx: ExtensionContext): DeliveryConfig {
@@ -28,7 +29,7 @@ export function deliveryConfig(ctx: ExtensionContext): DeliveryConfig {
     maxAttempts: integerSetting(ctx, 'WEBHOOK_MAX_ATTEMPTS', 6, 1, 20),
     retryBaseMs: integerSetting(ctx, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
     tickMs: integerSetting(ctx, 'WEBHOOK_TICK_MS', 1000, 50, 60_000),
-    allowPrivate: stringSetting(ctx, 'ALLOW_PRIVATE_TARGETS') === '1',
+    reach: reachPolicy(ctx),
   };
 }
 
@@ -86,12 +87,12 @@ export class Deliverer {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const url = await checkTarget(registration.url, this.config.allowPrivate);
+      const url = await checkTarget(this.config.reach, registration.tenant_id, registration.url, 'the webhook URL');
       const secret = (await this.sealer()).open(registration.secret_sealed, `webhook:${registration.id}`);
       const reply = await request({
         method: 'POST',
         url,
-        reach: targetReach(this.config.allowPrivate),
+        reach: reachOfUrl(this.config.reach, registration.tenant_id, url),
         timeoutMs: SEND_TIMEOUT_MS,
         maxBytes: REPLY_MAX_BYTES,
         read: 'text',

@@ -5,6 +5,7 @@ import { notFound, conflict } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, queryString } from '../_shared/http.js';
+import { resolveReferences } from '../_shared/references.js';
 import { baseUrl, configured, octokit } from './client.js';
 import { Lists, normaliseRepo } from './lists.js';
 import { openPull, type PullInput } from './pulls.js';
@@ -35,6 +36,7 @@ export const routes: Record<string, RouteHandler> = {
 
   async 'POST /api/vcshost-allowlist'(req, ctx) {
     const input = validate<{ username: string; label?: string; agentId?: string | null }>(schema(ctx, 'allowlist-create.json'), req.body);
+    await resolveReferences(ctx.host, { requestId: req.id }, [['agent', input.agentId, 'body.agentId']]);
     const entry = await lists(ctx).allow(req.auth.tenantId, input);
     if (!entry) throw conflict(`${input.username} is on the allowlist already`);
     return created(entry);
@@ -42,6 +44,7 @@ export const routes: Record<string, RouteHandler> = {
 
   async 'PUT /api/vcshost-allowlist/:username'(req, ctx) {
     const input = validate<{ label?: string; agentId?: string | null }>(schema(ctx, 'allowlist-update.json'), req.body);
+    await resolveReferences(ctx.host, { requestId: req.id }, [['agent', input.agentId, 'body.agentId']]);
     const entry = await lists(ctx).updateAllowed(req.auth.tenantId, req.params.username!, input);
     if (!entry) throw notFound(`allowlist entry ${req.params.username}`);
     return ok(entry);

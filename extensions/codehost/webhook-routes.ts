@@ -6,7 +6,7 @@ import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page } from '../_shared/http.js';
-import { checkTarget } from './targets.js';
+import { checkTarget } from '../_shared/reach.js';
 import { state } from './state.js';
 import { toRegistration, WebhookStore, type RegistrationInput } from './webhook-store.js';
 
@@ -30,7 +30,7 @@ export const webhookRoutes: Record<string, RouteHandler> = {
 
   async 'POST /api/webhooks'(req, ctx) {
     const input = validate<RegistrationInput & { secret?: string }>(schema(ctx, 'webhook-create.json'), req.body);
-    await checkTarget(input.url, state().deliverer.config.allowPrivate);
+    await checkTarget(state().deliverer.config.reach, req.auth.tenantId, input.url, 'body.url');
     const secret = input.secret ?? randomBytes(32).toString('hex');
     const id = randomUUID(); // the sealing context
     const { secret: _given, ...fields } = input;
@@ -50,7 +50,7 @@ export const webhookRoutes: Record<string, RouteHandler> = {
   async 'PUT /api/webhooks/:id'(req, ctx) {
     const input = validate<Partial<RegistrationInput> & { secret?: string }>(schema(ctx, 'webhook-update.json'), req.body);
     const row = await mustGet(req, ctx);
-    if (input.url !== undefined) await checkTarget(input.url, state().deliverer.config.allowPrivate);
+    if (input.url !== undefined) await checkTarget(state().deliverer.config.reach, req.auth.tenantId, input.url, 'body.url');
     const { secret, ...fields } = input;
     const updated = await store(ctx).update(req.auth.tenantId, row.id, fields, secret === undefined ? undefined : await seal(row.id, secret));
     return ok(toRegistration(updated!));

@@ -9,6 +9,7 @@ import { KeyedSerial } from '../_shared/bridge/serial.js';
 import { BridgeStore, type PromptMessage } from '../_shared/bridge/store.js';
 import { WakeFlags } from '../_shared/bridge/wake.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { reachPolicy, type ReachPolicy } from '../_shared/reach.js';
 import { integerSetting, numberSetting, stringSetting } from '../_shared/settings.js';
 import { DEFAULT_API, DiscordRest, type DiscordMessage, type FileUpload } from './rest.js';
 import { Speech } from './speech.js';
@@ -67,8 +68,8 @@ export class DiscordBridge {
   private constructor(
     readonly ctx: ExtensionContext,
     voiceCacheMaxBytes: number,
-    /** ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS=1: images may be fetched from private addresses (tests, closed networks). */
-    readonly allowPrivateUrls: boolean,
+    /** Where an image URL an agent names may be fetched from (extensions/_shared/reach.ts). */
+    readonly reach: ReachPolicy,
   ) {
     this.store = new BridgeStore(ctx.db, 'discord');
     this.configs = new SealedConfigs(ctx.host, this.store);
@@ -82,7 +83,7 @@ export class DiscordBridge {
   /** The instance's settings: ROOST_EXT_DISCORD_* (extensions/_shared/settings.ts). */
   static async create(ctx: ExtensionContext): Promise<DiscordBridge> {
     const cap = numberSetting(ctx, 'VOICE_CACHE_MAX_BYTES', VOICE_CACHE_MAX_BYTES, 1, 2 ** 40);
-    return new DiscordBridge(ctx, cap, stringSetting(ctx, 'ALLOW_PRIVATE_URLS') === '1');
+    return new DiscordBridge(ctx, cap, reachPolicy(ctx));
   }
 
   async queue(tenantId: string, op: DiscordOp, options: { waitMs: number; key?: string; keyWindowMs?: number } = { waitMs: 0 }): Promise<OutboxStatus> {

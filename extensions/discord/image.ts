@@ -1,9 +1,9 @@
 // An image an agent sends: base64 (or a data: URL) or an http(s) URL fetched here, at most 8 MiB, and
-// it must really be a PNG, JPEG, GIF or WebP (told by its first bytes, not by what it claims). URLs that
-// resolve to loopback, private or link-local addresses are refused (unless allowPrivate:
-// ROOST_EXT_DISCORD_ALLOW_PRIVATE_URLS=1, for tests and closed networks), so an agent cannot make the bridge fetch internal pages.
+// it must really be a PNG, JPEG, GIF or WebP (told by its first bytes, not by what it claims). A URL is
+// fetched within the agent's tenant's reach (the one rule of extensions/_shared/reach.ts), so an agent
+// cannot make the bridge fetch internal pages.
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { parseHttpUrl, request } from '../_shared/outbound.js';
+import { parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
 import type { FileUpload } from './rest.js';
 
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -16,8 +16,8 @@ const KINDS: Array<{ type: string; ext: string; test: (b: Buffer) => boolean }> 
   { type: 'image/webp', ext: 'webp', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
 
-export async function loadImage(image: string, allowPrivate: boolean): Promise<FileUpload> {
-  const data = /^https?:\/\//i.test(image) ? await fetchImage(image, allowPrivate) : decode(image);
+export async function loadImage(image: string, reachOf: (url: URL) => Reach): Promise<FileUpload> {
+  const data = /^https?:\/\//i.test(image) ? await fetchImage(image, reachOf) : decode(image);
   if (data.length === 0) throw validationError('the image is empty');
   if (data.length > MAX_BYTES) throw new RoostError('PAYLOAD_TOO_LARGE', `the image is larger than ${MAX_BYTES} bytes`);
   const kind = KINDS.find((k) => k.test(data));
@@ -31,8 +31,9 @@ function decode(image: string): Buffer {
   return Buffer.from(base64, 'base64');
 }
 
-async function fetchImage(url: string, allowPrivate: boolean): Promise<Buffer> {
-  const reply = await request({ method: 'GET', url: parseHttpUrl(url, 'image'), timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_BYTES, reach: allowPrivate ? 'no-metadata' : 'public', read: 'bytes' });
+async function fetchImage(raw: string, reachOf: (url: URL) => Reach): Promise<Buffer> {
+  const url = parseHttpUrl(raw, 'image');
+  const reply = await request({ method: 'GET', url, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_BYTES, reach: reachOf(url), read: 'bytes' });
   if (reply.status !== 200) throw new RoostError('UPSTREAM_ERROR', `fetching the image answered ${reply.status}`);
   return reply.body as Buffer;
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { SEND_WAIT_MS } from '../_shared/bridge/contract.js';
 import type { OutboxStatus } from '../_shared/bridge/outbox.js';
 import type { ToolHandler } from '../_shared/extension.js';
+import { reachOfUrl } from '../_shared/reach.js';
 import type { DiscordBridge } from './bridge.js';
 import { loadImage } from './image.js';
 
@@ -38,7 +39,7 @@ export function tools(bridge: () => DiscordBridge): Record<string, ToolHandler> 
     async svc_send_chat_image(args, caller) {
       const channelId = String(args.channel_id);
       bridge().botToken(await bridge().configs.get(caller.tenantId));
-      const image = await loadImage(String(args.image), bridge().allowPrivateUrls);
+      const image = await loadImage(String(args.image), (url) => reachOfUrl(bridge().reach, caller.tenantId, url));
       const caption = typeof args.caption === 'string' ? args.caption : '';
       const base64 = image.data.toString('base64');
       const files = [{ name: image.name, contentType: image.contentType, base64 }];

@@ -3,12 +3,20 @@ import { forbidden, notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import { resolveReference } from '../_shared/references.js';
 import { checkAgent, listings, schema, visibleListing } from './common.js';
 import { toListing, type ListingInput, type ListingRow } from './listings.js';
 import { search } from './search.js';
 
+const RESOURCE_KINDS = { agent: 'agent', skill_bundle: 'skill bundle', workflow: 'workflow' } as const;
+
 async function checkInput(ctx: ExtensionContext, req: RouteRequest, input: ListingInput, current?: ListingRow): Promise<void> {
   if (input.agentId) await checkAgent(ctx, req, input.agentId, 'body.agentId');
+  // What is offered must be the caller's own: a listing is public, so another tenant's private agent
+  // would be published by naming its id.
+  const kind = (input.kind ?? current?.kind) as keyof typeof RESOURCE_KINDS;
+  const resourceId = input.resourceId ?? (input.kind !== undefined ? current?.resource_id : null);
+  if (resourceId) await resolveReference(ctx.host, { requestId: req.id }, RESOURCE_KINDS[kind], resourceId, 'body.resourceId');
   const price = input.priceMicroUnits ?? Number(current?.price_micro_units ?? 0);
   const agentId = input.agentId ?? current?.agent_id;
   if (price > 0 && !agentId) throw validationError('body.agentId is required for a paid listing: the wallet of that agent is paid');

@@ -1,8 +1,8 @@
 // Limits and knobs; the settings are ROOST_EXT_NOTIFICATIONS_* (extensions/_shared/settings.ts), see
 // docs/notifications.md.
-import { validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
-import { numberSetting, stringSetting } from '../_shared/settings.js';
+import { reachPolicy, type ReachPolicy } from '../_shared/reach.js';
+import { numberSetting } from '../_shared/settings.js';
 
 export const QUESTION_TIMEOUT = { defaultMinutes: 2, minMinutes: 1, maxMinutes: 10 };
 /** A delivery is retried this many times in all before it is marked failed. */
@@ -15,25 +15,17 @@ export interface Settings {
   retryBaseMs: number;
   /** The shortest question timeout accepted, in minutes (1, unless lowered for tests). */
   minTimeoutMinutes: number;
-  /** Whose webhooks may reach loopback and private addresses: the instance's own tenant, every tenant, or none. */
-  privateUrls: 'owner' | 'all' | 'none';
+  /** Where webhooks may go: the one rule of extensions/_shared/reach.ts. */
+  reach: ReachPolicy;
 }
-
-const PRIVATE_URLS = ['owner', 'all', 'none'] as const;
 
 export function loadSettings(ctx: ExtensionContext): Settings {
   const minSeconds = numberSetting(ctx, 'MIN_TIMEOUT_SECONDS', QUESTION_TIMEOUT.minMinutes * 60, 1, QUESTION_TIMEOUT.minMinutes * 60);
   return {
     retryBaseMs: numberSetting(ctx, 'RETRY_BASE_MS', 5_000, 10, 3_600_000),
     minTimeoutMinutes: minSeconds / 60,
-    privateUrls: privateUrls(stringSetting(ctx, 'PRIVATE_URLS') ?? 'owner'),
+    reach: reachPolicy(ctx),
   };
-}
-
-function privateUrls(value: string): Settings['privateUrls'] {
-  const known = PRIVATE_URLS.find((v) => v === value);
-  if (!known) throw validationError(`ROOST_EXT_NOTIFICATIONS_PRIVATE_URLS must be one of ${PRIVATE_URLS.join(', ')}, not ${JSON.stringify(value)}`);
-  return known;
 }
 
 /** Exponential backoff after the `attempts`-th failure: base, 2×base, 4×base… capped at an hour. */

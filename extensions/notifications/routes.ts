@@ -7,6 +7,7 @@ import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { requireRole } from '../_shared/roles.js';
 import type { ChannelInput } from './channels.js';
 import type { QuestionStatus } from './questions.js';
+import { checkWebhook } from './send.js';
 import { getState } from './state.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
@@ -23,6 +24,7 @@ export const routes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'owner', 'configuring notification channels');
     const input = validate<ChannelInput>(schema(ctx, 'channel-create.json'), req.body);
     await checkAgent(ctx, req, input.agentId);
+    if (input.type === 'webhook' && typeof input.config?.url === 'string') await checkWebhook(req.auth.tenantId, input.agentId ?? null, input.config.url, getState().settings, 'body.config.url');
     const channel = await getState().channels.create(req.auth.tenantId, input);
     ctx.host.audit('notification_channel.created', `notification_channel:${channel.id}`, { type: channel.type, agentId: channel.agentId });
     return created(channel);
@@ -39,6 +41,11 @@ export const routes: Record<string, RouteHandler> = {
     requireRole(req.auth, 'owner', 'configuring notification channels');
     const input = validate<Partial<ChannelInput>>(schema(ctx, 'channel-update.json'), req.body);
     await checkAgent(ctx, req, input.agentId);
+    const existing = await getState().channels.get(req.auth.tenantId, req.params.id!);
+    if (!existing) throw notFound(`notification channel ${req.params.id}`);
+    // A webhook is checked against the reach of what it will be: its URL and whose channel it is.
+    const url = input.config?.url ?? existing.config.url;
+    if (existing.type === 'webhook' && typeof url === 'string') await checkWebhook(req.auth.tenantId, input.agentId !== undefined ? input.agentId : existing.agentId, url, getState().settings, 'body.config.url');
     const channel = await getState().channels.update(req.auth.tenantId, req.params.id!, input);
     if (!channel) throw notFound(`notification channel ${req.params.id}`);
     ctx.host.audit('notification_channel.updated', `notification_channel:${channel.id}`, { secretsReplaced: input.secrets !== undefined });

@@ -2,7 +2,7 @@
 // bridge extension's internal deliver route through the kernel (docs/notifications.md, "bridge contract").
 import type { HostClient } from '../_shared/host-client.js';
 import { parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
-import { INSTANCE_TENANT } from '../_shared/roles.js';
+import { checkTarget, reachOfUrl } from '../_shared/reach.js';
 import type { ChannelTarget } from './channels.js';
 import { ATTEMPT_TIMEOUT_MS, type Settings } from './config.js';
 import type { Delivery } from './deliveries.js';
@@ -21,21 +21,25 @@ export function deliverBody(delivery: Delivery, channel: Record<string, unknown>
 
 /** The external id of what was sent; throws an Error whose message says why it was not. */
 export async function send(host: HostClient, delivery: Delivery, channel: ChannelTarget, settings: Settings): Promise<string | null> {
-  return channel.type === 'webhook' ? sendWebhook(delivery, channel, webhookReach(delivery.tenantId, channel.agentId, settings)) : sendToBridge(host, delivery, channel);
+  return channel.type === 'webhook' ? sendWebhook(delivery, channel, settings) : sendToBridge(host, delivery, channel);
 }
 
 /**
- * A webhook never reaches a metadata address; a private one only for the instance's own tenant (or
- * every tenant, by the settings) and, unless every tenant may, never for an agent's own channel: an
- * agent names its own webhook URLs (svc_configure_notifications), and must not reach the server's network.
+ * Where a webhook may go: the tenant's reach (extensions/_shared/reach.ts), and for an agent's own
+ * channel (one with an agentId: an agent names its own webhook URLs with svc_configure_notifications)
+ * public addresses only unless ALLOW_PRIVATE_URLS=1.
  */
-export function webhookReach(tenantId: string, agentId: string | null, settings: Settings): Reach {
-  if (settings.privateUrls === 'all') return 'no-metadata';
-  return settings.privateUrls === 'owner' && tenantId === INSTANCE_TENANT && agentId === null ? 'no-metadata' : 'public';
+function webhookReach(tenantId: string, agentId: string | null, url: URL, settings: Settings): Reach {
+  return reachOfUrl(settings.reach, tenantId, url, agentId !== null);
+}
+
+/** A webhook URL being stored, refused (403) when it is outside the channel's reach; each delivery checks again. */
+export function checkWebhook(tenantId: string, agentId: string | null, url: string, settings: Settings, what: string): Promise<URL> {
+  return checkTarget(settings.reach, tenantId, url, what, agentId !== null);
 }
 
 /** The config goes in the body; of the secrets only `token`, and only in the X-Roost-Token header. */
-async function sendWebhook(delivery: Delivery, channel: ChannelTarget, reach: Reach): Promise<string> {
+async function sendWebhook(delivery: Delivery, channel: ChannelTarget, settings: Settings): Promise<string> {
   const { url, ...config } = channel.config;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'roost-notifications' };
   const token = channel.secrets.token;
@@ -43,7 +47,9 @@ async function sendWebhook(delivery: Delivery, channel: ChannelTarget, reach: Re
   const body = { ...deliverBody(delivery, { ...config, type: 'webhook' }), deliveryId: delivery.id, ...(delivery.questionId ? { questionId: delivery.questionId } : {}), ...(delivery.notificationId ? { notificationId: delivery.notificationId } : {}) };
   let reply;
   try {
-    reply = await request({ method: 'POST', url: parseHttpUrl(String(url)), headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: REPLY_MAX_BYTES, reach, read: 'text' });
+    const target = parseHttpUrl(String(url));
+    const reach = webhookReach(delivery.tenantId, channel.agentId, target, settings);
+    reply = await request({ method: 'POST', url: target, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: REPLY_MAX_BYTES, reach, read: 'text' });
   } catch (err) {
     throw new Error(`webhook unreachable: ${(err as Error).message}`);
   }

@@ -2,12 +2,11 @@
 // svc_configure_notifications (an agent's own channels; the tenant's channels are shown, not changed).
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ToolHandler } from '../_shared/extension.js';
-import { checkReach, parseHttpUrl } from '../_shared/outbound.js';
 import { checkConfig, type Channel, type ChannelInput } from './channels.js';
 import { QUESTION_TIMEOUT } from './config.js';
 import type { Caller, Priority } from './notify.js';
 import { questionLifetimeMs } from './owner-questions.js';
-import { webhookReach } from './send.js';
+import { checkWebhook } from './send.js';
 import { getState } from './state.js';
 
 const result = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
@@ -85,7 +84,7 @@ async function replaceOwn(tenantId: string, agentId: string, wanted: Array<Chann
 
 async function checkAgentWebhook(tenantId: string, agentId: string, url: string): Promise<void> {
   try {
-    await checkReach(parseHttpUrl(url, 'config.url'), webhookReach(tenantId, agentId, getState().settings));
+    await checkWebhook(tenantId, agentId, url, getState().settings, 'config.url');
   } catch (err) {
     if (err instanceof RoostError && err.code === 'FORBIDDEN') throw new RoostError('FORBIDDEN', `an agent's webhook must be a public address: ${err.message}`);
     throw err;

@@ -8,6 +8,7 @@ import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { requireWithinPlan } from '../_shared/plan-limits.js';
 import { browse, checkWorkingDir } from './dirs.js';
 import { rootsFor } from '../_shared/workspace-roots.js';
+import { resolveReferences } from '../_shared/references.js';
 import { ProjectStore, type Project, type ProjectInput } from './store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
@@ -65,6 +66,7 @@ export const routes: Record<string, RouteHandler> = {
   async 'PUT /api/projects/:id/skills'(req, ctx) {
     const project = await mustGet(ctx, req);
     const { bundleIds } = validate<{ bundleIds: string[] }>(schema(ctx, 'skills-put.json'), req.body);
+    await resolveReferences(ctx.host, { requestId: req.id }, bundleIds.map((id, i) => ['skill bundle', id, `body.bundleIds[${i}]`]));
     await store(ctx).setSkills(project.id, bundleIds);
     return ok({ projectId: project.id, bundleIds });
   },

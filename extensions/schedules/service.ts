@@ -3,6 +3,7 @@
 import { conflict, forbidden, notFound } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { resolveReferences } from '../_shared/references.js';
 import { checkAction, isDestructive, type Action } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import { approvalUntil, ExecutionStore, executionRow, runKeyOf, supersede, toExecution, type Execution } from './executions.js';
@@ -72,8 +73,22 @@ function buildFields(input: ScheduleInput, existing: Schedule | undefined, auth:
   };
 }
 
+/** The agent, project, council and workflow the input names, resolved as its tenant (another tenant's is unknown). */
+async function checkReferences(ctx: ExtensionContext, auth: AuthContext, input: ScheduleInput): Promise<void> {
+  const action = input.action;
+  await resolveReferences(ctx.host, { tenantId: auth.tenantId, public: true }, [
+    ['agent', input.agentId, 'body.agentId'],
+    ['agent', action?.type === 'session' || action?.type === 'work_task' ? action.agentId : undefined, 'body.action.agentId'],
+    ['project', action?.type === 'session' || action?.type === 'work_task' ? action.projectId : undefined, 'body.action.projectId'],
+    ['council', action?.type === 'council' ? action.councilId : undefined, 'body.action.councilId'],
+    ['workflow', action?.type === 'workflow' ? action.workflowId : undefined, 'body.action.workflowId'],
+  ]);
+}
+
 export async function createSchedule(ctx: ExtensionContext, auth: AuthContext, input: ScheduleInput): Promise<Schedule> {
-  const schedule = await stores(ctx).schedules.create(auth.tenantId, auth.actor, buildFields(input, undefined, auth), scheduler().clock.now());
+  const fields = buildFields(input, undefined, auth);
+  await checkReferences(ctx, auth, input);
+  const schedule = await stores(ctx).schedules.create(auth.tenantId, auth.actor, fields, scheduler().clock.now());
   announceSchedule(ctx.host, schedule, 'created');
   await scheduler().syncWake();
   return schedule;
@@ -91,6 +106,7 @@ function resetsFailures(existing: Schedule, next: ScheduleFields): boolean {
 export async function updateSchedule(ctx: ExtensionContext, auth: AuthContext, id: string, input: ScheduleInput): Promise<Schedule> {
   const existing = await mustGet(ctx, auth.tenantId, id);
   const fields = buildFields(input, existing, auth);
+  await checkReferences(ctx, auth, input);
   const schedule = await stores(ctx).schedules.update(auth.tenantId, id, fields, scheduler().clock.now(), { resetFailures: resetsFailures(existing, fields) });
   if (!schedule) throw notFound(`schedule ${id}`);
   announceSchedule(ctx.host, schedule, 'updated');

@@ -63,7 +63,7 @@ export class Poller {
   }
 
   private async loop(stored: Bot, signal: AbortSignal): Promise<void> {
-    const bot = { ...stored, reach: reachOf(this.ctx, stored.tenantId) };
+    const bot = { ...stored, reach: reachOf(this.ctx, stored.tenantId, stored.apiRoot) };
     let offset = bot.pollOffset;
     let backoff = 1_000;
     while (!signal.aborted) {

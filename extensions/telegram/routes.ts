@@ -9,7 +9,8 @@ import { validate } from '../../protocol/validate.js';
 import { deliverReply, deliverSchema, liveOnly, SEND_WAIT_MS, sendReply, type DeliverBody } from '../_shared/bridge/contract.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { noContent, ok } from '../_shared/http.js';
-import { checkReach, parseHttpUrl, type Reach } from '../_shared/outbound.js';
+import { parseHttpUrl } from '../_shared/outbound.js';
+import { checkTarget, reachPolicy } from '../_shared/reach.js';
 import { requireRole } from '../_shared/roles.js';
 import { deliver } from './deliver.js';
 import { getState } from './state.js';
@@ -59,11 +60,11 @@ export const routes: Record<string, RouteHandler> = {
     const current = await botOf(store, ctx, req.auth.tenantId);
     const botToken = input.botToken ?? current?.botToken;
     if (!botToken) throw validationError('body.botToken is required (no bot is configured yet)');
-    const reach = reachOf(ctx, req.auth.tenantId);
-    const apiRoot = input.apiRoot !== undefined ? await checkApiRoot(input.apiRoot, reach) : (current?.apiRoot ?? null);
-    const bot = { botToken, apiRoot, reach };
+    // The root is checked against the tenant's reach now, and again as each request connects.
+    const apiRoot = input.apiRoot !== undefined ? (await checkTarget(reachPolicy(ctx), req.auth.tenantId, input.apiRoot, 'body.apiRoot')).toString().replace(/\/+$/, '') : (current?.apiRoot ?? null);
+    const bot = { botToken, apiRoot, reach: reachOf(ctx, req.auth.tenantId, apiRoot) };
     // The token and the API root are proved before anything is stored.
-    const me = await telegram('getMe', () => apiFor(bot).getMe());
+    const me = await telegram('getMe', () => apiFor(bot).getMe(), (user) => typeof user === 'object' && user !== null && typeof user.username === 'string');
     let webhookSecret: string | null = null;
     let webhookUrl: string | null = null;
     if (input.mode === 'webhook') {
@@ -86,7 +87,7 @@ export const routes: Record<string, RouteHandler> = {
     const { store, poller } = getState();
     const bot = await store.bot(req.auth.tenantId);
     if (!bot) throw notFound('Telegram bridge settings');
-    if (bot.mode === 'webhook') await telegram('deleteWebhook', () => apiFor({ ...bot, reach: reachOf(ctx, bot.tenantId) }).deleteWebhook()).catch(() => undefined);
+    if (bot.mode === 'webhook') await telegram('deleteWebhook', () => apiFor({ ...bot, reach: reachOf(ctx, bot.tenantId, bot.apiRoot) }).deleteWebhook()).catch(() => undefined);
     await store.removeBot(req.auth.tenantId);
     poller.restart(req.auth.tenantId);
     ctx.host.audit('telegram.removed', 'bridge:telegram', {});
@@ -104,7 +105,7 @@ export const routes: Record<string, RouteHandler> = {
     const update = parseUpdate(req.body);
     // Answered at once: the agent's reply goes out through the Bot API when it is ready. handle() logs
     // its own failures; this catch is for anything that escapes it.
-    void handler.handle(bot.tenantId, { ...bot, reach: reachOf(ctx, bot.tenantId) }, update).catch((err: Error) => ctx.host.log('error', `telegram: update ${update.update_id}: ${err.message}`));
+    void handler.handle(bot.tenantId, { ...bot, reach: reachOf(ctx, bot.tenantId, bot.apiRoot) }, update).catch((err: Error) => ctx.host.log('error', `telegram: update ${update.update_id}: ${err.message}`));
     return ok({ ok: true });
   },
 
@@ -131,20 +132,6 @@ export const routes: Record<string, RouteHandler> = {
     return sendReply(status);
   },
 };
-
-/** The API root the tenant chose: a URL, and one its reach allows (checked again as each request connects). */
-async function checkApiRoot(value: string, reach: Reach): Promise<string> {
-  const url = parseHttpUrl(value, 'body.apiRoot');
-  try {
-    await checkReach(url, reach);
-  } catch (err) {
-    if (err instanceof RoostError && err.code === 'FORBIDDEN' && reach === 'public') {
-      throw new RoostError('FORBIDDEN', `body.apiRoot: ${err.message} (ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS=1 lets every tenant's bot reach private addresses)`);
-    }
-    throw err;
-  }
-  return value.replace(/\/+$/, '');
-}
 
 /** The raw body (a raw route, so the kernel passes the headers) as an update, held to the JSON limits first. */
 function parseUpdate(body: unknown): Update {

@@ -1,15 +1,15 @@
 // The Telegram Bot API through grammy's client, its root configurable (tests point it at a local fake).
 // Every failure becomes an UPSTREAM_ERROR naming what Telegram said, so callers can retry or report it.
-// The API root is the tenant's to choose, so each request may reach only what the tenant may
-// (reachOf): public addresses for a tenant, private ones too for the instance's own tenant (or every
-// tenant with ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS=1), a metadata address never. It is checked when
-// the root is set and again as each connection is made (the address a name resolves to).
+// The API root is the tenant's to choose, so each request may reach only what the tenant may: the one
+// rule of extensions/_shared/reach.ts (reachOf). It is checked when the root is set and again as each
+// connection is made (the address a name resolves to).
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { blockedAddress, checkedLookup, type Reach } from '../_shared/outbound.js';
+import { reachOfUrl, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
 import { stringSetting } from '../_shared/settings.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
 import type { Bot, TelegramStore } from './store.js';
@@ -41,28 +41,36 @@ export function apiFor(bot: BotAccess): Api {
   return api;
 }
 
-/** What the tenant's API root may reach. */
-export function reachOf(ctx: ExtensionContext, tenantId: string): Reach {
-  return tenantId === INSTANCE_TENANT || stringSetting(ctx, 'ALLOW_PRIVATE_URLS') === '1' ? 'no-metadata' : 'public';
+let policy: ReachPolicy | undefined;
+
+/** What the tenant's API root (Telegram's when null) may reach. */
+export function reachOf(ctx: ExtensionContext, tenantId: string, apiRoot: string | null): Reach {
+  return reachOfUrl((policy ??= reachPolicy(ctx)), tenantId, new URL(apiRoot ?? DEFAULT_API_ROOT));
 }
 
-/** Runs a Bot API call; Telegram's refusals and network failures become one clear error. */
-export async function telegram<T>(what: string, call: () => Promise<T>): Promise<T> {
+/**
+ * Runs a Bot API call; Telegram's refusals, network failures and answers that are not what the Bot API
+ * promises (no `result`, not JSON, or one `valid` rejects) become one clear 502 UPSTREAM_ERROR.
+ */
+export async function telegram<T>(what: string, call: () => Promise<T>, valid: (result: T) => boolean = () => true): Promise<T> {
+  let result: T;
   try {
-    return await call();
+    result = await call();
   } catch (err) {
     if (err instanceof GrammyError) throw new RoostError('UPSTREAM_ERROR', `Telegram refused ${what}: ${err.error_code} ${err.description}`, { status: 502, details: { telegramCode: err.error_code, description: err.description } });
     if (err instanceof HttpError) throw new RoostError('UPSTREAM_ERROR', `Telegram could not be reached for ${what}: ${String((err.error as Error)?.message ?? err.message)}`, { status: 502 });
     throw err;
   }
+  if (result === undefined || !valid(result)) throw new RoostError('UPSTREAM_ERROR', `Telegram's answer to ${what} is not what the Bot API promises (${result === undefined ? 'no result' : 'a result of another shape'}): is the API root a Telegram Bot API server?`, { status: 502 });
+  return result;
 }
 
 /** The tenant's bot: the stored one, or for the instance's own tenant the one in the server's environment. */
 export async function botOf(store: TelegramStore, ctx: ExtensionContext, tenantId: string): Promise<(BotAccess & Partial<Bot>) | undefined> {
-  const reach = reachOf(ctx, tenantId);
   const stored = await store.bot(tenantId);
-  if (stored) return { ...stored, reach };
+  if (stored) return { ...stored, reach: reachOf(ctx, tenantId, stored.apiRoot) };
   if (tenantId !== INSTANCE_TENANT) return undefined;
   const botToken = stringSetting(ctx, 'BOT_TOKEN');
-  return botToken ? { botToken, apiRoot: stringSetting(ctx, 'API_ROOT') ?? null, reach } : undefined;
+  const apiRoot = stringSetting(ctx, 'API_ROOT') ?? null;
+  return botToken ? { botToken, apiRoot, reach: reachOf(ctx, tenantId, apiRoot) } : undefined;
 }

@@ -47,6 +47,13 @@ export async function createAgent(server: TestServer, key: string | undefined, b
   return res.body;
 }
 
+/** A skill bundle of the caller's tenant (a project's or an agent's skills must name one), by id. */
+export async function createBundle(server: TestServer, key: string | undefined, name: string): Promise<string> {
+  const res = await server.api('POST', '/api/skill-bundles', { key, body: { name, description: `${name} tools`, tools: ['WebFetch'], prompts: [] } });
+  assert.equal(res.status, 201, res.text);
+  return res.body.id;
+}
+
 /** Calls another extension's route (internal ones included) as the caller of `key`, like a session runner. */
 export async function callAs(server: TestServer, key: string | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await server.api('POST', '/api/fx-caller/call', { key, body: { method, path, body: body ?? null } });

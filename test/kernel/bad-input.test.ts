@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createBundle } from '../agents/support.js';
 import { sqliteFilesOnly, startTestServer, type ApiResponse, type TestServer } from '../helpers/server.js';
 import { selectRows } from './sqlite-file.js';
 
@@ -27,6 +28,7 @@ describe('bad input', { timeout: 55_000 }, () => {
   let allowed: string;
   let outside: string;
   let projectId: string;
+  let bundles: string[];
 
   /** Everything a bad request could have changed, read back over the API and from the kernel database. */
   const snapshot = async () => {
@@ -55,7 +57,8 @@ describe('bad input', { timeout: 55_000 }, () => {
     const created = await server.api('POST', '/api/projects', { body: { name: 'keep', workingDir: join(allowed, 'proj'), env_vars: { A: '1' } } });
     assert.equal(created.status, 201, created.text);
     projectId = created.body.id;
-    assert.equal((await server.api('PUT', `/api/projects/${projectId}/skills`, { body: { bundleIds: ['b1'] } })).status, 200);
+    bundles = [await createBundle(server, undefined, 'b1'), await createBundle(server, undefined, 'b2')];
+    assert.equal((await server.api('PUT', `/api/projects/${projectId}/skills`, { body: { bundleIds: [bundles[0]] } })).status, 200);
   });
   after(async () => {
     await server.cleanup();
@@ -73,7 +76,7 @@ describe('bad input', { timeout: 55_000 }, () => {
       { method: 'POST', path: '/api/plugins/projects/revoke', valid: { capability: 'db' }, wrongTypes: [{ capability: 1 }, { capability: 'x'.repeat(65) }], missing: {} },
       { method: 'POST', path: '/api/projects', valid: { name: 'n', workingDir: allowed }, wrongTypes: [{ name: 1, workingDir: allowed }, { name: 'n', workingDir: true }, { name: 'n', workingDir: allowed, env_vars: ['A=1'] }, { name: 'n', workingDir: allowed, env_vars: { 'BAD-NAME': 'x' } }], missing: { name: 'n' } },
       { method: 'PUT', path: `/api/projects/${projectId}`, valid: { name: 'renamed' }, wrongTypes: [{ name: 7 }, { description: false }, { env_vars: { A: 2 } }], missing: {} },
-      { method: 'PUT', path: `/api/projects/${projectId}/skills`, valid: { bundleIds: ['b2'] }, wrongTypes: [{ bundleIds: 'b2' }, { bundleIds: [1] }, { bundleIds: ['x', 'x'] }], missing: {} },
+      { method: 'PUT', path: `/api/projects/${projectId}/skills`, valid: { bundleIds: [bundles[1]] }, wrongTypes: [{ bundleIds: 'b2' }, { bundleIds: [1] }, { bundleIds: ['x', 'x'] }], missing: {} },
     ];
     for (const e of endpoints) {
       const label = (what: string) => `${e.method} ${e.path} ${what}`;

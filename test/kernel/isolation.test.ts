@@ -6,6 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createBundle } from '../agents/support.js';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.js';
 
 function assertNotFound(res: ApiResponse): void {
@@ -22,6 +23,7 @@ describe('tenant isolation', { timeout: 55_000 }, () => {
   let keyB: string;
   let projectA: any;
   let projectB: any;
+  let bundleA: string;
 
   const register = async (org: string): Promise<string> => {
     const res = await server.api('POST', '/api/tenants/register', { body: { org } });
@@ -39,7 +41,7 @@ describe('tenant isolation', { timeout: 55_000 }, () => {
     const b = await server.api('POST', '/api/projects', { key: keyB, body: { name: 'shared-name', description: 'B only', workingDir: dirB } });
     assert.equal(a.status, 201);
     assert.equal(b.status, 201);
-    assert.equal((await server.api('PUT', `/api/projects/${a.body.id}/skills`, { key: keyA, body: { bundleIds: ['bundle-a'] } })).status, 200);
+    assert.equal((await server.api('PUT', `/api/projects/${a.body.id}/skills`, { key: keyA, body: { bundleIds: [(bundleA = await createBundle(server, keyA, 'bundle-a'))] } })).status, 200);
     projectA = (await server.api('GET', `/api/projects/${a.body.id}`, { key: keyA })).body;
     projectB = b.body;
   });
@@ -80,7 +82,7 @@ describe('tenant isolation', { timeout: 55_000 }, () => {
     const a = await server.api('GET', `/api/projects/${projectA.id}`, { key: keyA });
     assert.deepEqual(a.body, projectA);
     const skills = await server.api('GET', `/api/projects/${projectA.id}/skills`, { key: keyA });
-    assert.deepEqual(skills.body.bundleIds, ['bundle-a']);
+    assert.deepEqual(skills.body.bundleIds, [bundleA]);
     const b = await server.api('GET', `/api/projects/${projectB.id}`, { key: keyB });
     assert.deepEqual(b.body, projectB);
     assert.deepEqual((await server.api('GET', `/api/projects/${projectB.id}/skills`, { key: keyB })).body.bundleIds, []);

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createBundle } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('persistence across restarts', { timeout: 55_000 }, () => {
@@ -66,7 +67,8 @@ describe('persistence across restarts', { timeout: 55_000 }, () => {
     const mine = await server.api('POST', '/api/projects', { key: operatorKey, body: { name: 'tenant', description: 'kept', workingDir: workDir } });
     assert.equal(local.status, 201);
     assert.equal(mine.status, 201);
-    assert.equal((await server.api('PUT', `/api/projects/${mine.body.id}/skills`, { key: tenantKey, body: { bundleIds: ['s1', 's2'] } })).status, 200);
+    const bundleIds = [await createBundle(server, tenantKey, 's1'), await createBundle(server, tenantKey, 's2')];
+    assert.equal((await server.api('PUT', `/api/projects/${mine.body.id}/skills`, { key: tenantKey, body: { bundleIds } })).status, 200);
     assert.equal((await server.api('POST', '/api/plugins/projects/grant', { body: { capability: 'network' } })).status, 200);
     assert.equal((await server.api('POST', '/api/plugins/projects/revoke', { body: { capability: 'events' } })).status, 200);
     assert.equal((await server.api('POST', '/api/operational-mode', { body: { mode: 'queued' } })).status, 200);
@@ -78,7 +80,7 @@ describe('persistence across restarts', { timeout: 55_000 }, () => {
     server = await startTestServer({ env, dataDir });
 
     assert.deepEqual(await state(), snapshot);
-    assert.deepEqual((await server.api('GET', `/api/projects/${mine.body.id}/skills`, { key: operatorKey })).body.bundleIds, ['s1', 's2']);
+    assert.deepEqual((await server.api('GET', `/api/projects/${mine.body.id}/skills`, { key: operatorKey })).body.bundleIds, bundleIds);
     const health = await server.api('GET', '/api/health');
     const versions = Object.fromEntries(Object.keys(before_.versions).map((name) => [name, health.body.schemaVersions[name]]));
     assert.deepEqual(versions, before_.versions, 'no migration ran twice, none was lost');

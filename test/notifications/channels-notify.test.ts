@@ -169,7 +169,7 @@ describe('notification channels and owner notifications', () => {
   it('a tenant\'s webhook reaches no loopback or private address unless the settings allow it', async () => {
     await mcp.close();
     await server.stop();
-    const { ROOST_EXT_NOTIFICATIONS_PRIVATE_URLS: _all, ...defaults } = NOTIFY_ENV;
+    const { ROOST_EXT_NOTIFICATIONS_ALLOW_PRIVATE_URLS: _all, ROOST_EXT_NOTIFICATIONS_ALLOW_LOOPBACK: _loopback, ...defaults } = NOTIFY_ENV;
     server = await startTestServer({ env: defaults, dataDir: server.dataDir });
     mcp = await mcpClient(server, await agentToken(server, a.owner, agentId));
     const before = hook.received.length;
@@ -189,7 +189,7 @@ describe('notification channels and owner notifications', () => {
     try {
       const own = await callTool(instanceMcp, 'svc_configure_notifications', { action: 'update', channels: [{ type: 'webhook', config: { url: hook.url } }] });
       assert.equal(own.isError, true);
-      assert.match(own.text, /an agent's webhook must be a public address: 127\.0\.0\.1 is a loopback/);
+      assert.match(own.text, /an agent's webhook must be a public address: config\.url: 127\.0\.0\.1 is a loopback/);
     } finally {
       await instanceMcp.close();
     }

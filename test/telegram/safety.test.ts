@@ -1,8 +1,10 @@
 // The Telegram bridge's safety: the API root a tenant names is held to the tenant's reach (no
-// server-side request forgery), /agent during a running turn is not undone when the turn ends, a
-// question dispatch that went out after its question closed is closed once, and svc_bridge_request
-// reaches a Telegram chat over MCP.
+// server-side request forgery, never the server's own port), an answer that is not the Bot API's is a
+// 502, /agent during a running turn is not undone when the turn ends, a question dispatch that went out
+// after its question closed is closed once, and svc_bridge_request reaches a Telegram chat over MCP.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, createAgent, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
@@ -52,6 +54,36 @@ describe('telegram: reach of the API root, races with a running turn, late dispa
     assert.equal(metadata.status, 403);
     const own = await configureBot(server, undefined, { ...body, defaultAgentId: agent.id });
     assert.equal(own.apiRoot, fakes.telegram.url);
+  });
+
+  it('the API root is never the server\'s own port; an answer that is not the Bot API\'s is a 502, nothing stored', async () => {
+    const body = { botToken: fakes.telegram.token, mode: 'polling' };
+    const own = await server.api('PUT', '/api/bridges/telegram', { body: { ...body, apiRoot: `http://127.0.0.1:${server.port}` } });
+    assert.equal(own.status, 403, own.text);
+    assert.match(own.body.error, /body\.apiRoot: .*this machine.*the server's own port is never reached/);
+    const answers: Record<string, [number, string]> = {
+      'no result': [200, '{"ok":true}'],
+      'a result of another shape': [200, '{"ok":true,"result":"me"}'],
+      'not JSON': [200, '<html>a proxy page</html>'],
+      'a 502 page': [502, '<html>bad gateway</html>'],
+    };
+    const liar = createServer((req, res) => {
+      const [status, text] = answers[decodeURIComponent(req.url!.split('/')[1]!)]!;
+      res.writeHead(status, { 'content-type': text.startsWith('{') ? 'application/json' : 'text/html' }).end(text);
+    });
+    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
+    try {
+      for (const answer of Object.keys(answers)) {
+        const apiRoot = `http://127.0.0.1:${(liar.address() as AddressInfo).port}/${encodeURIComponent(answer)}`;
+        const res = await server.api('PUT', '/api/bridges/telegram', { body: { ...body, apiRoot } });
+        assert.equal(res.status, 502, `${answer}: ${res.text}`);
+        assert.equal(res.body.code, 'UPSTREAM_ERROR');
+        assert.match(res.body.error, /getMe/);
+      }
+    } finally {
+      liar.close();
+    }
+    assert.equal((await server.api('GET', '/api/bridges/telegram')).body.apiRoot, fakes.telegram.url, 'the bot configured before is kept');
   });
 
   it('/agent during a running turn is not undone when the turn ends', async () => {

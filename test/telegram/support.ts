@@ -21,7 +21,7 @@ export async function startFakes(reply = 'Hello from your agent.'): Promise<Fake
     anthropic,
     telegram,
     // The fake Telegram is on loopback: every tenant's bot may reach it; and quick outbox retries.
-    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS: '1', ROOST_EXT_TELEGRAM_RETRY_BASE_MS: '200' },
+    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS: '1', ROOST_EXT_TELEGRAM_ALLOW_LOOPBACK: '1', ROOST_EXT_TELEGRAM_RETRY_BASE_MS: '200' },
     async close() {
       await telegram.close();
       await anthropic.close();

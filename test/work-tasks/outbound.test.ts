@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sign, verify } from '@octokit/webhooks-methods';
+import { registerTenant, type Tenant } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 import { startHarness, type Harness } from './harness.js';
@@ -37,7 +38,7 @@ describe('outbound webhooks', () => {
   const servers: Server[] = [];
   before(async () => {
     h = await startHarness({
-      ROOST_EXT_CODEHOST_WEBHOOK_SECRET: INBOUND_SECRET, ROOST_EXT_CODEHOST_ALLOW_PRIVATE_TARGETS: '1',
+      ROOST_EXT_CODEHOST_WEBHOOK_SECRET: INBOUND_SECRET, ROOST_EXT_CODEHOST_ALLOW_PRIVATE_URLS: '1', ROOST_EXT_CODEHOST_ALLOW_LOOPBACK: '1',
       ROOST_EXT_CODEHOST_WEBHOOK_RETRY_BASE_MS: '100', ROOST_EXT_CODEHOST_WEBHOOK_TICK_MS: '100', ROOST_EXT_CODEHOST_WEBHOOK_MAX_ATTEMPTS: '3',
     });
     await h.agent({ name: 'hook-bot' });
@@ -116,16 +117,18 @@ describe('outbound webhooks', () => {
     assert.equal((await h.server.api('GET', `/api/webhooks/${made.id}`)).status, 404);
   });
 
-  describe('without ALLOW_PRIVATE_TARGETS', () => {
+  describe('without ALLOW_PRIVATE_URLS', () => {
     let plain: TestServer;
+    let tenant: Tenant;
     before(async () => {
       plain = await startTestServer();
+      tenant = await registerTenant(plain, 'hooks-elsewhere');
     });
     after(() => plain.cleanup());
 
-    it('refuses loopback, private and reserved targets', async () => {
+    it("refuses another tenant's loopback, private and reserved targets", async () => {
       for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[::ffff:127.0.0.1]/x']) {
-        const res = await plain.api('POST', '/api/webhooks', { body: { url, events: ['*'] } });
+        const res = await plain.api('POST', '/api/webhooks', { key: tenant.owner, body: { url, events: ['*'] } });
         assert.equal(res.status, 403, `${url}: ${res.text}`);
         assert.match(res.body.error, /loopback, private, link-local or reserved/);
       }
