@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { justfileTasks } from './justfile.js';
 import type { DetectedStack, TaskCommand } from './stacks.js';
 
 type Detector = (root: string, has: (file: string) => boolean) => DetectedStack | undefined;
@@ -38,10 +39,7 @@ const fledgeToml: Detector = (root, has) => {
 const justfile: Detector = (root, has) => {
   const marker = ['justfile', 'Justfile', '.justfile'].find(has);
   if (!marker) return undefined;
-  // A recipe line: name, parameters, then a colon that is not `:=` (an assignment).
-  const names = matches(read(root, marker), /^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s+[^:=\n]*)?:(?!=)/gm)
-    .filter((n) => !['set', 'alias', 'export', 'import', 'mod'].includes(n));
-  return fromNames('just', 'just', marker, names, (n) => ['just', n]);
+  return fromNames('just', 'just', marker, justfileTasks(root, marker, read(root, marker)), (n) => ['just', n]);
 };
 
 const taskfile: Detector = (root, has) => {
