@@ -62,6 +62,8 @@ export interface RegistryDeps {
   /** Called when an extension's routes, tools or subscriptions come or go. */
   onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
   log(level: string, message: string): void;
+  /** A line the extension wrote to stderr (logged within the server's limit per extension). */
+  stderrLine(name: string, line: string): void;
 }
 
 const HOST_INFO = { name: 'roost-server', version: '0.1.0' };
@@ -312,7 +314,8 @@ export class ExtensionRegistry {
     ext.state = 'starting';
     const storage = ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined;
     const config = await this.deps.initConfig(manifest.name);
-    const launch = await this.deps.launch(manifest, ext.grants);
+    // Refused before anything runs (over its disk budget: 507): stopped, so the next request tries again.
+    const launch = await this.deps.launch(manifest, ext.grants).catch((err: Error) => Promise.reject(Object.assign(ext, { state: 'stopped', lastError: err.message }) && err));
     // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
     if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
     let markReady!: (version: number) => void;
@@ -330,7 +333,7 @@ export class ExtensionRegistry {
       requestTimeoutMs: server.timeoutMs,
       onStderr: (line) => {
         watch?.progress();
-        this.deps.log('info', `[${manifest.name}] ${line}`);
+        this.deps.stderrLine(manifest.name, line);
       },
       onReady: ({ schemaVersion }) => markReady(schemaVersion),
       onExit: (exit) => this.onExit(ext, proc, exit),
@@ -340,7 +343,7 @@ export class ExtensionRegistry {
     watch = new StartWatch({ pid: proc.pid, stallMs: server.startTimeoutMs ?? this.deps.startStallMs, capMs: this.deps.startCapMs });
     const outcome = await Promise.race([
       ready.then((v) => ({ ok: true as const, version: v })),
-      proc.child.exited.then((exit) => ({ ok: false as const, why: `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
+      proc.child.exited.then((exit) => ({ ok: false as const, why: proc.stoppedFor(exit) ?? `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
       watch.expired().then((why) => ({ ok: false as const, why })),
     ]);
     watch.stop();
@@ -367,7 +370,7 @@ export class ExtensionRegistry {
     if (ext.state === 'stopped' || ext.state === 'unloaded' || this.closing) return;
     const now = Date.now();
     ext.crashes = [...ext.crashes.filter((t) => now - t < this.deps.crashWindowMs), now];
-    ext.lastError = `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
+    ext.lastError = proc.stoppedFor(exit) ?? `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
     this.deps.log('warn', `extension ${ext.manifest.name} ${ext.lastError}`);
     if (ext.crashes.length > this.deps.crashBudget) {
       ext.state = 'failed';
