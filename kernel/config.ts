@@ -73,6 +73,8 @@ export interface ServerConfig {
   bwrap: string;
   allowUnsandboxed: boolean;
   sandboxLimits: { memoryMb: number; openFiles: number; processes: number };
+  /** ROOST_PIDS_CGROUP=off: keep extensions' process limit by counting alone, never making a cgroup. */
+  pidsCgroup: boolean;
   /** ROOST_EXTENSION_DISK_MB: every extension's disk budget, over what manifests say (kernel/host/launcher.ts). */
   extensionDiskMb: number | undefined;
   /** Lines an extension may log per second (stderr and `log` messages), and the burst it may save up. */
@@ -134,6 +136,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? DEFAULT_SANDBOX_LIMITS.openFiles,
       processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? DEFAULT_SANDBOX_LIMITS.processes,
     },
+    pidsCgroup: env.ROOST_PIDS_CGROUP !== 'off',
     extensionDiskMb: positive(intFrom(env.ROOST_EXTENSION_DISK_MB, 'ROOST_EXTENSION_DISK_MB'), 'ROOST_EXTENSION_DISK_MB'),
     extensionLogLimit: {
       linesPerSecond: positive(intFrom(env.ROOST_EXTENSION_LOG_RATE, 'ROOST_EXTENSION_LOG_RATE'), 'ROOST_EXTENSION_LOG_RATE') ?? 200,

@@ -119,7 +119,8 @@ export class ExtensionLauncher {
   }
 
   private pidsCgroups(): PidsCgroups | undefined {
-    if (this.cgroups === undefined) this.cgroups = PidsCgroups.find(this.log) ?? null;
+    if (this.cgroups === undefined && !this.config.pidsCgroup) this.log('info', "extensions' process limit is kept by counting (ROOST_PIDS_CGROUP=off)");
+    if (this.cgroups === undefined) this.cgroups = (this.config.pidsCgroup && PidsCgroups.find(this.log)) || null;
     return this.cgroups ?? undefined;
   }
 
