@@ -2,13 +2,16 @@
 // process in it) when the extension passes its process limit or its disk budget, and says why, for
 // the extension's lastError. With a pids cgroup the kernel refuses the fork past the limit and the
 // guard stops the extension at its next look (every 100 ms); without one the guard counts the
-// sandbox's process tree itself. The disk budget is its own folder's usage, measured every half
+// sandbox's process tree itself: the children of each process's main thread at every look (cheap: a
+// whole walk of every thread of a Node.js process takes most of a millisecond), every thread's
+// children once a second (a process that forks from another thread). The disk budget is its own folder's usage, measured every half
 // second (less often when measuring it takes long), so an extension overshoots by at most what it
 // writes in that time.
+import { readFileSync } from 'node:fs';
 import type { ChildExit } from '../../protocol/child.js';
 import { diskUsageBytes } from './disk-usage.js';
 import type { PidsCgroup } from './pids-cgroup.js';
-import { processTree } from './proc.js';
+import { processTree, readOr } from './proc.js';
 
 export interface GuardLimits {
   name: string;
@@ -23,6 +26,8 @@ export interface GuardLimits {
 }
 
 const PROCESS_POLL_MS = 100;
+/** Without a cgroup: every this many looks, the whole tree (every thread's children). */
+const FULL_COUNT_EVERY = 10;
 const DISK_POLL_MS = 500;
 /** Measuring a large folder takes time: at most a tenth of the guard's time goes into it. */
 const DISK_POLL_FACTOR = 10;
@@ -42,8 +47,10 @@ export class ExtensionGuard {
     this.running = true;
     const { cgroup, processes, overhead } = this.limits;
     const refusedBefore = cgroup?.refusals() ?? 0;
+    let looks = 0;
+    const counted = () => (++looks % FULL_COUNT_EVERY === 0 ? processTree(pid) : mainThreadTree(pid)).length - overhead;
     this.processTimer = setInterval(() => {
-      if (cgroup ? cgroup.refusals() > refusedBefore : processTree(pid).length - overhead > processes) {
+      if (cgroup ? cgroup.refusals() > refusedBefore : counted() > processes) {
         this.stop(pid, `process limit ${processes} exceeded: the extension was stopped with every process of its sandbox`);
       }
     }, PROCESS_POLL_MS).unref();
@@ -83,6 +90,12 @@ export class ExtensionGuard {
 /** The message of a refused start and of a stop: the budget, the usage, the folder. */
 export function overBudget(limits: Pick<GuardLimits, 'diskBytes' | 'ownDir'>, used: number): string {
   return `disk budget of ${Math.round(limits.diskBytes / MiB)} MiB exceeded: ${(used / MiB).toFixed(1)} MiB in ${limits.ownDir}; it starts again once its folder is back under the budget`;
+}
+
+/** The pid and its descendants as the main threads' children show them. */
+function mainThreadTree(pid: number): number[] {
+  const listed = readOr(() => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'), '').trim();
+  return [pid, ...(listed ? listed.split(' ').map(Number).flatMap(mainThreadTree) : [])];
 }
 
 function kill(pid: number): void {
