@@ -210,6 +210,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       },
       busBacklog: () => link?.backlog ?? 0,
       droppedLogLines: () => extensionLogs.droppedTotals(),
+      diskFigures: () => launcher.diskFigures(),
     });
     closers.push(() => kernel.metrics.close());
     const front = createApp(kernel);

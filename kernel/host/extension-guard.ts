@@ -36,6 +36,8 @@ const MiB = 1024 * 1024;
 export class ExtensionGuard {
   private reason: string | undefined;
   private running = false;
+  /** What its folder took at the last look (undefined before the first). */
+  usedBytes: number | undefined;
   private processTimer: NodeJS.Timeout | undefined;
   private diskTimer: NodeJS.Timeout | undefined;
 
@@ -58,6 +60,7 @@ export class ExtensionGuard {
       const started = Date.now();
       const used = await diskUsageBytes(this.limits.ownDir);
       if (!this.running) return;
+      this.usedBytes = used;
       if (used > this.limits.diskBytes) return this.stop(pid, overBudget(this.limits, used));
       this.diskTimer = setTimeout(measure, Math.max(DISK_POLL_MS, (Date.now() - started) * DISK_POLL_FACTOR)).unref();
     };
@@ -68,6 +71,10 @@ export class ExtensionGuard {
       clearTimeout(this.diskTimer);
       cgroup?.remove();
     });
+  }
+
+  get diskBytes(): number {
+    return this.limits.diskBytes;
   }
 
   /** Why the guard (or the file-size limit it set) stopped the process; undefined when it did not. */

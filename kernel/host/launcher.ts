@@ -41,6 +41,8 @@ export class ExtensionLauncher {
   private cgroups: PidsCgroups | null | undefined;
   /** Each extension's pids cgroup, which its `exec`s join too. */
   private readonly groups = new Map<string, PidsCgroup>();
+  /** The guard of each extension's latest start. */
+  private readonly guards = new Map<string, ExtensionGuard>();
 
   /** `baseEnv`: what every extension inherits (never the server's keys). */
   constructor(private readonly config: ServerConfig, private readonly baseEnv: Record<string, string | undefined>, private readonly log: Log) {}
@@ -67,12 +69,18 @@ export class ExtensionLauncher {
     const { env, spec } = await this.prepare(manifest, grants);
     const heap = `--max-old-space-size=${Math.max(64, Math.floor(this.config.sandboxLimits.memoryMb / 2))}`;
     const guard = new ExtensionGuard({ name, processes, diskBytes, ownDir, cgroup: cgroups ? this.groups.get(name) : undefined, overhead: spec ? BWRAP_PROCESSES : 0 }, this.log);
+    this.guards.set(name, guard);
     return { env, nodeFlags: [...permissionFlags(grants, [ownDir]), heap], guard, ...(spec ? { wrapper: sandboxArgv(spec, manifest.dir) } : {}) };
   }
 
   /** ROOST_EXTENSION_DISK_MB for every extension, else its manifest's disk_mb, else the default. */
   diskBudgetMb(manifest: Manifest): number {
     return this.config.extensionDiskMb ?? manifest.server?.diskMb ?? DEFAULT_EXTENSION_DISK_MB;
+  }
+
+  /** Each extension's disk budget, and its folder's usage as its guard last measured it. */
+  diskFigures(): Array<{ extension: string; budget: number; used: number | undefined }> {
+    return [...this.guards].map(([extension, guard]) => ({ extension, budget: guard.diskBytes, used: guard.usedBytes }));
   }
 
   /** Removes this server's cgroups (after every extension has stopped). */

@@ -105,6 +105,9 @@ describe('an extension cannot exhaust the machine', { timeout: 180_000 }, () => 
       return res.status === 507 ? res : undefined;
     });
     assert.equal(refused.body.code, 'INSUFFICIENT_STORAGE');
+    const metrics = (await server.api('GET', '/metrics')).text;
+    assert.match(metrics, new RegExp(`^roost_extension_disk_budget_bytes\\{extension="greedy"\\} ${BUDGET_BYTES}$`, 'm'));
+    assert.ok(Number(/^roost_extension_disk_bytes\{extension="greedy"\} (\d+)$/m.exec(metrics)?.[1]) > BUDGET_BYTES, 'the usage that stopped it is in /metrics');
     assert.match(refused.body.error, /greedy: disk budget of 4 MiB exceeded: [\d.]+ MiB in .*extensions\/greedy; it starts again once/);
     assert.match((await pluginInfo(server, 'greedy')).lastError, /disk budget of 4 MiB exceeded/);
 
