@@ -32,6 +32,8 @@ const DISK_POLL_MS = 500;
 /** Measuring a large folder takes time: at most a tenth of the guard's time goes into it. */
 const DISK_POLL_FACTOR = 10;
 const MiB = 1024 * 1024;
+/** Past this share of its budget the log says so, once per start. */
+const DISK_WARN_SHARE = 0.8;
 
 export class ExtensionGuard {
   private reason: string | undefined;
@@ -56,12 +58,17 @@ export class ExtensionGuard {
         this.stop(pid, `process limit ${processes} exceeded: the extension was stopped with every process of its sandbox`);
       }
     }, PROCESS_POLL_MS).unref();
+    let warned = false;
     const measure = async () => {
       const started = Date.now();
       const used = await diskUsageBytes(this.limits.ownDir);
       if (!this.running) return;
       this.usedBytes = used;
       if (used > this.limits.diskBytes) return this.stop(pid, overBudget(this.limits, used));
+      if (used > this.limits.diskBytes * DISK_WARN_SHARE && !warned) {
+        warned = true;
+        this.log('warn', `extension ${this.limits.name}: its folder takes ${(used / MiB).toFixed(1)} MiB of its disk budget of ${Math.round(this.limits.diskBytes / MiB)} MiB (ROOST_EXTENSION_DISK_MB); over it, it is stopped`);
+      }
       this.diskTimer = setTimeout(measure, Math.max(DISK_POLL_MS, (Date.now() - started) * DISK_POLL_FACTOR)).unref();
     };
     this.diskTimer = setTimeout(measure, DISK_POLL_MS).unref();
