@@ -73,6 +73,12 @@ export interface ServerConfig {
   bwrap: string;
   allowUnsandboxed: boolean;
   sandboxLimits: { memoryMb: number; openFiles: number; processes: number };
+  /** ROOST_PIDS_CGROUP=off: keep extensions' process limit by counting alone, never making a cgroup. */
+  pidsCgroup: boolean;
+  /** ROOST_EXTENSION_DISK_MB: every extension's disk budget, over what manifests say (kernel/host/launcher.ts). */
+  extensionDiskMb: number | undefined;
+  /** Lines an extension may log per second (stderr and `log` messages), and the burst it may save up. */
+  extensionLogLimit: { linesPerSecond: number; burst: number };
   /** ROOST_PLANS: the plans tenants can be on and their limits (kernel/tenants/plans.ts). */
   plans: Record<string, PlanLimits>;
   /** RFC 8628 device authorization: how long a device code lives, and the polling interval it asks for. */
@@ -132,6 +138,12 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       openFiles: intFrom(env.ROOST_SANDBOX_OPEN_FILES, 'ROOST_SANDBOX_OPEN_FILES') ?? DEFAULT_SANDBOX_LIMITS.openFiles,
       processes: intFrom(env.ROOST_SANDBOX_PROCESSES, 'ROOST_SANDBOX_PROCESSES') ?? DEFAULT_SANDBOX_LIMITS.processes,
     },
+    pidsCgroup: env.ROOST_PIDS_CGROUP !== 'off',
+    extensionDiskMb: positive(intFrom(env.ROOST_EXTENSION_DISK_MB, 'ROOST_EXTENSION_DISK_MB'), 'ROOST_EXTENSION_DISK_MB'),
+    extensionLogLimit: {
+      linesPerSecond: positive(intFrom(env.ROOST_EXTENSION_LOG_RATE, 'ROOST_EXTENSION_LOG_RATE'), 'ROOST_EXTENSION_LOG_RATE') ?? 200,
+      burst: positive(intFrom(env.ROOST_EXTENSION_LOG_BURST, 'ROOST_EXTENSION_LOG_BURST'), 'ROOST_EXTENSION_LOG_BURST') ?? 1000,
+    },
     plans: plansFrom(env.ROOST_PLANS),
     publicUrl: env.ROOST_PUBLIC_URL ? publicUrlFrom(env.ROOST_PUBLIC_URL) : undefined,
     deviceCodeTtlSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_CODE_TTL_SECONDS, 'ROOST_DEVICE_CODE_TTL_SECONDS') ?? 600),
@@ -166,6 +178,12 @@ function intFrom(value: string | undefined, name: string): number | undefined {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw validationError(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/** A limit of 0 would stop everything: refused at start. */
+function positive(value: number | undefined, name: string): number | undefined {
+  if (value === 0) throw validationError(`${name} must be at least 1`);
+  return value;
 }
 
 function listFrom(value: string | undefined): string[] {

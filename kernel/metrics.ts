@@ -17,6 +17,10 @@ export interface MetricsSources {
   databaseSizes(): Promise<Array<{ database: string; bytes: number }>>;
   /** Bus events waiting to be sent to the other instances (0 with one instance). */
   busBacklog(): number;
+  /** Log lines each extension logged past its rate limit, dropped (kernel/host/log-limit.ts). */
+  droppedLogLines(): ReadonlyMap<string, number>;
+  /** Each started extension's disk budget and its folder's last measured usage (kernel/host/extension-guard.ts). */
+  diskFigures(): Array<{ extension: string; budget: number; used: number | undefined }>;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -80,6 +84,30 @@ export class KernelMetrics {
     perRunningExtension('roost_extension_cpu_seconds', 'CPU time of the running extension process and everything in its sandbox', cpuSeconds);
     perRunningExtension('roost_extension_resident_memory_bytes', 'Resident memory of the running extension process and everything in its sandbox', residentBytes);
     queueGauges(sources, registers);
+    new Gauge({
+      name: 'roost_extension_disk_bytes', help: 'What the extension\'s data folder takes on disk, as its guard last measured it',
+      labelNames: ['extension'], registers,
+      collect() {
+        this.reset();
+        for (const { extension, used } of sources.diskFigures()) if (used !== undefined) this.set({ extension }, used);
+      },
+    });
+    new Gauge({
+      name: 'roost_extension_disk_budget_bytes', help: 'The extension\'s disk budget: over it, it is stopped and not started again',
+      labelNames: ['extension'], registers,
+      collect() {
+        this.reset();
+        for (const { extension, budget } of sources.diskFigures()) this.set({ extension }, budget);
+      },
+    });
+    new Counter({
+      name: 'roost_extension_log_lines_dropped_total', help: 'Log lines of the extension dropped because it logged past its rate limit',
+      labelNames: ['extension'], registers,
+      collect() {
+        this.reset();
+        for (const [extension, count] of sources.droppedLogLines()) this.inc({ extension }, count);
+      },
+    });
     new Gauge({
       name: 'roost_database_size_bytes', help: 'Size of each database: a SQLite file with its write-ahead log, or the PostgreSQL database',
       labelNames: ['database'], registers,

@@ -32,6 +32,7 @@ import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
 import { ExtensionLauncher } from './host/launcher.js';
+import { ExtensionLogs } from './host/log-limit.js';
 import { followRemotePluginChanges } from './host/plugin-changes.js';
 import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
@@ -140,6 +141,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
     const extensionEnv = Object.fromEntries(EXTENSION_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
     const launcher = new ExtensionLauncher(config, extensionEnv, log);
+    // Closed after the extensions have stopped (closers run last first): their cgroups are empty by then.
+    closers.push(() => launcher.close());
+    const extensionLogs = new ExtensionLogs(config.extensionLogLimit, log);
+    closers.push(() => extensionLogs.close());
     kernel.registry = new ExtensionRegistry({
       db,
       crashBudget: config.crashBudget,
@@ -152,7 +157,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       storageFor: (name) => storageFor(config, db, name, relays),
       servicesFor: (name) => {
         const ext = kernel.registry.get(name);
-        return serverServices(kernel, ws, name, ext.manifest.dir, { names: SECRET_NAMES, extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
+        const services = serverServices(kernel, ws, name, ext.manifest.dir, { names: SECRET_NAMES, extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
+        // What it logs counts against its log rate limit.
+        return { ...services, output: (text) => extensionLogs.write(name, 'info', `[${name}] ${text}`), log: (level, message, fields) => extensionLogs.write(name, level, message, fields) };
       },
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.
       initConfig: async (name) => ({
@@ -169,6 +176,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       }),
       launch: (manifest, grants) => launcher.launch(manifest, grants),
       log,
+      stderrLine: (name, line) => extensionLogs.write(name, 'info', `[${name}] ${line}`),
       onChange(ext, change) {
         const name = ext.manifest.name;
         for (const off of unsubscribers.get(name) ?? []) off();
@@ -201,6 +209,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         return rows.map((row) => ({ database: `postgres:${row.name}`, bytes: Number(row.bytes) }));
       },
       busBacklog: () => link?.backlog ?? 0,
+      droppedLogLines: () => extensionLogs.droppedTotals(),
+      diskFigures: () => launcher.diskFigures(),
     });
     closers.push(() => kernel.metrics.close());
     const front = createApp(kernel);

@@ -1,6 +1,8 @@
 // How the server starts an extension's processes: its environment, its node flags and its sandbox.
 // Without a working bubblewrap (or off Linux) in-tree extensions still start, after one warning;
-// extensions from anywhere else are refused unless ROOST_ALLOW_UNSANDBOXED=1 says otherwise.
+// extensions from anywhere else are refused unless ROOST_ALLOW_UNSANDBOXED=1 says otherwise. Each
+// start also gets its guard (process limit, disk budget: extension-guard.ts), and one over its disk
+// budget is not started at all (507) until its folder is back under it.
 import { mkdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
@@ -8,7 +10,10 @@ import { packageRoot } from '../../protocol/paths.js';
 import type { ServerConfig } from '../config.js';
 import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
+import { diskUsageBytes } from './disk-usage.js';
+import { ExtensionGuard, overBudget } from './extension-guard.js';
 import { permissionFlags } from './permissions.js';
+import { PidsCgroups, type PidsCgroup } from './pids-cgroup.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
 import { findSandboxTools, type SandboxTools } from './sandbox-tools.js';
 
@@ -17,13 +22,27 @@ export interface Launch {
   nodeFlags: string[];
   /** argv prefix that starts the entry inside the sandbox; undefined when it runs unsandboxed. */
   wrapper?: string[];
+  /** Watches the started process: its process limit and disk budget. */
+  guard?: ExtensionGuard;
 }
+
+/** An extension's disk budget when neither ROOST_EXTENSION_DISK_MB nor its manifest's disk_mb sets one. */
+export const DEFAULT_EXTENSION_DISK_MB = 1024;
+/** bubblewrap's own processes in a sandbox: its outer process and the namespace's init. */
+const BWRAP_PROCESSES = 2;
+const MiB = 1024 * 1024;
 
 type Log = (level: string, message: string) => void;
 
 export class ExtensionLauncher {
   private tools: SandboxTools | undefined;
   private warned = false;
+  /** undefined until looked for; null where the machine gives no pids cgroup. */
+  private cgroups: PidsCgroups | null | undefined;
+  /** Each extension's pids cgroup, which its `exec`s join too. */
+  private readonly groups = new Map<string, PidsCgroup>();
+  /** The guard of each extension's latest start. */
+  private readonly guards = new Map<string, ExtensionGuard>();
 
   /** `baseEnv`: what every extension inherits (never the server's keys). */
   constructor(private readonly config: ServerConfig, private readonly baseEnv: Record<string, string | undefined>, private readonly log: Log) {}
@@ -37,10 +56,36 @@ export class ExtensionLauncher {
       { status: 409 });
   }
 
+  /** Throws 507 while the extension's folder is over its disk budget. */
   async launch(manifest: Manifest, grants: ReadonlySet<string>): Promise<Launch> {
-    const { ownDir, env, spec } = await this.prepare(manifest, grants);
+    const name = manifest.name;
+    const diskBytes = this.diskBudgetMb(manifest) * MiB;
+    const ownDir = await extensionFolder(this.config, name);
+    const used = await diskUsageBytes(ownDir);
+    if (used > diskBytes) throw new RoostError('INSUFFICIENT_STORAGE', `extension ${name}: ${overBudget({ diskBytes, ownDir }, used)}`, { status: 507 });
+    const { processes } = this.config.sandboxLimits;
+    const cgroups = !('missing' in this.sandboxTools()) ? this.pidsCgroups() : undefined;
+    if (cgroups) this.groups.set(name, cgroups.create(name, processes));
+    const { env, spec } = await this.prepare(manifest, grants);
     const heap = `--max-old-space-size=${Math.max(64, Math.floor(this.config.sandboxLimits.memoryMb / 2))}`;
-    return { env, nodeFlags: [...permissionFlags(grants, [ownDir]), heap], ...(spec ? { wrapper: sandboxArgv(spec, manifest.dir) } : {}) };
+    const guard = new ExtensionGuard({ name, processes, diskBytes, ownDir, cgroup: cgroups ? this.groups.get(name) : undefined, overhead: spec ? BWRAP_PROCESSES : 0 }, this.log);
+    this.guards.set(name, guard);
+    return { env, nodeFlags: [...permissionFlags(grants, [ownDir]), heap], guard, ...(spec ? { wrapper: sandboxArgv(spec, manifest.dir) } : {}) };
+  }
+
+  /** ROOST_EXTENSION_DISK_MB for every extension, else its manifest's disk_mb, else the default. */
+  diskBudgetMb(manifest: Manifest): number {
+    return this.config.extensionDiskMb ?? manifest.server?.diskMb ?? DEFAULT_EXTENSION_DISK_MB;
+  }
+
+  /** Each extension's disk budget, and its folder's usage as its guard last measured it. */
+  diskFigures(): Array<{ extension: string; budget: number; used: number | undefined }> {
+    return [...this.guards].map(([extension, guard]) => ({ extension, budget: guard.diskBytes, used: guard.usedBytes }));
+  }
+
+  /** Removes this server's cgroups (after every extension has stopped). */
+  close(): void {
+    this.cgroups?.close();
   }
 
   /** How to run an `exec` the extension asked for: in the same sandbox as the extension itself. */
@@ -71,11 +116,20 @@ export class ExtensionLauncher {
       allowedRoots: this.config.allowedRoots,
       tenantWorkspaces: tenantWorkspaces(this.config),
       limits: this.config.sandboxLimits,
+      cgroupProcs: this.groups.get(manifest.name)?.procsFile,
+      // Its own folder the only writable place: no file of it may outgrow the budget.
+      ...(grants.has('filesystem') ? {} : { maxFileBytes: this.diskBudgetMb(manifest) * MiB }),
     };
   }
 
   private inTree(manifest: Manifest): boolean {
     return manifest.dir.startsWith(join(packageRoot, 'extensions') + sep);
+  }
+
+  private pidsCgroups(): PidsCgroups | undefined {
+    if (this.cgroups === undefined && !this.config.pidsCgroup) this.log('info', "extensions' process limit is kept by counting (ROOST_PIDS_CGROUP=off)");
+    if (this.cgroups === undefined) this.cgroups = (this.config.pidsCgroup && PidsCgroups.find(this.log)) || null;
+    return this.cgroups ?? undefined;
   }
 
   /** Found and tried once. */

@@ -84,6 +84,8 @@ export interface Manifest {
      * server's ROOST_EXTENSION_START_STALL_MS. A start that makes progress is bounded by the server's cap.
      */
     startTimeoutMs: number | undefined;
+    /** What its data folder may take on disk, in MiB (unset: the server's default; ROOST_EXTENSION_DISK_MB overrides it). */
+    diskMb: number | undefined;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -108,6 +110,7 @@ interface RawManifest {
     activation?: 'eager' | 'lazy';
     timeout_ms?: number;
     start_timeout_ms?: number;
+    disk_mb?: number;
     routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }>;
     ws?: string[];
     subscribe?: string[];
@@ -227,6 +230,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     activation: server.activation ?? 'lazy',
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
+    diskMb: server.disk_mb,
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

@@ -29,6 +29,8 @@ export interface PluginProcessOptions {
   nodeFlags?: string[];
   /** The sandbox the child runs in (see kernel/host/sandbox.ts). */
   wrapper?: string[];
+  /** Watches the child while it runs and may stop it (kernel/host/extension-guard.ts). */
+  guard?: { watch(pid: number | undefined, exited: Promise<unknown>): void; stoppedFor(exit: ChildExit): string | undefined };
   requestTimeoutMs?: number;
   onStderr?: (line: string) => void;
   onExit?: (exit: ChildExit) => void;
@@ -73,6 +75,7 @@ export class PluginProcess {
       onWarning: (w) => this.warn(w),
     });
     this.registerHandlers();
+    options.guard?.watch(this.child.pid, this.child.exited);
     this.child.exited.then((exit) => {
       this.lifetime.abort();
       options.onExit?.(exit);
@@ -86,6 +89,11 @@ export class PluginProcess {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** Why its guard stopped it (a process limit, a disk budget), for the extension's lastError; undefined when it did not. */
+  stoppedFor(exit: ChildExit): string | undefined {
+    return this.options.guard?.stoppedFor(exit);
   }
 
   /** Sends a host → plugin request (request, tool) and waits for its value. */

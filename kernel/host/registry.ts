@@ -14,35 +14,10 @@ import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
 import { StartWatch } from './start-progress.js';
+import type { Extension, ExtensionState } from './extension-record.js';
 import { exitFault, startFault, Supervisor } from './supervisor.js';
 
-export type ExtensionState = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'unloaded';
-
-export interface Extension {
-  manifest: Manifest;
-  state: ExtensionState;
-  process?: PluginProcess;
-  starting?: Promise<PluginProcess>;
-  grants: Set<string>;
-  schemaVersion: number | null;
-  crashes: number[];
-  restarts: number;
-  lastError?: string;
-  /** Set while it waits out an environmental fault (supervisor.ts): why, how many tries failed, the next. */
-  waiting?: { reason: string; tries: number; retryAt: number };
-  /** The last line it wrote to stderr (an environmental exit's reason). */
-  lastLine?: string;
-  startedAt?: string;
-  restartTimer?: NodeJS.Timeout;
-  /** The running start was asked for by a request (a cold lazy extension): requests wait for all of it. */
-  startOnDemand?: boolean;
-  /** An idle stop under way; a start waits for it. */
-  stopping?: Promise<void>;
-  /** Requests waiting now for it to start (or restart) before they can be sent. */
-  startWaiting: number;
-  /** The depth of each queue it reported (`queue_depth`), kept while it is stopped until it reports again. */
-  queues: Map<string, number>;
-}
+export type { Extension, ExtensionState } from './extension-record.js';
 
 export interface RegistryDeps {
   db: Knex;
@@ -66,6 +41,8 @@ export interface RegistryDeps {
   /** Called when an extension's routes, tools or subscriptions come or go. */
   onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
   log(level: string, message: string): void;
+  /** A line the extension wrote to stderr (logged within the server's limit per extension). */
+  stderrLine(name: string, line: string): void;
 }
 
 const HOST_INFO = { name: 'roost-server', version: '0.1.0' };
@@ -321,13 +298,15 @@ export class ExtensionRegistry {
     const { manifest } = ext;
     const server = manifest.server!;
     ext.state = 'starting';
-    // Before the spawn (its database role, relay, config): a failure is tried again like a stopped process.
+    // Before the spawn (its database role, relay, config, its sandbox): a failure is tried again like a
+    // stopped process, except a refusal over its disk budget (507), which waits for the next request.
     const { storage, config, launch } = await (async () => ({
       storage: ext.grants.has('db') ? await this.deps.storageFor(manifest.name) : undefined,
       config: await this.deps.initConfig(manifest.name),
       launch: await this.deps.launch(manifest, ext.grants),
     }))().catch((err) => {
       if (ext.state !== 'starting' || this.closing) throw err;
+      if (err instanceof RoostError && err.status === 507) throw Object.assign(ext, { state: 'stopped', lastError: err.message }) && err;
       const fault = startFault(err);
       this.supervisor.failed(ext, fault);
       throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${fault.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS }, cause: err });
@@ -350,7 +329,7 @@ export class ExtensionRegistry {
       onStderr: (line) => {
         watch?.progress();
         ext.lastLine = line;
-        this.deps.log('info', `[${manifest.name}] ${line}`);
+        this.deps.stderrLine(manifest.name, line);
       },
       onReady: ({ schemaVersion }) => markReady(schemaVersion),
       onExit: (exit) => this.onExit(ext, proc, exit),
@@ -360,7 +339,7 @@ export class ExtensionRegistry {
     watch = new StartWatch({ pid: proc.pid, stallMs: server.startTimeoutMs ?? this.deps.startStallMs, capMs: this.deps.startCapMs });
     const outcome = await Promise.race([
       ready.then((v) => ({ ok: true as const, version: v })),
-      proc.child.exited.then((exit) => ({ ok: false as const, why: `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
+      proc.child.exited.then((exit) => ({ ok: false as const, why: proc.stoppedFor(exit) ?? `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
       watch.expired().then((why) => ({ ok: false as const, why })),
     ]);
     watch.stop();
@@ -387,7 +366,9 @@ export class ExtensionRegistry {
     this.changes.emit(ext.manifest.name);
     // During shutdown an exit is expected, and a crash is never restarted.
     if (ext.state === 'stopped' || ext.state === 'unloaded' || this.closing) return;
-    this.supervisor.failed(ext, exitFault(exit, ext.lastLine));
+    // Stopped by its guard (its process limit or disk budget): a fault of its own, as a crash is.
+    const limit = proc.stoppedFor(exit);
+    this.supervisor.failed(ext, limit ? { environmental: false, reason: limit } : exitFault(exit, ext.lastLine));
   }
 
   private async stopProcess(ext: Extension, state: 'stopped' | 'unloaded', graces: StopOptions = {}): Promise<void> {

@@ -12,7 +12,8 @@ export interface SandboxLimits {
   memoryMb: number;
   /** RLIMIT_NOFILE per process. */
   openFiles: number;
-  /** RLIMIT_NPROC: processes of the sandbox's user (not enforced by Linux when the server runs as root). */
+  /** RLIMIT_NPROC: processes of the sandbox's user (not enforced by Linux when the server runs as root:
+   * there the extension's pids cgroup and its guard hold the limit, kernel/host/extension-guard.ts). */
   processes: number;
 }
 
@@ -42,6 +43,10 @@ export interface SandboxSpec {
   /** The complete environment of the sandboxed process. */
   env: Record<string, string | undefined>;
   limits: SandboxLimits;
+  /** The `cgroup.procs` of the extension's pids cgroup: the sandbox joins it before it starts. */
+  cgroupProcs?: string;
+  /** RLIMIT_FSIZE: no file it writes may grow past this (its disk budget, when its own folder is its only writable place). */
+  maxFileBytes?: number;
 }
 
 /** The limits when nothing configures them (ROOST_SANDBOX_MEMORY_MB, …_OPEN_FILES, …_PROCESSES for the server). */
@@ -56,7 +61,10 @@ const SANDBOX_ID = '65534';
 export function sandboxArgv(spec: SandboxSpec, cwd: string): string[] {
   const { limits } = spec;
   const rlimits = [`--data=${limits.memoryMb * 1024 * 1024}`, `--nofile=${limits.openFiles}`, `--nproc=${limits.processes}`];
-  return [spec.prlimit, ...rlimits, '--', spec.bwrap, ...namespaces(spec), ...mounts(spec), ...environmentArgs(spec.env), '--chdir', cwd, '--'];
+  if (spec.maxFileBytes !== undefined) rlimits.push(`--fsize=${spec.maxFileBytes}`);
+  // The shell joins the cgroup, then becomes prlimit, which becomes bwrap: one pid, counted from before the first fork.
+  const joinCgroup = spec.cgroupProcs ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', spec.cgroupProcs] : [];
+  return [...joinCgroup, spec.prlimit, ...rlimits, '--', spec.bwrap, ...namespaces(spec), ...mounts(spec), ...environmentArgs(spec.env), '--chdir', cwd, '--'];
 }
 
 function namespaces(spec: SandboxSpec): string[] {
