@@ -25,7 +25,11 @@ export const ERROR_STATUS = {
   RESPONSE_MISMATCH: 500,
   UPSTREAM_ERROR: 502,
   EXTENSION_UNAVAILABLE: 503,
+  /** A mutation ran, or may have, but its audit entry could not be written (the database did not answer). */
+  AUDIT_UNAVAILABLE: 503,
   EXTENSION_TIMEOUT: 504,
+  /** The disk (or quota) under a database or data file is full: nothing more can be stored until space is freed. */
+  STORAGE_FULL: 507,
   // protocol- and CLI-level codes (never sent as an HTTP status of their own)
   USAGE: 400,
   CAPABILITY_DENIED: 403,
@@ -69,8 +73,29 @@ export const conflict = (message: string) => new RoostError('CONFLICT', message)
 export const planLimit = (plan: string, limit: string, allowed: number, current: number) =>
   new RoostError('PLAN_LIMIT', `the ${plan} plan allows ${allowed} ${limit}; the tenant has ${current}: upgrade the plan or remove some first`, { details: { limit, allowed, current, plan } });
 
+/** 507 STORAGE_FULL: the write failed, and nothing of it was stored; it works again once space is freed. */
+export const storageFull = (cause?: unknown) =>
+  new RoostError('STORAGE_FULL', 'the server has no disk space left for this write: nothing of it was stored; retry once space is freed', { cause });
+
 /** Turns anything thrown into a RoostError; unknown failures become INTERNAL without leaking internals. */
 export function toRoostError(err: unknown): RoostError {
   if (err instanceof RoostError) return err;
+  if (isDiskFull(err)) return storageFull(err);
   return new RoostError('INTERNAL', 'internal error', { cause: err });
+}
+
+// What a full disk or an exhausted quota looks like: node's fs errors, SQLite's "database or disk is full"
+// (also met as a failed write of the WAL), PostgreSQL's disk_full (SQLSTATE 53100).
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
+const DISK_FULL_MESSAGE = /\b(ENOSPC|EDQUOT|SQLITE_FULL)\b|no space left on device|disk quota exceeded|database or disk is full/i;
+
+/** True when `err` (or an error it wraps) says the disk is full. */
+export function isDiskFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof RoostError) return e.code === 'STORAGE_FULL';
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
+    if (typeof message === 'string' && DISK_FULL_MESSAGE.test(message)) return true;
+  }
+  return false;
 }
