@@ -13,6 +13,7 @@ import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { servingRequest } from '../log.js';
 import { accessLog } from './access-log.js';
+import { auditMutations } from './audit-mutations.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { jsonBody } from './json-body.js';
@@ -181,30 +182,6 @@ function bodyGuard(kernel: Kernel): Koa.Middleware<State> {
       throw new RoostError('VALIDATION_ERROR', `the body must be JSON (Content-Type: application/json), not ${ctx.get('content-type') || 'untyped'}`);
     }
     await next();
-  };
-}
-
-function auditMutations(kernel: Kernel): Koa.Middleware<State> {
-  return async (ctx, next) => {
-    if (!MUTATING.has(ctx.method)) return next();
-    let status = 0;
-    try {
-      await next();
-      status = ctx.status;
-    } catch (err) {
-      status = toRoostError(err).status;
-      throw err;
-    } finally {
-      const { identity, route } = ctx.state;
-      const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
-      kernel.audit.append({
-        tenantId: identity?.tenantId || null,
-        actor: identity?.actor ?? 'anonymous',
-        action: route?.key ?? (kernelRoute ? `${ctx.method} ${kernelRoute}` : `${ctx.method} ${ctx.path}`),
-        resource: ctx.path,
-        detail: { status, ...(route ? { extension: route.owner } : {}) },
-      });
-    }
   };
 }
 
