@@ -1,6 +1,6 @@
 // Every mutating request leaves an audit entry, and is not acknowledged without one. While appends
-// fail, a mutation is refused before it runs (nothing is done); a mutation whose own entry cannot be
-// written after it ran answers 507 (disk full) or 503 instead of its success, saying its change may
+// fail, a mutation is refused before it runs (nothing is done); a mutation that succeeded but whose own
+// entry cannot be written answers 507 (disk full) or 503 instead of its success, saying its change may
 // have been made; the audit log counts that entry as lost, and `verify` names the loss.
 import type Koa from 'koa';
 import { isDiskFull, RoostError, toRoostError } from '../../protocol/errors.js';
@@ -39,7 +39,8 @@ export function auditMutations(kernel: Kernel): Koa.Middleware<State> {
         detail: { status, ...(route ? { extension: route.owner } : {}) },
       });
     } catch (err) {
-      throw auditFailure(err, status);
+      // A request that failed keeps its own answer (the loss is counted all the same); one that succeeded is not acknowledged.
+      if (failure === undefined && status < 400) throw auditFailure(err, status);
     }
     if (failure !== undefined) throw failure;
   };
