@@ -89,6 +89,15 @@ export function toRoostError(err: unknown): RoostError {
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
 const DISK_FULL_MESSAGE = /\b(ENOSPC|EDQUOT|SQLITE_FULL)\b|no space left on device|disk quota exceeded|database or disk is full/i;
 
+/** A log line for a full disk: the failing error's code, not its message (which may quote the data written). */
+export function diskFullLine(err: unknown): string {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && code !== 'STORAGE_FULL') return `a write failed: the disk is full (${code})`;
+  }
+  return 'a write failed: the disk is full';
+}
+
 /** True when `err` (or an error it wraps) says the disk is full. */
 export function isDiskFull(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

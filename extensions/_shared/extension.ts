@@ -1,7 +1,7 @@
 // The frame every server extension runs in: wait for init, open the storage the kernel provisioned,
 // migrate, announce `ready`, then answer requests, tool calls, WebSocket messages and bus events.
 import type { Knex } from 'knex';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js';
 import {
   HEALTH_ROUTE, RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
@@ -222,4 +222,5 @@ function errorReply(host: HostClient, err: unknown): RouteReply {
 
 function logUnexpected(host: HostClient, err: unknown, error: RoostError): void {
   if (error.code === 'INTERNAL') host.log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
+  else if (error.code === 'STORAGE_FULL') host.log('warn', diskFullLine(err));
 }

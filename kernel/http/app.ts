@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
@@ -110,6 +110,7 @@ function errors(kernel: Kernel): Koa.Middleware<State> {
     } catch (err) {
       const error = toRoostError(err);
       if (error.code === 'INTERNAL') kernel.log('error', `${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`);
+      else if (error.code === 'STORAGE_FULL') kernel.log('warn', `${ctx.method} ${ctx.path}: ${diskFullLine(err)}`);
       ctx.status = error.status;
       ctx.body = error.toBody();
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="roost"');
