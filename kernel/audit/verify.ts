@@ -28,7 +28,10 @@ export interface ChainReport {
 
 const PAGE = 1000;
 
-/** `unrecorded`: appends that failed and are not in the chain yet, as the running kernel counts them. */
+/**
+ * `unrecorded`: appends that failed and are not in the chain yet, as the running kernel counts them (it
+ * took over the checkpoint's count at start-up, and its count is newer than the file's).
+ */
 export async function verifyChain(db: Knex, checkpoints: CheckpointFile, unrecorded?: Unrecorded & { reason?: string }): Promise<ChainReport> {
   // Read before the walk: rows are written before the checkpoint that covers them, so every row the
   // checkpoint vouches for is already in the table.
@@ -58,11 +61,9 @@ export async function verifyChain(db: Knex, checkpoints: CheckpointFile, unrecor
   const last = expected - 1;
   const problem = checkpointProblem(found, last, hashAtAnchor);
   if (problem) breaks.push(problem);
-  const notInChain = unrecorded ?? anchor?.unrecorded;
-  if (notInChain) {
-    const { reason } = notInChain as { reason?: string };
-    const why = reason ? ` (${reason})` : '';
-    breaks.push({ seq: last + 1, reason: `${entries(notInChain.count)} could not be written since ${notInChain.since}${why}, and are not in the log yet` });
+  if (unrecorded) {
+    const why = unrecorded.reason ? ` (${unrecorded.reason})` : '';
+    breaks.push({ seq: last + 1, reason: `${entries(unrecorded.count)} could not be written since ${unrecorded.since}${why}, and are not in the log yet` });
   }
   breaks.sort((a, b) => a.seq - b.seq);
   const first = breaks[0];

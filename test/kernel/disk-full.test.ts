@@ -149,6 +149,29 @@ describe('a full disk', { timeout: 120_000 }, () => {
       assert.ok((await stat(file)).size <= 1024 * 1024 + 64 * 1024, `${file} is bounded`);
     }
   });
+
+
+  it('keeps the count of entries it lost over a restart while the disk is full, and records it once it can', async (t) => {
+    if (skip()) return t.skip(String(skip()));
+    await fillDisk(filler());
+    let pending: { reason: string } | undefined;
+    for (let i = 0; !pending && i < 3000; i++) {
+      const res = await describeAs(description(6000 + i));
+      assert.ok(res.status === 200 || res.status === 507, res.text);
+      if (res.status === 507) pending = (await verify()).breaks.find((b) => /not in the log yet$/.test(b.reason));
+    }
+    assert.ok(pending, 'an append was lost');
+    const count = Number(/^(\d+)/.exec(pending.reason)![1]);
+    // The kernel's count lives only in memory and in the checkpoint (written in place: no room for a new file).
+    await server!.stop();
+    await rm(filler());
+    server = await startTestServer({ dataDir: (mounted as { dir: string }).dir });
+    assert.equal((await describeAs(description(9000))).status, 200);
+    const report = await verify();
+    const recorded = report.breaks.find((b) => /\(counted by the checkpoint before a restart\): they are not in the log$/.test(b.reason));
+    assert.ok(recorded, JSON.stringify(report.breaks));
+    assert.ok(Number(/^(\d+)/.exec(recorded.reason)![1]) >= count, 'every lost entry is counted');
+  });
 });
 
 async function walFiles(dir: string): Promise<string[]> {
