@@ -1,19 +1,21 @@
 // A full disk under a running server: its data dir is a small tmpfs (mounted here; tests run as root),
 // filled to the last byte by a filler file. Mutations answer 507 STORAGE_FULL, never 500; what was
 // acknowledged before stays; the audit log's verify tells the truth about any entry it lost; and once the
-// filler is deleted the same requests succeed again with no restart. SQLite only: the kernel's and the
-// extensions' databases live in the data dir. (PostgreSQL's disk_full, SQLSTATE 53100, is raised in
-// audit-unwritable.test.ts; its own data dir is not on this tmpfs.)
+// filler is deleted the same requests succeed again with no restart. On SQLite the kernel's and the
+// extensions' databases live in the data dir; with ROOST_TEST_POSTGRES=1 a PostgreSQL cluster of this
+// file's own has its data directory on the same tmpfs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const onPostgres = process.env.ROOST_TEST_POSTGRES === '1';
-const TMPFS_SIZE = '24m';
+/** Room for the data dir, and on PostgreSQL for a fresh cluster (about 40 MB) and its first WAL segment. */
+const TMPFS_SIZE = onPostgres ? '96m' : '24m';
 
 /** Mounts a tmpfs on a new folder, or says why it cannot. */
 async function mountTmpfs(): Promise<{ dir: string } | { skip: string }> {
@@ -50,6 +52,8 @@ async function fillDisk(path: string): Promise<void> {
 describe('a full disk', { timeout: 120_000 }, () => {
   let mounted: { dir: string } | { skip: string } = { skip: 'not mounted yet' };
   let server: TestServer | undefined;
+  let postgres: TestPostgres | undefined;
+  let databaseUrl: string | undefined;
   let workDir: string;
   let key = '';
   let projectId = '';
@@ -66,12 +70,21 @@ describe('a full disk', { timeout: 120_000 }, () => {
   const verify = async () => (await server!.api('GET', '/api/audit-log/verify')).body as { valid: boolean; breaks: Array<{ seq: number; reason: string }> };
   const losses = (report: { breaks: Array<{ reason: string }> }) => report.breaks.filter((b) => /could not be written/.test(b.reason));
 
+  const dataDir = () => join((mounted as { dir: string }).dir, 'data');
+  const start = async () => {
+    await mkdir(dataDir(), { recursive: true });
+    return startTestServer({ dataDir: dataDir(), ...(databaseUrl ? { databaseUrl } : {}) });
+  };
+
   before(async () => {
-    if (onPostgres) return;
     mounted = await mountTmpfs();
     if ('skip' in mounted) return;
     workDir = await mkdtemp(join(tmpdir(), 'roost-full-work-'));
-    server = await startTestServer({ dataDir: mounted.dir });
+    if (onPostgres) {
+      postgres = await startPostgres({ parent: mounted.dir });
+      databaseUrl = await postgres.createDatabase();
+    }
+    server = await start();
     key = (await server.api('POST', '/api/tenants/register', { body: { org: 'Full' } })).body.apiKey;
     const first = await createProject('full');
     assert.equal(first.status, 201, first.text);
@@ -81,6 +94,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
   });
   after(async () => {
     await server?.stop();
+    await postgres?.stop();
     if ('dir' in mounted) {
       execFileSync('umount', [mounted.dir]);
       await rm(mounted.dir, { recursive: true, force: true });
@@ -88,7 +102,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  const skip = () => (onPostgres ? 'this run stores on PostgreSQL, whose data dir is not on the tmpfs' : 'skip' in mounted ? mounted.skip : false);
+  const skip = () => ('skip' in mounted ? mounted.skip : false);
 
   it('answers 507, never 500, keeps every acknowledged write, and verify tells the truth', async (t) => {
     if (skip()) return t.skip(String(skip()));
@@ -165,7 +179,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
     // The kernel's count lives only in memory and in the checkpoint (written in place: no room for a new file).
     await server!.stop();
     await rm(filler());
-    server = await startTestServer({ dataDir: (mounted as { dir: string }).dir });
+    server = await start();
     assert.equal((await describeAs(description(9000))).status, 200);
     const report = await verify();
     const recorded = report.breaks.find((b) => /\(counted by the checkpoint before a restart\): they are not in the log$/.test(b.reason));
