@@ -1,6 +1,6 @@
 // The one error module of the house: every failure that crosses a boundary (REST, WebSocket,
 // protocol response, CLI --json envelope) is a RoostError with a machine code and an HTTP status.
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from './faults.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable, saysDiskFull } from './faults.js';
 
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -28,7 +28,11 @@ export const ERROR_STATUS = {
   EXTENSION_UNAVAILABLE: 503,
   /** The database cannot be reached now (down, restarting, refusing connections); details.retryAfter says when to try again. */
   DATABASE_UNAVAILABLE: 503,
+  /** A mutation ran, or may have, but its audit entry could not be written (the database did not answer). */
+  AUDIT_UNAVAILABLE: 503,
   EXTENSION_TIMEOUT: 504,
+  /** The disk (or quota) under a database or data file is full: nothing more can be stored until space is freed. */
+  STORAGE_FULL: 507,
   // protocol- and CLI-level codes (never sent as an HTTP status of their own)
   USAGE: 400,
   CAPABILITY_DENIED: 403,
@@ -72,6 +76,10 @@ export const conflict = (message: string) => new RoostError('CONFLICT', message)
 export const planLimit = (plan: string, limit: string, allowed: number, current: number) =>
   new RoostError('PLAN_LIMIT', `the ${plan} plan allows ${allowed} ${limit}; the tenant has ${current}: upgrade the plan or remove some first`, { details: { limit, allowed, current, plan } });
 
+/** 507 STORAGE_FULL: the write failed, and nothing of it was stored; it works again once space is freed. */
+export const storageFull = (cause?: unknown) =>
+  new RoostError('STORAGE_FULL', 'the server has no disk space left for this write: nothing of it was stored; retry once space is freed', { cause });
+
 /** 503 for a database that cannot be reached now: "cannot now", never a 500. */
 export const databaseUnavailable = (cause?: unknown) =>
   new RoostError('DATABASE_UNAVAILABLE', 'the database cannot be reached now; try again shortly', { details: { retryAfter: DATABASE_RETRY_AFTER_SECONDS }, cause });
@@ -83,11 +91,30 @@ export function retryAfterOf(error: RoostError): number | undefined {
 }
 
 /**
- * Turns anything thrown into a RoostError: an unreachable database becomes DATABASE_UNAVAILABLE (503),
- * other unknown failures INTERNAL without leaking internals.
+ * Turns anything thrown into a RoostError: a full disk becomes STORAGE_FULL (507), an unreachable
+ * database DATABASE_UNAVAILABLE (503), other unknown failures INTERNAL without leaking internals.
  */
 export function toRoostError(err: unknown): RoostError {
   if (err instanceof RoostError) return err;
+  if (isDiskFull(err)) return storageFull(err);
   if (isDatabaseUnreachable(err)) return databaseUnavailable(err);
   return new RoostError('INTERNAL', 'internal error', { cause: err });
+}
+
+/** A log line for a full disk: the failing error's code, not its message (which may quote the data written). */
+export function diskFullLine(err: unknown): string {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && code !== 'STORAGE_FULL') return `a write failed: the disk is full (${code})`;
+  }
+  return 'a write failed: the disk is full';
+}
+
+/** True when `err` (or an error it wraps) says the disk is full. */
+export function isDiskFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof RoostError) return e.code === 'STORAGE_FULL';
+    if (saysDiskFull(e)) return true;
+  }
+  return false;
 }

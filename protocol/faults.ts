@@ -24,8 +24,17 @@ const UNREACHABLE_SQLSTATES = /^(08\d{3}|57P0[123]|53300)$/;
 /** What pg and knex say (without a code) when a connection died under them or none could be had. */
 const UNREACHABLE_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|Timeout acquiring a connection|terminating connection due to/i;
 
-/** No space left: ENOSPC, EDQUOT (quota), SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full. */
+// What a full disk or an exhausted quota looks like: node's fs errors, SQLite's "database or disk is full"
+// (also met as a failed write of the WAL), PostgreSQL's disk_full (SQLSTATE 53100).
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
+const DISK_FULL_MESSAGE = /\b(ENOSPC|EDQUOT|SQLITE_FULL)\b|no space left on device|disk quota exceeded|database or disk is full/i;
+
+/** Whether this one error (not what it wraps) says the disk is full. */
+export function saysDiskFull(err: unknown): boolean {
+  const e = err as ErrorLike;
+  if (e === null || typeof e !== 'object') return false;
+  return (typeof e.code === 'string' && DISK_FULL_CODES.has(e.code)) || (typeof e.message === 'string' && DISK_FULL_MESSAGE.test(e.message));
+}
 
 type ErrorLike = { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; errors?: unknown } | null | undefined;
 
@@ -48,11 +57,8 @@ export function environmentalFault(err: unknown): EnvironmentalFault | undefined
 }
 
 function diskFull(err: unknown, depth: number): boolean {
-  const e = err as ErrorLike;
-  if (e === null || typeof e !== 'object' || depth > 5) return false;
-  const code = typeof e.code === 'string' ? e.code : '';
-  const message = typeof e.message === 'string' ? e.message : '';
-  return DISK_FULL_CODES.has(code) || /SQLITE_FULL|ENOSPC|EDQUOT|No space left on device/.test(message) || diskFull(e.cause, depth + 1);
+  if (err === null || typeof err !== 'object' || depth > 5) return false;
+  return saysDiskFull(err) || diskFull((err as ErrorLike)!.cause, depth + 1);
 }
 
 /** Whether the database could not be reached (for a 503 DATABASE_UNAVAILABLE). */

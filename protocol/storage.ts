@@ -1,5 +1,5 @@
 // Opening the database an extension (or the kernel) was given, and running its numbered migrations.
-// SQLite: WAL, foreign keys on, a busy timeout. PostgreSQL: the owner's own schema as search path,
+// SQLite: WAL (bounded: see WAL_SIZE_LIMIT_BYTES), foreign keys on, a busy timeout. PostgreSQL: the owner's own schema as search path,
 // and migrations serialised across every instance sharing the database by an advisory lock.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -14,6 +14,19 @@ export interface Migration {
 }
 
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/**
+ * The WAL is checkpointed once it holds this many pages (256 × 4 KiB = 1 MiB), and cut back to
+ * WAL_SIZE_LIMIT_BYTES whenever it is reset: without the limit a WAL keeps the largest size it ever grew to.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 256;
+export const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
+const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  'foreign_keys = ON',
+  `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+  `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`,
+  `wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`,
+];
 
 /**
  * COUNT and bigint columns (int8) and SUM (numeric) arrive from pg as strings; the stores count
@@ -48,13 +61,8 @@ export function openDatabase(storage: StorageInfo): Knex {
       min: 1,
       max: 1,
       afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-        conn.run('PRAGMA journal_mode = WAL', (e1) => {
-          if (e1) return done(e1, conn);
-          conn.run('PRAGMA foreign_keys = ON', (e2) => {
-            if (e2) return done(e2, conn);
-            conn.run(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`, (e3) => done(e3, conn));
-          });
-        });
+        const next = (i: number) => (i === SQLITE_PRAGMAS.length ? done(null, conn) : conn.run(`PRAGMA ${SQLITE_PRAGMAS[i]}`, (err) => (err ? done(err, conn) : next(i + 1))));
+        next(0);
       },
     },
   });

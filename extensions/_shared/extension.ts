@@ -2,7 +2,7 @@
 // migrate, announce `ready`, then answer requests, tool calls, WebSocket messages and bus events.
 import { writeSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
+import { diskFullLine, retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import {
   HEALTH_ROUTE, RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
@@ -242,4 +242,5 @@ function errorReply(host: HostClient, err: unknown): RouteReply {
 
 function logUnexpected(host: HostClient, err: unknown, error: RoostError): void {
   if (error.code === 'INTERNAL') host.log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
+  else if (error.code === 'STORAGE_FULL') host.log('warn', diskFullLine(err));
 }

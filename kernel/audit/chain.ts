@@ -7,6 +7,9 @@ export const GENESIS = '0'.repeat(64);
 /** Written by the kernel when, at start-up, the table does not agree with the checkpoint (see checkpoint.ts). */
 export const CHECKPOINT_MISMATCH = 'audit.checkpoint_mismatch';
 
+/** Written by the kernel as soon as it can after appends failed: how many entries were lost, when, and why. */
+export const ENTRIES_LOST = 'audit.entries_lost';
+
 export interface Row {
   seq: number;
   ts: string;

@@ -2,17 +2,33 @@
 // holds {seq, hash, ts} and an HMAC-SHA256 under the secret in `<data>/audit.key` (0600, created on
 // the first start). The chain alone cannot show that its newest entries were deleted, or that the
 // whole chain was recomputed after an edit; the checkpoint can, unless the same hand also holds the key.
+// It also carries the count of appends that failed and are not yet recorded in the chain (see log.ts),
+// so a loss survives a restart even while the disk is too full for the chain to take its record.
 // Saves are coalesced: at most one write is under way and one waits, and the waiting one writes the
 // newest head when it starts, so every save resolves once a head at least as new is on disk.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDiskFull } from '../../protocol/errors.js';
 
 export interface Checkpoint {
   seq: number;
   hash: string;
   ts: string;
+  /** Appends that failed since `since` and are not yet recorded in the chain; absent when there are none. */
+  unrecorded?: Unrecorded;
 }
+
+export interface Unrecorded {
+  count: number;
+  since: string;
+}
+
+/**
+ * Every write has this size (JSON padded with spaces), so when the disk is too full for a new file the
+ * checkpoint can be overwritten in place, in the blocks it already holds.
+ */
+const FILE_BYTES = 512;
 
 export type CheckpointRead =
   | { state: 'valid'; checkpoint: Checkpoint }
@@ -63,7 +79,9 @@ export class CheckpointFile {
     if (!Number.isInteger(seq) || typeof hash !== 'string' || typeof ts !== 'string' || typeof mac !== 'string') {
       return { state: 'invalid', reason: 'the checkpoint file lacks its fields', claimed: {} };
     }
-    const checkpoint = { seq: seq as number, hash, ts };
+    const unrecorded = readUnrecorded(stored.unrecorded);
+    if (unrecorded === null) return { state: 'invalid', reason: 'the checkpoint file lacks its fields', claimed: {} };
+    const checkpoint: Checkpoint = { seq: seq as number, hash, ts, ...(unrecorded ? { unrecorded } : {}) };
     const expected = Buffer.from(this.sign(checkpoint));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -90,19 +108,44 @@ export class CheckpointFile {
   }
 
   private sign(checkpoint: Checkpoint): string {
-    return createHmac('sha256', this.key).update(`${checkpoint.seq}\n${checkpoint.hash}\n${checkpoint.ts}`).digest('hex');
+    const { unrecorded } = checkpoint;
+    const lost = unrecorded ? `\n${unrecorded.count}\n${unrecorded.since}` : '';
+    return createHmac('sha256', this.key).update(`${checkpoint.seq}\n${checkpoint.hash}\n${checkpoint.ts}${lost}`).digest('hex');
   }
 
-  /** Atomic: a crash leaves the old file or the new one, never half of one. */
+  /**
+   * Atomic: a crash leaves the old file or the new one, never half of one. With the disk full, the one
+   * sector-sized write in place is the best that can be had, and better than losing the count of lost appends.
+   */
   private async write(checkpoint: Checkpoint): Promise<void> {
+    const text = JSON.stringify({ ...checkpoint, mac: this.sign(checkpoint) });
+    const bytes = Buffer.from(`${text.padEnd(FILE_BYTES - 1)}\n`);
     const temp = `${this.path}.tmp`;
-    const handle = await open(temp, 'w', 0o600);
     try {
-      await handle.writeFile(`${JSON.stringify({ ...checkpoint, mac: this.sign(checkpoint) })}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await writeSynced(temp, 'w', bytes);
+      await rename(temp, this.path);
+    } catch (err) {
+      if (!isDiskFull(err)) throw err;
+      await rm(temp, { force: true });
+      await writeSynced(this.path, 'r+', bytes);
     }
-    await rename(temp, this.path);
   }
+}
+
+async function writeSynced(path: string, flags: 'w' | 'r+', bytes: Buffer): Promise<void> {
+  const handle = await open(path, flags, 0o600);
+  try {
+    await handle.write(bytes, 0, bytes.length, 0);
+    if (flags === 'r+') await handle.truncate(bytes.length);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The stored `unrecorded` field: undefined when absent, null when malformed. */
+function readUnrecorded(value: unknown): Unrecorded | undefined | null {
+  if (value === undefined) return undefined;
+  const { count, since } = (value ?? {}) as Record<string, unknown>;
+  return Number.isInteger(count) && (count as number) > 0 && typeof since === 'string' ? { count: count as number, since } : null;
 }

@@ -2,10 +2,11 @@
 // than the first: missing entries, entries whose hash or link does not follow, the newest entries
 // removed (the table ends before the checkpoint), a chain recomputed after an edit or sequence
 // numbers reused (the entry at the checkpoint's seq has another hash), a checkpoint file that was
-// changed, forged or removed, and what the kernel found wrong at earlier start-ups.
+// changed, forged or removed, what the kernel found wrong at earlier start-ups, and appends that failed
+// (recorded in the chain as ENTRIES_LOST, or still only counted in memory and in the checkpoint).
 import type { Knex } from 'knex';
-import type { Checkpoint, CheckpointFile, CheckpointRead } from './checkpoint.js';
-import { CHECKPOINT_MISMATCH, GENESIS, hashOf, type Row } from './chain.js';
+import type { Checkpoint, CheckpointFile, CheckpointRead, Unrecorded } from './checkpoint.js';
+import { CHECKPOINT_MISMATCH, ENTRIES_LOST, GENESIS, hashOf, type Row } from './chain.js';
 
 export interface ChainBreak {
   seq: number;
@@ -27,7 +28,11 @@ export interface ChainReport {
 
 const PAGE = 1000;
 
-export async function verifyChain(db: Knex, checkpoints: CheckpointFile): Promise<ChainReport> {
+/**
+ * `unrecorded`: appends that failed and are not in the chain yet, as the running kernel counts them (it
+ * took over the checkpoint's count at start-up, and its count is newer than the file's).
+ */
+export async function verifyChain(db: Knex, checkpoints: CheckpointFile, unrecorded?: Unrecorded & { reason?: string }): Promise<ChainReport> {
   // Read before the walk: rows are written before the checkpoint that covers them, so every row the
   // checkpoint vouches for is already in the table.
   const found = await checkpoints.read();
@@ -45,6 +50,7 @@ export async function verifyChain(db: Knex, checkpoints: CheckpointFile): Promis
       else if (row.prev_hash !== prev) breaks.push({ seq: row.seq, reason: 'previous hash does not match' });
       if (hashOf(row) !== row.hash) breaks.push({ seq: row.seq, reason: 'entry was altered' });
       if (row.action === CHECKPOINT_MISMATCH) breaks.push({ seq: row.seq, reason: `at a start-up, ${mismatchReason(row)}` });
+      if (row.action === ENTRIES_LOST) breaks.push({ seq: row.seq, reason: lostReason(row) });
       if (row.seq === anchor?.seq) hashAtAnchor = row.hash;
       prev = row.hash;
       expected = row.seq + 1;
@@ -55,6 +61,10 @@ export async function verifyChain(db: Knex, checkpoints: CheckpointFile): Promis
   const last = expected - 1;
   const problem = checkpointProblem(found, last, hashAtAnchor);
   if (problem) breaks.push(problem);
+  if (unrecorded) {
+    const why = unrecorded.reason ? ` (${unrecorded.reason})` : '';
+    breaks.push({ seq: last + 1, reason: `${entries(unrecorded.count)} could not be written since ${unrecorded.since}${why}, and are not in the log yet` });
+  }
   breaks.sort((a, b) => a.seq - b.seq);
   const first = breaks[0];
   return {
@@ -83,6 +93,19 @@ export function checkpointProblem(found: CheckpointRead, last: number, hashAtAnc
 
 function missing(from: number, to: number): string {
   return from === to ? `entry ${from} is missing` : `entries ${from}–${to} are missing`;
+}
+
+function entries(count: number): string {
+  return count === 1 ? '1 audit entry' : `${count} audit entries`;
+}
+
+function lostReason(row: Row): string {
+  try {
+    const { count, since, until, reason } = JSON.parse(row.detail) as { count: number; since: string; until: string; reason: string };
+    return `${entries(count)} could not be written between ${since} and ${until} (${reason}): they are not in the log`;
+  } catch {
+    return 'audit entries could not be written: they are not in the log';
+  }
 }
 
 function mismatchReason(row: Row): string {

@@ -62,7 +62,7 @@ export class ExtensionLauncher {
     const diskBytes = this.diskBudgetMb(manifest) * MiB;
     const ownDir = await extensionFolder(this.config, name);
     const used = await diskUsageBytes(ownDir);
-    if (used > diskBytes) throw new RoostError('INSUFFICIENT_STORAGE', `extension ${name}: ${overBudget({ diskBytes, ownDir }, used)}`, { status: 507 });
+    if (used > diskBytes) throw new RoostError('STORAGE_FULL', `extension ${name}: ${overBudget({ diskBytes, ownDir }, used)}`);
     const { processes } = this.config.sandboxLimits;
     const cgroups = !('missing' in this.sandboxTools()) ? this.pidsCgroups() : undefined;
     if (cgroups) this.groups.set(name, cgroups.create(name, processes));

@@ -7,12 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { RoostError, toRoostError } from '../../protocol/errors.js';
+import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import { isLoopback, type Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { servingRequest } from '../log.js';
 import { accessLog, accessLogWriter } from './access-log.js';
+import { auditMutations } from './audit-mutations.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { jsonBody } from './json-body.js';
@@ -110,6 +111,7 @@ function errors(kernel: Kernel): Koa.Middleware<State> {
     } catch (err) {
       const error = toRoostError(err);
       if (error.code === 'INTERNAL') kernel.log('error', `${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`);
+      else if (error.code === 'STORAGE_FULL') kernel.log('warn', `${ctx.method} ${ctx.path}: ${diskFullLine(err)}`);
       ctx.status = error.status;
       ctx.body = error.toBody();
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="roost"');
@@ -182,30 +184,6 @@ function bodyGuard(kernel: Kernel): Koa.Middleware<State> {
       throw new RoostError('VALIDATION_ERROR', `the body must be JSON (Content-Type: application/json), not ${ctx.get('content-type') || 'untyped'}`);
     }
     await next();
-  };
-}
-
-function auditMutations(kernel: Kernel): Koa.Middleware<State> {
-  return async (ctx, next) => {
-    if (!MUTATING.has(ctx.method)) return next();
-    let status = 0;
-    try {
-      await next();
-      status = ctx.status;
-    } catch (err) {
-      status = toRoostError(err).status;
-      throw err;
-    } finally {
-      const { identity, route } = ctx.state;
-      const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
-      kernel.audit.append({
-        tenantId: identity?.tenantId || null,
-        actor: identity?.actor ?? 'anonymous',
-        action: route?.key ?? (kernelRoute ? `${ctx.method} ${kernelRoute}` : `${ctx.method} ${ctx.path}`),
-        resource: ctx.path,
-        detail: { status, ...(route ? { extension: route.owner } : {}) },
-      });
-    }
   };
 }
 

@@ -58,9 +58,10 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** `parent`: where the cluster's folder is made (a small file system, to fill it); the system's temp folder by default. */
+export async function startPostgres(options: { parent?: string } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
-  const dir = await mkdtemp(join(tmpdir(), 'roost-pg-'));
+  const dir = await mkdtemp(join(options.parent ?? tmpdir(), 'roost-pg-'));
   const data = join(dir, 'data');
   const password = randomBytes(12).toString('hex');
   await writeFile(join(dir, 'pw'), password);

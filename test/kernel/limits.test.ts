@@ -104,7 +104,7 @@ describe('an extension cannot exhaust the machine', { timeout: 180_000 }, () => 
       const res = await ping();
       return res.status === 507 ? res : undefined;
     });
-    assert.equal(refused.body.code, 'INSUFFICIENT_STORAGE');
+    assert.equal(refused.body.code, 'STORAGE_FULL');
     const metrics = (await server.api('GET', '/metrics')).text;
     assert.match(metrics, new RegExp(`^roost_extension_disk_budget_bytes\\{extension="greedy"\\} ${BUDGET_BYTES}$`, 'm'));
     assert.ok(Number(/^roost_extension_disk_bytes\{extension="greedy"\} (\d+)$/m.exec(metrics)?.[1]) > BUDGET_BYTES, 'the usage that stopped it is in /metrics');
