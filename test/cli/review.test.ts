@@ -177,7 +177,9 @@ describe('roost review', () => {
 
   it('gives up on a hanging member at --timeout and keeps the others', async () => {
     ollama.setScript([{ hang: true }]);
-    const run = await review(['--json', '--timeout', '1', '--with-model', 'ollama:llama3.2']);
+    // Long enough for the answering member to load its SDK and answer on a saturated machine: the clock
+    // runs from the call, and only the hanging member should meet it.
+    const run = await review(['--json', '--timeout', '6', '--with-model', 'ollama:llama3.2']);
     assert.equal(run.code, 0, run.stderr + run.stdout);
     const [claude, llama] = assertSchema('review', run.json).members;
     assert.equal(claude.ok, true);
