@@ -80,6 +80,8 @@ export interface ServerConfig {
   /** ROOST_PUBLIC_URL: the server's address as people reach it (behind a proxy), for links such as the device flow's verification_uri. */
   publicUrl: string | undefined;
   devicePollIntervalSeconds: number;
+  /** ROOST_IDEMPOTENCY_TTL_SECONDS: how long an Idempotency-Key's answer is kept (kernel/http/idempotency.ts). */
+  idempotencyTtlSeconds: number;
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -134,6 +136,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     publicUrl: env.ROOST_PUBLIC_URL ? publicUrlFrom(env.ROOST_PUBLIC_URL) : undefined,
     deviceCodeTtlSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_CODE_TTL_SECONDS, 'ROOST_DEVICE_CODE_TTL_SECONDS') ?? 600),
     devicePollIntervalSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_POLL_INTERVAL_SECONDS, 'ROOST_DEVICE_POLL_INTERVAL_SECONDS') ?? 5),
+    idempotencyTtlSeconds: Math.max(1, intFrom(env.ROOST_IDEMPOTENCY_TTL_SECONDS, 'ROOST_IDEMPOTENCY_TTL_SECONDS') ?? 86_400),
   };
 }
 

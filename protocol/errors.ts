@@ -17,7 +17,11 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** An Idempotency-Key whose first request is still being served. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** An Idempotency-Key sent again with another method, path or body. */
+  IDEMPOTENCY_KEY_MISMATCH: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,

@@ -17,8 +17,8 @@ import type { Kernel } from '../kernel.js';
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id';
-const EXPOSED_HEADERS = 'retry-after, www-authenticate, mcp-session-id';
+const ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, mcp-protocol-version, mcp-session-id, last-event-id';
+const EXPOSED_HEADERS = 'retry-after, www-authenticate, mcp-session-id, location, idempotent-replayed';
 
 interface HostName {
   name: string;

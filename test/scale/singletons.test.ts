@@ -3,7 +3,7 @@
 // the leader is killed. On SQLite the one process leads everything.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadFixture, pluginInfo } from '../fixtures/extensions/helpers.js';
+import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { connectSocket, startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -76,6 +76,10 @@ describe('tickets and leaders across instances', () => {
     // Another name is a race of its own: B asks first and leads it.
     assert.equal(await leads(b, 'sweep'), true);
     assert.equal(await leads(a, 'sweep'), false);
+    // A name is the asking extension's own: asking for another's ("sessions:runner") names fx-probe's.
+    assert.equal(await leads(b, 'sessions:runner'), true);
+    await waitForLog(b, /leads "fx-probe:sessions:runner"/);
+    assert.doesNotMatch(b.log(), /leads "sessions:runner"/);
     a.process.kill('SIGKILL');
     await a.process;
     await waitFor('B to take over "tick"', async () => ((await leads(b, 'tick')) ? true : undefined), 20_000);
