@@ -25,6 +25,7 @@ import { createLog } from './log.js';
 import { extensionKey, loadSealingKey } from './auth/sealing-key.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { httpServerOptions, limitConnections } from './http/connection-limits.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { HttpDrain } from './http/drain.js';
 import { listenUiPort } from './http/ui-port.js';
@@ -220,9 +221,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
     const drainDeadline = () => deadline - Math.min(EXTENSION_STOP_MAX_MS, config.shutdownTimeoutMs * EXTENSION_STOP_SHARE);
     const drain = new HttpDrain();
-    const server: Server = createServer(serveDraining(drain));
+    const server: Server = createServer(httpServerOptions(config), serveDraining(drain));
     server.keepAliveTimeout = 65_000;
     answerClientErrors(server);
+    limitConnections(server, config, () => kernel.metrics.connectionRefused());
     const uiDrain = new HttpDrain();
     let uiServer: Server | undefined;
     closers.push(() => Promise.all([drain.drain(server, drainDeadline()), uiServer && uiDrain.drain(uiServer, drainDeadline())]));
@@ -239,7 +241,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
-    if (config.uiPort !== undefined) uiServer = await listenUiPort(config.uiPort, config.host, serveDraining(uiDrain), (s) => ws.attach(s));
+    if (config.uiPort !== undefined) {
+      uiServer = await listenUiPort(config.uiPort, config.host, serveDraining(uiDrain), (s) => {
+        limitConnections(s, config, () => kernel.metrics.connectionRefused());
+        ws.attach(s);
+      }, httpServerOptions(config));
+    }
     const port = (server.address() as AddressInfo).port;
     const running: RunningServer = {
       kernel,

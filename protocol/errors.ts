@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   RESPONSE_MISMATCH: 500,
   UPSTREAM_ERROR: 502,
   EXTENSION_UNAVAILABLE: 503,
+  /** A connection past ROOST_MAX_CONNECTIONS_PER_ADDRESS for its address. */
+  TOO_MANY_CONNECTIONS: 503,
   EXTENSION_TIMEOUT: 504,
   // protocol- and CLI-level codes (never sent as an HTTP status of their own)
   USAGE: 400,
