@@ -132,6 +132,25 @@ describe('Idempotency-Key', { timeout: 120_000 }, () => {
   });
 });
 
+describe('Idempotency-Key expiry', { timeout: 60_000 }, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { ROOST_IDEMPOTENCY_TTL_SECONDS: '1' } });
+    assert.equal((await loadFixture(server, 'fx-idem')).status, 201);
+  });
+  after(() => server?.cleanup());
+
+  it('frees a key once its answer expired: the retry then runs again', async () => {
+    assert.equal((await create(server, 'key-expiring', { name: 'expiring' })).status, 201);
+    const fresh = await waitFor('the key to expire', async () => {
+      const res = await create(server, 'key-expiring', { name: 'expiring' });
+      return res.headers.get('idempotent-replayed') === null ? res : undefined;
+    });
+    assert.equal(fresh.status, 201);
+    assert.equal((await named(server, 'expiring')).length, 2);
+  });
+});
+
 describe('Idempotency-Key across instances on PostgreSQL', { timeout: 120_000 }, () => {
   let a: TestServer;
   let b: TestServer;
