@@ -42,6 +42,7 @@ import { Leadership } from './leader.js';
 import { McpTokens } from './mcp/tokens.js';
 import { KernelMetrics, sqliteSizes } from './metrics.js';
 import { Settings } from './settings.js';
+import { kernelSecret } from './storage/pg-roles.js';
 import { isPostgres, openKernelDatabase, pgRelays, storageFor, tenantWorkspaces } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
 import { MemoryTickets, SharedTickets } from './ws/tickets.js';
@@ -117,7 +118,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       rateLimiter: rateLimiterFor(config, db, log),
       settings: new Settings(db),
       mcpTokens: new McpTokens(db),
-      leadership: new Leadership(isPostgres(config) ? config.databaseUrl : undefined, config.leaderRetryMs, log),
+      leadership: new Leadership(isPostgres(config) ? config.databaseUrl : undefined, config.leaderRetryMs, log, () => kernelSecret(db, 'leader_salt')),
       requestRestart(reason: string) {
         if (!embed.onRestart) throw new RoostError('CONFLICT', 'this server was not started by `roost serve`, which is what starts it again: restart it the way it was started');
         log('info', `restart requested: ${reason}`);

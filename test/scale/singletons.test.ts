@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
+import { advisoryKey } from '../../protocol/storage.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { connectSocket, startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -88,6 +89,20 @@ describe('tickets and leaders across instances', () => {
     a = await startTestServer({ databaseUrl, env: { ROOST_API_KEY: KEY, ROOST_LEADER_RETRY_MS: '200' } });
     // (fx-probe is loaded already: the extensions loaded are recorded in the shared kernel schema.)
     assert.equal(await leads(a, 'tick'), false);
+  });
+
+  it('no other connection to the database can take a singleton\'s lock: its key is the kernel\'s secret', async () => {
+    // As a hostile extension could with its own role: the advisory lock a leader name would have without the secret.
+    const { default: pg } = await import('pg');
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      const { rows } = await other.query('SELECT pg_try_advisory_lock($1, $2) AS held', advisoryKey('roost:leader:fx-probe:guarded'));
+      assert.equal(rows[0].held, true);
+      assert.equal(await leads(b, 'guarded'), true, 'the kernel leads it all the same');
+    } finally {
+      await other.end();
+    }
   });
 
   it('refuses a leader name that is not a name', async () => {
