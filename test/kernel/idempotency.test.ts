@@ -130,6 +130,27 @@ describe('Idempotency-Key', { timeout: 120_000 }, () => {
       assert.match(res.body.error, /Idempotency-Key/);
     }
   });
+
+  it('a key whose server was killed mid-request is free after a restart on SQLite, held until its lease ends on PostgreSQL', async () => {
+    const inFlight = create(server, 'key-server-killed', { name: 'server-killed', hold: true }).catch(() => undefined);
+    await waitFor('the create to be held', async () => ((await server.api('GET', '/api/fx-idem/state')).body.held === 1 ? true : undefined));
+    server.process.kill('SIGKILL');
+    await inFlight;
+    server = await startTestServer({ dataDir: server.dataDir });
+    await waitFor('fx-idem to run', async () => ((await pluginInfo(server, 'fx-idem'))?.state === 'running' ? true : undefined), 30_000);
+    if (server.databaseUrl) {
+      // Another instance could still be serving it: only the lease (the route's timeout and more) frees it.
+      const busy = await create(server, 'key-server-killed', { name: 'server-killed', hold: true });
+      assert.equal(busy.status, 409, busy.text);
+      return;
+    }
+    // One process serves SQLite: the claim of the killed one is dead, and the retry runs, once.
+    const retried = create(server, 'key-server-killed', { name: 'server-killed', hold: true });
+    await waitFor('the retry to be held', async () => ((await server.api('GET', '/api/fx-idem/state')).body.held === 1 ? true : undefined));
+    await server.api('POST', '/api/fx-idem/release');
+    assert.equal((await retried).status, 201);
+    assert.equal((await named(server, 'server-killed')).length, 1);
+  });
 });
 
 describe('Idempotency-Key expiry', { timeout: 60_000 }, () => {
