@@ -86,6 +86,15 @@ export interface ServerConfig {
   /** ROOST_PUBLIC_URL: the server's address as people reach it (behind a proxy), for links such as the device flow's verification_uri. */
   publicUrl: string | undefined;
   devicePollIntervalSeconds: number;
+  /** ROOST_IDEMPOTENCY_TTL_SECONDS: how long an Idempotency-Key's answer is kept (kernel/http/idempotency.ts). */
+  idempotencyTtlSeconds: number;
+  /** Slow and greedy clients (kernel/http/connection-limits.ts); 0 turns a limit off. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnectionsPerAddress: number;
+  maxLoopbackConnections: number;
+  /** A WebSocket client with more than this unread is closed (1013). */
+  wsMaxBufferedBytes: number;
 }
 
 type Flags = Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir'>> & { extensionDirs?: string[] };
@@ -148,6 +157,12 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     publicUrl: env.ROOST_PUBLIC_URL ? publicUrlFrom(env.ROOST_PUBLIC_URL) : undefined,
     deviceCodeTtlSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_CODE_TTL_SECONDS, 'ROOST_DEVICE_CODE_TTL_SECONDS') ?? 600),
     devicePollIntervalSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_POLL_INTERVAL_SECONDS, 'ROOST_DEVICE_POLL_INTERVAL_SECONDS') ?? 5),
+    idempotencyTtlSeconds: Math.max(1, intFrom(env.ROOST_IDEMPOTENCY_TTL_SECONDS, 'ROOST_IDEMPOTENCY_TTL_SECONDS') ?? 86_400),
+    headersTimeoutMs: intFrom(env.ROOST_HEADERS_TIMEOUT_MS, 'ROOST_HEADERS_TIMEOUT_MS') ?? 10_000,
+    requestTimeoutMs: intFrom(env.ROOST_REQUEST_TIMEOUT_MS, 'ROOST_REQUEST_TIMEOUT_MS') ?? 60_000,
+    maxConnectionsPerAddress: intFrom(env.ROOST_MAX_CONNECTIONS_PER_ADDRESS, 'ROOST_MAX_CONNECTIONS_PER_ADDRESS') ?? 256,
+    maxLoopbackConnections: intFrom(env.ROOST_MAX_LOOPBACK_CONNECTIONS, 'ROOST_MAX_LOOPBACK_CONNECTIONS') ?? 4_096,
+    wsMaxBufferedBytes: Math.max(65_536, intFrom(env.ROOST_WS_MAX_BUFFERED_BYTES, 'ROOST_WS_MAX_BUFFERED_BYTES') ?? 4 * 1024 * 1024),
   };
 }
 

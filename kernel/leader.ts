@@ -2,6 +2,8 @@
 // PostgreSQL advisory lock on a connection kept for that. The others retry every leaderRetryMs, so
 // when the leader goes away (its connection, and with it the lock, is gone) another takes over. On
 // SQLite there is one process, which leads everything. Extensions ask with the `leader` message.
+// Advisory locks belong to the whole database, and an extension's own role may take any: the lock of a
+// name is derived with a kernel secret, so no extension can compute it to take (or hold off) another's.
 import type pg from 'pg';
 import { advisoryKey } from '../protocol/storage.js';
 
@@ -17,11 +19,14 @@ export class Leadership {
   private trying: Promise<void> | undefined;
   private closed = false;
 
-  /** databaseUrl: PostgreSQL (instances may share it), or undefined (this process leads everything). */
+  private salt: Promise<string> | undefined;
+
+  /** databaseUrl: PostgreSQL (instances may share it), or undefined (this process leads everything); secret: the same on every instance. */
   constructor(
     private readonly databaseUrl: string | undefined,
     private readonly retryMs: number,
     private readonly log: (level: string, message: string) => void,
+    private readonly secret: () => Promise<string> = async () => '',
   ) {}
 
   /** Whether this instance leads `name` now; the first ask enters it in the running for `name`. */
@@ -29,7 +34,12 @@ export class Leadership {
     if (!this.databaseUrl) return true;
     if (this.closed) return false;
     if (!this.campaigns.has(name)) {
-      this.campaigns.set(name, { key: advisoryKey(`roost:leader:${name}`), leading: false });
+      const salt = await (this.salt ??= this.secret().catch((err: unknown) => {
+        this.salt = undefined; // asked again next time
+        throw err;
+      }));
+      if (this.campaigns.has(name)) return this.campaigns.get(name)!.leading;
+      this.campaigns.set(name, { key: advisoryKey(`roost:leader:${salt}:${name}`), leading: false });
       this.timer ??= setInterval(() => void this.tryAll(), this.retryMs).unref();
       await this.tryAll();
     }

@@ -33,6 +33,8 @@ const SAMPLE_EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
 export class KernelMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'owner' | 'status'>;
+  private readonly refusedConnections: Counter;
+  private readonly slowWsClients: Counter;
   private readonly duration: Histogram<'method' | 'route' | 'owner'>;
   /** The event-loop delay of the samples' own window (system_metrics), apart from the one of /metrics' scrapes. */
   private readonly sampleDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
@@ -44,6 +46,12 @@ export class KernelMetrics {
     this.requests = new Counter({
       name: 'roost_http_requests_total', help: 'REST requests answered, by route pattern, owner (kernel or extension) and status',
       labelNames: ['method', 'route', 'owner', 'status'], registers,
+    });
+    this.refusedConnections = new Counter({
+      name: 'roost_http_connections_refused_total', help: 'Connections refused (503) because their address already had as many open as it may', registers,
+    });
+    this.slowWsClients = new Counter({
+      name: 'roost_ws_slow_clients_closed_total', help: 'WebSocket clients closed (1013) for not reading what was sent to them', registers,
     });
     this.duration = new Histogram({
       name: 'roost_http_request_duration_seconds', help: 'Time from a REST request arriving to its answer, by route pattern and owner',
@@ -123,6 +131,14 @@ export class KernelMetrics {
   observe(method: string, route: string, owner: string, status: number, seconds: number): void {
     this.requests.inc({ method, route, owner, status: String(status) });
     this.duration.observe({ method, route, owner }, seconds);
+  }
+
+  connectionRefused(): void {
+    this.refusedConnections.inc();
+  }
+
+  slowWsClientClosed(): void {
+    this.slowWsClients.inc();
   }
 
   render(): Promise<string> {

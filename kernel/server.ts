@@ -25,6 +25,7 @@ import { createLog } from './log.js';
 import { extensionKey, loadSealingKey } from './auth/sealing-key.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { httpServerOptions, limitConnections } from './http/connection-limits.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { HttpDrain } from './http/drain.js';
 import { listenUiPort } from './http/ui-port.js';
@@ -42,6 +43,7 @@ import { Leadership } from './leader.js';
 import { McpTokens } from './mcp/tokens.js';
 import { KernelMetrics, sqliteSizes } from './metrics.js';
 import { Settings } from './settings.js';
+import { kernelSecret } from './storage/pg-roles.js';
 import { isPostgres, openKernelDatabase, pgRelays, storageFor, tenantWorkspaces } from './storage/provision.js';
 import { WsHub } from './ws/hub.js';
 import { MemoryTickets, SharedTickets } from './ws/tickets.js';
@@ -117,7 +119,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       rateLimiter: rateLimiterFor(config, db, log),
       settings: new Settings(db),
       mcpTokens: new McpTokens(db),
-      leadership: new Leadership(isPostgres(config) ? config.databaseUrl : undefined, config.leaderRetryMs, log),
+      leadership: new Leadership(isPostgres(config) ? config.databaseUrl : undefined, config.leaderRetryMs, log, () => kernelSecret(db, 'leader_salt')),
       requestRestart(reason: string) {
         if (!embed.onRestart) throw new RoostError('CONFLICT', 'this server was not started by `roost serve`, which is what starts it again: restart it the way it was started');
         log('info', `restart requested: ${reason}`);
@@ -230,9 +232,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     // In-flight requests finish while the extensions serving them still run; the extensions' stop keeps its share.
     const drainDeadline = () => deadline - Math.min(EXTENSION_STOP_MAX_MS, config.shutdownTimeoutMs * EXTENSION_STOP_SHARE);
     const drain = new HttpDrain();
-    const server: Server = createServer(serveDraining(drain));
+    const server: Server = createServer(httpServerOptions(config), serveDraining(drain));
     server.keepAliveTimeout = 65_000;
     answerClientErrors(server);
+    limitConnections(server, config, () => kernel.metrics.connectionRefused());
     const uiDrain = new HttpDrain();
     let uiServer: Server | undefined;
     closers.push(() => Promise.all([drain.drain(server, drainDeadline()), uiServer && uiDrain.drain(uiServer, drainDeadline())]));
@@ -249,7 +252,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
-    if (config.uiPort !== undefined) uiServer = await listenUiPort(config.uiPort, config.host, serveDraining(uiDrain), (s) => ws.attach(s));
+    if (config.uiPort !== undefined) {
+      uiServer = await listenUiPort(config.uiPort, config.host, serveDraining(uiDrain), (s) => {
+        limitConnections(s, config, () => kernel.metrics.connectionRefused());
+        ws.attach(s);
+      }, httpServerOptions(config));
+    }
     const port = (server.address() as AddressInfo).port;
     const running: RunningServer = {
       kernel,

@@ -18,7 +18,11 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** An Idempotency-Key whose first request is still being served. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** An Idempotency-Key sent again with another method, path or body. */
+  IDEMPOTENCY_KEY_MISMATCH: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
@@ -30,6 +34,8 @@ export const ERROR_STATUS = {
   DATABASE_UNAVAILABLE: 503,
   /** A mutation ran, or may have, but its audit entry could not be written (the database did not answer). */
   AUDIT_UNAVAILABLE: 503,
+  /** A connection past ROOST_MAX_CONNECTIONS_PER_ADDRESS for its address. */
+  TOO_MANY_CONNECTIONS: 503,
   EXTENSION_TIMEOUT: 504,
   /** The disk (or quota) under a database or data file is full: nothing more can be stored until space is freed. */
   STORAGE_FULL: 507,

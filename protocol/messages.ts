@@ -171,11 +171,11 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   system_metrics: 'system',
   restart: 'system',
   queue_depth: undefined,
-  tenant_plan: undefined,
+  tenant_plan: 'plans',
   set_tenant_plan: 'system',
 };
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'system',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'system', 'plans',
 ] as const;

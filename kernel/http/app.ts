@@ -16,6 +16,7 @@ import { accessLog, accessLogWriter } from './access-log.js';
 import { auditMutations } from './audit-mutations.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
+import { idempotentRequests } from './idempotency.js';
 import { jsonBody } from './json-body.js';
 import { measureRequests, metricsEndpoint } from './metrics-endpoint.js';
 import type { RouteMatch } from './route-table.js';
@@ -63,6 +64,7 @@ export function createApp(kernel: Kernel): HttpFront {
   app.use(viewersOnlyRead());
   app.use(readOnlyTenants(kernel));
   app.use(bodyGuard(kernel));
+  app.use(idempotentRequests(kernel));
   app.use(serveExtensionRoute(kernel));
   app.use(
     // JSON is read as text and parsed by jsonBody(), which checks the JSON limits before JSON.parse.

@@ -2,9 +2,10 @@
 // owner, and a browser runs any page's code on the owner's machine, so:
 // - Host must name this server (loopback names, the bind host, ROOST_ALLOWED_HOSTS): a page that
 //   re-points its own DNS name at 127.0.0.1 (DNS rebinding) still sends its own name and is refused.
-// - Origin, when a browser sends one, must be this server's own (same host and port as Host) or
-//   listed in ROOST_ALLOWED_ORIGINS; CORS answers only listed origins. Clients that are not browsers
-//   send no Origin and pass.
+// - Origin, when a browser sends one, must be a bare serialized origin (scheme://host[:port], nothing
+//   more) and this server's own (http, same host and port as Host; or ROOST_PUBLIC_URL's origin behind
+//   a TLS proxy) or listed in ROOST_ALLOWED_ORIGINS; CORS answers only listed origins. Clients that are
+//   not browsers send no Origin and pass.
 // Every front (REST, /ws upgrades, /mcp) runs this before it identifies the caller, so the local-owner
 // rule only ever sees requests that passed.
 import type { IncomingMessage } from 'node:http';
@@ -16,8 +17,8 @@ import type { Kernel } from '../kernel.js';
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id';
-const EXPOSED_HEADERS = 'retry-after, www-authenticate, mcp-session-id';
+const ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, mcp-protocol-version, mcp-session-id, last-event-id';
+const EXPOSED_HEADERS = 'retry-after, www-authenticate, mcp-session-id, location, idempotent-replayed';
 
 interface HostName {
   name: string;
@@ -27,13 +28,45 @@ interface HostName {
 
 export interface BrowserPolicy {
   hosts: HostName[];
+  /** Listed origins, serialized (lower-case, no default port). */
   origins: Set<string>;
+  /** ROOST_PUBLIC_URL's origin: the server's own when a TLS proxy serves it as https. */
+  publicOrigin: string | undefined;
 }
 
-export function browserPolicy(config: Pick<ServerConfig, 'host' | 'allowedHosts' | 'allowedOrigins'>): BrowserPolicy {
+export function browserPolicy(config: Pick<ServerConfig, 'host' | 'allowedHosts' | 'allowedOrigins' | 'publicUrl'>): BrowserPolicy {
   const bindHost = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const names = [...LOOPBACK_NAMES, bindHost.toLowerCase(), ...config.allowedHosts];
-  return { hosts: names.map(splitHost).filter((h): h is HostName => h !== undefined), origins: new Set(config.allowedOrigins) };
+  const origins = config.allowedOrigins.map(normalisedOrigin).filter((o): o is string => o !== undefined);
+  return {
+    hosts: names.map(splitHost).filter((h): h is HostName => h !== undefined),
+    origins: new Set(origins),
+    publicOrigin: config.publicUrl === undefined ? undefined : normalisedOrigin(config.publicUrl),
+  };
+}
+
+/** A configured origin or URL as browsers serialize its origin; undefined when it is not http(s). */
+function normalisedOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Origin header when it is exactly what a browser sends for an http(s) page: its own serialization
+ * (so no path, query, userinfo, upper case, default port or trailing junk). `null` is never one.
+ */
+function serializedOrigin(value: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  return /^https?:$/.test(url.protocol) && url.origin === value ? url : undefined;
 }
 
 /** `name`, `name:port`, `[v6]` or `[v6]:port`, lower-cased; undefined when it is none of these. */
@@ -49,22 +82,20 @@ export function hostAllowed(policy: BrowserPolicy, host: string | undefined): bo
   return given !== undefined && policy.hosts.some((h) => h.name === given.name && (h.port === undefined || h.port === given.port));
 }
 
-/** Same origin: the page was served by this very host and port (the Host header, already checked). */
-function sameOrigin(origin: string, host: string | undefined): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
+/**
+ * Same origin: the page was served by this very server, which speaks plain http, on the host and port
+ * of the Host header (already checked). An https page reached it through a proxy: ROOST_PUBLIC_URL.
+ */
+function sameOrigin(url: URL, host: string | undefined): boolean {
   const given = host === undefined ? undefined : splitHost(host);
-  if (!given || !/^https?:$/.test(url.protocol)) return false;
-  const defaultPort = url.protocol === 'https:' ? '443' : '80';
-  return url.hostname === given.name && (url.port || defaultPort) === (given.port ?? defaultPort);
+  return url.protocol === 'http:' && given !== undefined && url.hostname === given.name && (url.port || '80') === (given.port ?? '80');
 }
 
 export function originAllowed(policy: BrowserPolicy, origin: string | undefined, host: string | undefined): boolean {
-  return origin === undefined || policy.origins.has(origin) || sameOrigin(origin, host);
+  if (origin === undefined) return true;
+  const url = serializedOrigin(origin);
+  if (!url) return false;
+  return policy.origins.has(origin) || origin === policy.publicOrigin || sameOrigin(url, host);
 }
 
 /** The refusal for a request whose Host or Origin is foreign, or undefined when it may go on. */

@@ -10,9 +10,16 @@ export function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** Bodies already read (the Idempotency-Key check reads one before its route does). */
+const bodies = new WeakMap<IncomingMessage, Buffer>();
+
 export async function readRawBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const read = bodies.get(req);
+  if (read) return read;
   try {
-    return await getRawBody(req, { limit: limitBytes });
+    const body = await getRawBody(req, { limit: limitBytes });
+    bodies.set(req, body);
+    return body;
   } catch (err) {
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${limitBytes} bytes`);

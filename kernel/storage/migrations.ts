@@ -157,4 +157,35 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '009_plans_capability',
+    async up(db) {
+      // Reading a tenant's plan (tenant_plan) now needs the `plans` capability. Extensions registered
+      // before keep what they could do: each gets it granted (an operator may revoke it).
+      const registered: Array<{ extension: string }> = await db('extension_grants').distinct('extension');
+      const now = new Date().toISOString();
+      if (registered.length > 0) {
+        await db('extension_grants').insert(registered.map(({ extension }) => ({ extension, capability: 'plans', granted: true, updated_at: now }))).onConflict(['extension', 'capability']).ignore();
+      }
+    },
+  },
+  {
+    name: '010_idempotency_keys',
+    async up(db) {
+      // Idempotency-Key answers (kernel/http/idempotency.ts): claimed by the request that runs, then kept for a day.
+      await db.schema.createTable('idempotency_keys', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('key', 255).notNullable();
+        t.string('fingerprint', 64).notNullable();
+        t.string('owner').notNullable();
+        t.integer('status');
+        t.text('headers');
+        t.text('body');
+        t.bigInteger('lease_until').notNullable();
+        t.bigInteger('expires_at').notNullable();
+        t.primary(['tenant_id', 'key']);
+        t.index(['expires_at']);
+      });
+    },
+  },
 ];

@@ -42,12 +42,15 @@ export async function prepareDatabase(admin: Knex): Promise<void> {
   });
 }
 
-/** The kernel's secret for role passwords, made by whichever instance asks first. */
-async function roleSecret(kernelDb: Knex): Promise<string> {
-  await kernelDb('server_secrets').insert({ name: SECRET_NAME, value: randomBytes(32).toString('hex'), created_at: new Date().toISOString() }).onConflict('name').ignore();
-  const row = await kernelDb('server_secrets').where({ name: SECRET_NAME }).first<{ value: string }>();
+/** A secret of the kernel's, the same on every instance: made by whichever instance asks first. */
+export async function kernelSecret(kernelDb: Knex, name: string): Promise<string> {
+  await kernelDb('server_secrets').insert({ name, value: randomBytes(32).toString('hex'), created_at: new Date().toISOString() }).onConflict('name').ignore();
+  const row = await kernelDb('server_secrets').where({ name }).first<{ value: string }>();
   return row!.value;
 }
+
+/** The kernel's secret for role passwords. */
+const roleSecret = (kernelDb: Knex) => kernelSecret(kernelDb, SECRET_NAME);
 
 /**
  * Creates (or brings up to date) the extension's role and schema and returns the storage its init

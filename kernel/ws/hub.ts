@@ -16,7 +16,8 @@ import type { TicketStore } from './tickets.js';
 
 export const HEARTBEAT_MS = 30_000;
 const MAX_MESSAGE_BYTES = 1024 * 1024;
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** How long a client closed for not reading has to read up to the close frame before it is cut off. */
+const SLOW_CLOSE_GRACE_MS = 10_000;
 
 export interface WsClient {
   id: string;
@@ -163,14 +164,21 @@ export class WsHub {
     this.write(client, JSON.stringify({ type: 'error', message: error.message, code: error.code }));
   }
 
-  /** Sends unless the client stopped reading: a slow consumer is dropped before it can hurt the server. */
+  /**
+   * Sends unless the client stopped reading: with more than ROOST_WS_MAX_BUFFERED_BYTES unread it is closed with
+   * 1013 (it may reconnect and subscribe `since` what it last read), nothing more is queued for it, and
+   * it is cut off if it does not read up to the close frame soon.
+   */
   private write(client: WsClient, data: string | Buffer): void {
-    if (client.socket.readyState !== client.socket.OPEN) return;
-    if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      client.socket.terminate();
+    const { socket } = client;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > this.kernel.config.wsMaxBufferedBytes) {
+      this.kernel.metrics.slowWsClientClosed();
+      socket.close(1013, 'too slow: the client is not reading what it is sent');
+      setTimeout(() => socket.terminate(), SLOW_CLOSE_GRACE_MS).unref();
       return;
     }
-    client.socket.send(data, { binary: false });
+    socket.send(data, { binary: false });
   }
 
   private beat(): void {

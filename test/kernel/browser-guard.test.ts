@@ -66,7 +66,7 @@ describe('browsers: Host, Origin and CORS', { timeout: 55_000 }, () => {
 
   before(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'roost-browser-'));
-    server = await startTestServer({ env: { ROOST_ALLOWED_ORIGINS: `${UI}, https://other.example`, ROOST_ALLOWED_HOSTS: 'roost.internal' } });
+    server = await startTestServer({ env: { ROOST_ALLOWED_ORIGINS: `${UI}, https://other.example`, ROOST_ALLOWED_HOSTS: 'roost.internal', ROOST_PUBLIC_URL: 'https://roost.internal/' } });
   });
   after(async () => {
     await server.cleanup();
@@ -88,6 +88,31 @@ describe('browsers: Host, Origin and CORS', { timeout: 55_000 }, () => {
     assertRefused(ws, '/ws');
     // A page on the same host name but another port is another origin.
     assertRefused(await createProject({ origin: `http://127.0.0.1:${server.port + 1}` }), 'another port');
+  });
+
+  it('takes an Origin only as a bare origin of the scheme, host and port this server serves', async () => {
+    const before = await projectCount();
+    const self = `127.0.0.1:${server.port}`;
+    const foreign = [
+      `https://${self}`, // this server speaks plain http: an https page is another origin
+      `http://${self}/x`, // a path
+      `http://${self}/`,
+      `http://user@${self}`, // userinfo
+      `http://${self}?q`,
+      `http://${self} junk`,
+      `HTTP://${self}`, // not as a browser serializes it
+      `ws://${self}`,
+      `${UI}/x`, // a listed origin with a path
+      'http://roost.internal', // ROOST_PUBLIC_URL names https, not http
+    ];
+    for (const origin of foreign) {
+      assertRefused(await createProject({ origin }), origin);
+      assertRefused(await upgrade({ origin }), `/ws ${origin}`);
+    }
+    assert.equal(await projectCount(), before);
+    // Behind a TLS proxy the page is ROOST_PUBLIC_URL's origin, reached by its host name.
+    const proxied = await createProject({ origin: 'https://roost.internal', host: 'roost.internal' });
+    assert.equal(proxied.status, 201, JSON.stringify(proxied.body));
   });
 
   it('refuses a foreign Host (DNS rebinding) on REST reads and /ws', async () => {

@@ -80,6 +80,17 @@ describe('capabilities', () => {
     assert.deepEqual((await ask({ type: 'metadata', keys: ['name'] })).value, { name: 'roost-server' });
   });
 
+  it('tenant_plan: refused without plans, the tenant\'s plan once granted', async () => {
+    const refused = await ask({ type: 'tenant_plan', tenantId: 'default' });
+    assert.equal(refused.error?.code, 'CAPABILITY_DENIED', JSON.stringify(refused));
+    assert.match(refused.error.message, /capability "plans" is not granted to fx-probe/);
+    await grant('plans');
+    const { value } = await ask({ type: 'tenant_plan', tenantId: 'default' });
+    assert.equal(value.plan, 'enterprise');
+    await grant('plans', 'revoke');
+    assert.equal((await ask({ type: 'tenant_plan', tenantId: 'default' })).error?.code, 'CAPABILITY_DENIED');
+  });
+
   it('call and secret: refused without the grant, served at once with it', async () => {
     const call = { type: 'call', method: 'GET', path: '/api/projects' };
     assert.equal((await ask(call)).error.code, 'CAPABILITY_DENIED');

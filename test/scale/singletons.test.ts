@@ -3,7 +3,8 @@
 // the leader is killed. On SQLite the one process leads everything.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadFixture, pluginInfo } from '../fixtures/extensions/helpers.js';
+import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
+import { advisoryKey } from '../../protocol/storage.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { connectSocket, startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -76,6 +77,10 @@ describe('tickets and leaders across instances', () => {
     // Another name is a race of its own: B asks first and leads it.
     assert.equal(await leads(b, 'sweep'), true);
     assert.equal(await leads(a, 'sweep'), false);
+    // A name is the asking extension's own: asking for another's ("sessions:runner") names fx-probe's.
+    assert.equal(await leads(b, 'sessions:runner'), true);
+    await waitForLog(b, /leads "fx-probe:sessions:runner"/);
+    assert.doesNotMatch(b.log(), /leads "sessions:runner"/);
     a.process.kill('SIGKILL');
     await a.process;
     await waitFor('B to take over "tick"', async () => ((await leads(b, 'tick')) ? true : undefined), 20_000);
@@ -84,6 +89,20 @@ describe('tickets and leaders across instances', () => {
     a = await startTestServer({ databaseUrl, env: { ROOST_API_KEY: KEY, ROOST_LEADER_RETRY_MS: '200' } });
     // (fx-probe is loaded already: the extensions loaded are recorded in the shared kernel schema.)
     assert.equal(await leads(a, 'tick'), false);
+  });
+
+  it('no other connection to the database can take a singleton\'s lock: its key is the kernel\'s secret', async () => {
+    // As a hostile extension could with its own role: the advisory lock a leader name would have without the secret.
+    const { default: pg } = await import('pg');
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      const { rows } = await other.query('SELECT pg_try_advisory_lock($1, $2) AS held', advisoryKey('roost:leader:fx-probe:guarded'));
+      assert.equal(rows[0].held, true);
+      assert.equal(await leads(b, 'guarded'), true, 'the kernel leads it all the same');
+    } finally {
+      await other.end();
+    }
   });
 
   it('refuses a leader name that is not a name', async () => {

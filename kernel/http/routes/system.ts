@@ -130,6 +130,7 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
     if (!identity.keyHash) throw new RoostError('VALIDATION_ERROR', 'call with the API key to rotate (Authorization: Bearer <key>)');
     const { key, record, previousExpiresAt } = await k.keys.rotate(identity.keyHash, k.config.keyGraceSeconds);
     ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store'); // a new key: never kept (not for an Idempotency-Key either)
     ctx.body = { apiKey: key, keyHash: record.keyHash, expiresAt: record.expiresAt, previous: { keyHash: identity.keyHash, validUntil: previousExpiresAt } };
   });
 

@@ -57,6 +57,7 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
     const { key, record } = await k.keys.create(identity.tenantId, body.role, body.label ?? '', expiresAt);
     k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.member_added', resource: `member:${record.keyHash}`, detail: { role: body.role } });
     ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store'); // a new key: never kept (not for an Idempotency-Key either)
     ctx.body = { ...toMember(record), apiKey: key };
   });
 
