@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { findSandboxTools } from '../../kernel/host/sandbox-tools.js';
 import { tempDir, tempGitRepo } from '../helpers/cli.js';
+import { assertSchema } from './json-schema.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
 
 // argv: a list of "label=path" to read, "sock:label=path" to connect to, "env:NAME", "write:label=path", "run:cmd".
@@ -164,5 +165,13 @@ describe('CLI plugins: deny by default', { skip: 'missing' in tools ? `no usable
     const passed = Object.entries(seen).filter(([, answer]) => answer === 'yes').map(([label]) => label);
     assert.deepEqual(passed.sort(), ['ROOST_TEST_TOKEN', 'named.json', 'pg', 'project-write']);
     assert.equal(existsSync(join(repo.work, 'granted.txt')), true);
+  });
+
+  test('plugins list shows what was granted', async () => {
+    const list = await env.run(['plugins', 'list', '--json'], repo.work);
+    const entry = assertSchema('plugins-list', list.json).plugins.find((p: { name: string }) => p.name === 'granted');
+    assert.deepEqual(entry.sandbox, { env: ['ROOST_TEST_TOKEN'], envFiles: ['ROOST_TEST_FILE'], sockets: [sockets.pg] });
+    const text = await env.run(['plugins', 'list'], repo.work);
+    assert.match(text.stdout, new RegExp(`sandbox: \\$ROOST_TEST_TOKEN, \\$ROOST_TEST_FILE, ${sockets.pg!.replace(/[.$]/g, '\\$&')}`));
   });
 });
