@@ -175,3 +175,28 @@ describe('CLI plugins: deny by default', { skip: 'missing' in tools ? `no usable
     assert.match(text.stdout, new RegExp(`sandbox: \\$ROOST_TEST_TOKEN, \\$ROOST_TEST_FILE, ${sockets.pg!.replace(/[.$]/g, '\\$&')}`));
   });
 });
+
+describe('CLI plugins without bubblewrap: the same environment allow-list', () => {
+  let env: PluginHome;
+  let repo: Awaited<ReturnType<typeof tempGitRepo>>;
+
+  before(async () => {
+    env = await pluginHome();
+    repo = await tempGitRepo();
+    await env.installFiles('bare', {
+      'plugin.toml': '[plugin]\nname = "bare"\nversion = "1.0.0"\n\n[sandbox]\nenv = ["ROOST_TEST_TOKEN"]\n\n[[commands]]\nname = "bare"\nbinary = "env.sh"\n',
+      'env.sh': '#!/bin/sh\nfor v in ANTHROPIC_API_KEY ROOST_API_KEY SSH_AUTH_SOCK ROOST_TEST_TOKEN ROOST_PLUGIN; do eval "echo $v: \\${$v:-unset}"; done\n',
+    });
+  });
+  after(async () => {
+    await repo.cleanup();
+    await env.cleanup();
+  });
+
+  test('unsandboxed, it still gets only the basics, the protocol and its granted variables, after a warning', async () => {
+    const run = await env.run(['bare'], repo.work, { ROOST_BWRAP: '/nonexistent/bwrap', ANTHROPIC_API_KEY: 'sk-ant-leak', ROOST_API_KEY: 'rk_leak', SSH_AUTH_SOCK: '/tmp/agent.sock', ROOST_TEST_TOKEN: 'granted' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, 'ANTHROPIC_API_KEY: unset\nROOST_API_KEY: unset\nSSH_AUTH_SOCK: unset\nROOST_TEST_TOKEN: granted\nROOST_PLUGIN: bare');
+    assert.match(run.stderr, /bare runs without a sandbox .*: network and filesystem not enforced/);
+  });
+});
