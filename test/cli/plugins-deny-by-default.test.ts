@@ -1,6 +1,7 @@
 // A CLI plugin with no grants gets nothing of the machine beyond the project (read-only), its own
 // folder and the tools it runs: a Python plugin tries each leak an adversarial run found — API keys in
-// its environment, a server's data dir, the home folder's credentials and history, host Unix sockets
+// its environment, a server's data dir (in the home folder, elsewhere, or in the project named by
+// ROOST_DATA_DIR), the home folder's credentials and history, host Unix sockets
 // (a listening one under /run, a PostgreSQL-like one outside the project, the SSH agent's) — and gets
 // none. What a manifest declares and the install grants does pass: a variable, a file a variable
 // names, a socket, and the project read-write with `filesystem`. The home folder is a fake one.
@@ -88,6 +89,9 @@ describe('CLI plugins: deny by default', { skip: 'missing' in tools ? `no usable
     await mkdir(join(outside.dir, 'srv/data'), { recursive: true });
     await writeFile(join(outside.dir, 'srv/data/sealing.key'), 'c'.repeat(64));
     await writeFile(join(outside.dir, 'named.json'), '{"named": true}');
+    // A server data dir inside the project, named by ROOST_DATA_DIR.
+    await mkdir(join(repo.work, 'server-data'));
+    await writeFile(join(repo.work, 'server-data', 'audit.key'), 'd'.repeat(64));
 
     // Listening sockets: a PostgreSQL-like one outside the project, an SSH agent's, and one under /run (root only).
     await mkdir(join(outside.dir, 'pg'));
@@ -110,6 +114,7 @@ describe('CLI plugins: deny by default', { skip: 'missing' in tools ? `no usable
       DATABASE_URL: 'postgres://postgres:hunter2@localhost/roost',
       ROOST_TEST_TOKEN: 'granted-token',
       ROOST_TEST_FILE: join(outside.dir, 'named.json'),
+      ROOST_DATA_DIR: join(repo.work, 'server-data'),
     };
     const plugin = (name: string, extra: string) => ({
       'plugin.toml': `[plugin]\nname = "${name}"\nversion = "1.0.0"\n${extra}\n[[commands]]\nname = "${name}"\nbinary = "probe.py"\n`,
@@ -141,6 +146,7 @@ describe('CLI plugins: deny by default', { skip: 'missing' in tools ? `no usable
     ...['.pgpass', '.claude/.credentials.json', '.bash_history', '.env', '.config/x/token', '.cargo/credentials.toml',
       '.roost/data/sealing.key', '.roost/data/audit.key', '.roost/data/kernel.sqlite'].map((path) => `read:~/${path}=${join(home, path)}`),
     `read:srv/data/sealing.key=${join(outside.dir, 'srv/data/sealing.key')}`,
+    `read:project/server-data/audit.key=${join(repo.work, 'server-data', 'audit.key')}`,
     `read:named.json=${join(outside.dir, 'named.json')}`,
     ...Object.entries(sockets).map(([label, path]) => `sock:${label}=${path}`),
   ];
