@@ -101,7 +101,7 @@ export function toEntry(manifest: Manifest, source: string, linked: boolean): Re
     source,
     linked,
     capabilities: Object.entries(manifest.capabilities).filter(([, on]) => on).map(([name]) => name).sort(),
-    ...(manifest.sandbox ? { sandbox: manifest.sandbox } : {}),
+    sandbox: manifest.sandbox ?? { env: [], envFiles: [], sockets: [] },
     commands: manifest.commands,
     hooks: manifest.hooks,
     installedAt: new Date().toISOString(),

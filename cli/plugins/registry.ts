@@ -79,6 +79,16 @@ export function findEntry(registry: Registry, name: string): RegistryEntry | und
 
 const NAME_PREFIXES = ['cli-plugin-', 'fledge-plugin-', 'fledge-'];
 
+/**
+ * The entry with its [sandbox] grant. A built-in linked by a roost from before [sandbox] has none
+ * recorded; its grant comes with roost, from its in-tree manifest (no approval is asked for built-ins).
+ */
+export async function withSandboxGrant(entry: RegistryEntry): Promise<RegistryEntry> {
+  if (entry.sandbox || !entry.linked) return entry;
+  const { readManifest } = await import('../../kernel/host/manifest.js'); // TOML only for such an old entry
+  return { ...entry, sandbox: (await readManifest(entry.dir)).sandbox ?? { env: [], envFiles: [], sockets: [] } };
+}
+
 /** The manifest PluginProcess runs with: the approved state recorded at install. */
 export function entryManifest(entry: RegistryEntry): Manifest {
   return {

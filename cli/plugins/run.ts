@@ -10,7 +10,7 @@ import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
 import { packageRoot, runnableEntry } from '../../protocol/paths.js';
 import type { Question } from '../context.js';
 import { projectInfo } from './project-info.js';
-import { entryManifest, type RegistryEntry } from './registry.js';
+import { entryManifest, withSandboxGrant, type RegistryEntry } from './registry.js';
 import { pluginEnv } from './plugin-env.js';
 import { startPlain, type RunningPlugin } from './run-plain.js';
 import { pluginBox, type PluginBox } from './sandbox.js';
@@ -44,7 +44,8 @@ export interface RunOutcome {
 
 const hostVersion = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export async function runPlugin(entry: RegistryEntry, binary: string, options: RunPluginOptions): Promise<RunOutcome> {
+export async function runPlugin(recorded: RegistryEntry, binary: string, options: RunPluginOptions): Promise<RunOutcome> {
+  const entry = await withSandboxGrant(recorded);
   const file = runnableEntry(join(entry.dir, binary));
   if (!existsSync(file)) {
     throw new RoostError('NOT_FOUND', `${entry.name}: ${binary} is missing from ${entry.dir}; reinstall the plugin`);
