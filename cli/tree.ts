@@ -142,7 +142,7 @@ export const builtinCommands: CommandSpec[] = [
   // plugins
   {
     name: 'plugins install', args: '[source]', description: 'Install a plugin from <org>/<repo>, a path or a git URL (--defaults: deps, metrics, github; --community: secrets, sbom, license, context, coverage, notify)',
-    options: [['--defaults', 'Install the three default plugins that ship with roost'], ['--community', 'Install the community-command plugins that ship with roost'], ['--yes', 'Approve the capabilities and hooks the plugin asks for']],
+    options: [['--defaults', 'Install the three default plugins that ship with roost'], ['--community', 'Install the community-command plugins that ship with roost'], ['--yes', 'Approve the capabilities, hooks and sandbox grants the plugin asks for']],
     load: async () => (await import('./commands/plugins-install.js')).handler,
   },
   { name: 'plugins list', description: 'List the installed plugins', load: async () => (await import('./commands/plugins-list.js')).handler },

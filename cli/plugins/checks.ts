@@ -67,6 +67,17 @@ export function describeRequest(manifest: Manifest, source: string): string {
     `  capabilities: ${granted.length ? granted.map((c) => (c === 'filesystem' ? `filesystem (${manifest.filesystemScope ?? 'project'})` : c)).join(', ') : 'none'}`,
     `  commands: ${manifest.commands.length ? manifest.commands.map((c) => c.name).join(', ') : 'none'}`,
     `  hooks: ${hooks.length ? hooks.join(', ') : 'none'}`,
+    ...describeSandbox(manifest),
     manifest.build && `  build: ${manifest.build.command}`,
   ].filter(Boolean).join('\n');
+}
+
+/** The [sandbox] grants, each on a line of its own: what of the machine beyond the project it sees. */
+function describeSandbox(manifest: Manifest): string[] {
+  const { env = [], envFiles = [], sockets = [] } = manifest.sandbox ?? {};
+  return [
+    env.length > 0 && `  environment variables: ${env.join(', ')}`,
+    envFiles.length > 0 && `  files named by the variables: ${envFiles.join(', ')} (read-only)`,
+    sockets.length > 0 && `  unix sockets: ${sockets.join(', ')}`,
+  ].filter((line): line is string => typeof line === 'string');
 }

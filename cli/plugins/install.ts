@@ -68,7 +68,7 @@ export async function installPlugin(spec: string, options: InstallOptions): Prom
 export async function approve(manifest: Manifest, source: string, options: InstallOptions): Promise<void> {
   options.ctx.log(describeRequest(manifest, source));
   if (options.yes) return;
-  const approved = await options.ctx.confirm(`Install ${manifest.name} with these capabilities and hooks?`, { flag: '--yes' });
+  const approved = await options.ctx.confirm(`Install ${manifest.name} with these capabilities, hooks and sandbox grants?`, { flag: '--yes' });
   if (!approved) throw new RoostError('CANCELLED', `installation of ${manifest.name} declined`);
 }
 
@@ -101,6 +101,7 @@ export function toEntry(manifest: Manifest, source: string, linked: boolean): Re
     source,
     linked,
     capabilities: Object.entries(manifest.capabilities).filter(([, on]) => on).map(([name]) => name).sort(),
+    sandbox: manifest.sandbox ?? { env: [], envFiles: [], sockets: [] },
     commands: manifest.commands,
     hooks: manifest.hooks,
     installedAt: new Date().toISOString(),

@@ -8,10 +8,9 @@ import { gitTry } from '../work/git.js';
 export const EXTRA_METADATA_KEYS = ['git_tags', 'git_status', 'git_log', 'env', 'fledge_config'] as const;
 
 const GIT_LOG_LENGTH = 20;
-/** Variables whose name says they hold a secret never reach a plugin through `env`. */
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION|_KEY$|^KEY$|DATABASE_URL|_DSN$/i;
 
-export async function extraMetadata(key: (typeof EXTRA_METADATA_KEYS)[number], root: string): Promise<unknown> {
+/** `env` is the plugin's own environment (its allow-list, cli/plugins/plugin-env.ts), never roost's. */
+export async function extraMetadata(key: (typeof EXTRA_METADATA_KEYS)[number], root: string, env: Record<string, string | undefined>): Promise<unknown> {
   const git = async (...args: string[]) => {
     const result = await gitTry(root, args).catch(() => null); // no git: no answer
     return result?.exitCode === 0 ? result.stdout.split('\n').filter(Boolean) : null;
@@ -28,7 +27,7 @@ export async function extraMetadata(key: (typeof EXTRA_METADATA_KEYS)[number], r
         return { hash, author, date, subject };
       });
     case 'env':
-      return Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && !SECRET_NAME.test(name)));
+      return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
     case 'fledge_config':
       return readFledgeConfig(root);
   }

@@ -50,7 +50,7 @@ async function gitState(root: string, withRemote: boolean): Promise<ProjectInfo[
 }
 
 /** The metadata reply: project facts, filtered to the keys the plugin asked for; the extra keys only when asked. */
-export async function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined): Promise<Record<string, unknown>> {
+export async function metadataReply(project: ProjectInfo | null, cwd: string, keys: string[] | undefined, env: Record<string, string | undefined>): Promise<Record<string, unknown>> {
   const all: Record<string, unknown> = project
     ? { language: project.language, name: project.name, root: project.root, git: project.git }
     : { language: null, name: basename(cwd), root: cwd, git: null };
@@ -61,7 +61,7 @@ export async function metadataReply(project: ProjectInfo | null, cwd: string, ke
     else {
       // fledge's extra keys load their module only when a plugin asks for one.
       const { EXTRA_METADATA_KEYS, extraMetadata } = await import('./metadata-extra.js');
-      if ((EXTRA_METADATA_KEYS as readonly string[]).includes(key)) reply[key] = await extraMetadata(key as (typeof EXTRA_METADATA_KEYS)[number], project?.root ?? cwd);
+      if ((EXTRA_METADATA_KEYS as readonly string[]).includes(key)) reply[key] = await extraMetadata(key as (typeof EXTRA_METADATA_KEYS)[number], project?.root ?? cwd, env);
     }
   }
   return reply;

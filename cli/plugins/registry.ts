@@ -2,7 +2,7 @@
 // Each entry records what the user approved at install time (capabilities, commands, hooks), so a run
 // never grants more than was shown, whatever the plugin's checkout says later.
 import { readFile } from 'node:fs/promises';
-import type { FilesystemScope, Manifest, PluginProtocol } from '../../kernel/host/manifest.js';
+import type { FilesystemScope, Manifest, PluginProtocol, PluginSandbox } from '../../kernel/host/manifest.js';
 import { PROTOCOL } from '../../protocol/messages.js';
 import { RoostError } from '../../protocol/errors.js';
 import { schemaValidator, describeErrors } from '../../protocol/validate.js';
@@ -32,6 +32,8 @@ export interface RegistryEntry {
   linked: boolean;
   /** Capabilities granted at install (those the manifest asked for and the user approved). */
   capabilities: string[];
+  /** Environment variables, files named by them and sockets granted at install ([sandbox] of the manifest). */
+  sandbox?: PluginSandbox;
   commands: PluginCommand[];
   hooks: { post_install?: string; pre_push?: string };
   installedAt: string;
@@ -77,6 +79,16 @@ export function findEntry(registry: Registry, name: string): RegistryEntry | und
 
 const NAME_PREFIXES = ['cli-plugin-', 'fledge-plugin-', 'fledge-'];
 
+/**
+ * The entry with its [sandbox] grant. A built-in linked by a roost from before [sandbox] has none
+ * recorded; its grant comes with roost, from its in-tree manifest (no approval is asked for built-ins).
+ */
+export async function withSandboxGrant(entry: RegistryEntry): Promise<RegistryEntry> {
+  if (entry.sandbox || !entry.linked) return entry;
+  const { readManifest } = await import('../../kernel/host/manifest.js'); // TOML only for such an old entry
+  return { ...entry, sandbox: (await readManifest(entry.dir)).sandbox ?? { env: [], envFiles: [], sockets: [] } };
+}
+
 /** The manifest PluginProcess runs with: the approved state recorded at install. */
 export function entryManifest(entry: RegistryEntry): Manifest {
   return {
@@ -87,6 +99,7 @@ export function entryManifest(entry: RegistryEntry): Manifest {
     ...(entry.filesystemScope ? { filesystemScope: entry.filesystemScope } : {}),
     dir: entry.dir,
     capabilities: Object.fromEntries(entry.capabilities.map((c) => [c, true])),
+    ...(entry.sandbox ? { sandbox: entry.sandbox } : {}),
     commands: entry.commands,
     hooks: entry.hooks,
   };

@@ -10,7 +10,8 @@ import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
 import { packageRoot, runnableEntry } from '../../protocol/paths.js';
 import type { Question } from '../context.js';
 import { projectInfo } from './project-info.js';
-import { entryManifest, type RegistryEntry } from './registry.js';
+import { entryManifest, withSandboxGrant, type RegistryEntry } from './registry.js';
+import { pluginEnv } from './plugin-env.js';
 import { startPlain, type RunningPlugin } from './run-plain.js';
 import { pluginBox, type PluginBox } from './sandbox.js';
 import { createCliServices } from './services.js';
@@ -25,7 +26,7 @@ export interface RunPluginOptions {
   log(line: string): void;
   /** Cancel the plugin after this long (0: no limit). */
   timeoutMs?: number;
-  /** Extra environment for the child (ROOST_HOOK for hooks). */
+  /** Extra environment for the child (ROOST_HOOK for hooks), beyond its allow-list (plugin-env.ts). */
   env?: Record<string, string>;
   /** init.command: the manifest command being run (absent for hooks). */
   command?: string;
@@ -43,20 +44,14 @@ export interface RunOutcome {
 
 const hostVersion = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export async function runPlugin(entry: RegistryEntry, binary: string, options: RunPluginOptions): Promise<RunOutcome> {
+export async function runPlugin(recorded: RegistryEntry, binary: string, options: RunPluginOptions): Promise<RunOutcome> {
+  const entry = await withSandboxGrant(recorded);
   const file = runnableEntry(join(entry.dir, binary));
   if (!existsSync(file)) {
     throw new RoostError('NOT_FOUND', `${entry.name}: ${binary} is missing from ${entry.dir}; reinstall the plugin`);
   }
   const protocol = entry.protocol ?? PROTOCOL;
-  const env = {
-    ...process.env,
-    ROOST_PLUGIN: entry.name,
-    ROOST_PLUGIN_DIR: entry.dir,
-    // fledge plugins (fledge-v1 or plain) find their folder under fledge's name.
-    ...(protocol !== PROTOCOL ? { FLEDGE_PLUGIN_DIR: entry.dir } : {}),
-    ...options.env,
-  };
+  const env = pluginEnv(entry, process.env, options.env);
   const project = await projectInfo(options.cwd, entry.capabilities.includes('metadata'));
   const box = await pluginBox(entry, options.home, project?.root ?? options.cwd, options.cwd, env, options.log);
   const plugin = protocol === 'plain'
@@ -97,7 +92,7 @@ export async function runPlugin(entry: RegistryEntry, binary: string, options: R
 
 /** A cli-v1 or fledge-v1 plugin, through the host every plugin and extension shares. */
 function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, project: ProjectInfo | null, box: PluginBox): RunningPlugin {
-  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, ask: options.ask, output: options.output, log: options.log });
+  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, env: box.env, ask: options.ask, output: options.output, log: options.log });
   const plugin = new PluginProcess({
     manifest: entryManifest(entry),
     entry: binary,

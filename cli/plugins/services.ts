@@ -14,6 +14,8 @@ export interface CliServicesOptions {
   pluginName: string;
   cwd: string;
   project: ProjectInfo | null;
+  /** The plugin's own environment (plugin-env.ts): what metadata key `env` answers. */
+  env: Record<string, string | undefined>;
   /** Asks the person (CliContext.ask): takes the default or fails when there is no terminal. */
   ask(question: Question): Promise<string>;
   /** Where `output` text goes: stdout for a command, the log for a hook. */
@@ -31,7 +33,7 @@ export function createCliServices(options: CliServicesOptions): HostServices {
     exec: (request) => runExec(request, options.project?.root ?? options.cwd),
     store: (key, value) => store.store(key, value),
     load: (key) => store.load(key),
-    metadata: (keys) => metadataReply(options.project, options.cwd, keys),
+    metadata: (keys) => metadataReply(options.project, options.cwd, keys, options.env),
     ask: (request) => answer(request, options.ask),
     output: (text) => options.output(text),
     log: (level, message) => {

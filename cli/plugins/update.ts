@@ -1,5 +1,5 @@
 // `plugins update [name]`: fetch a plugin again from where it was installed, ask again only when it
-// now asks for more than was approved (capabilities, hooks or commands), build, then swap the checkout.
+// now asks for more than was approved (capabilities, hooks, commands or sandbox grants), build, then swap the checkout.
 // The stored values stay; post_install does not run again. A failure leaves the old version in place.
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,7 +59,7 @@ export async function updatePlugin(name: string, options: InstallOptions): Promi
   }
 }
 
-/** Capabilities, hooks and commands the new manifest has that the approved entry does not. */
+/** Capabilities, hooks, commands and sandbox grants the new manifest has that the approved entry does not. */
 function beyondApproval(manifest: Manifest, entry: RegistryEntry): string[] {
   const granted = new Set(entry.capabilities);
   const capabilities = Object.entries(manifest.capabilities).filter(([c, on]) => on && !granted.has(c)).map(([c]) => `capability ${c}`);
@@ -68,5 +68,9 @@ function beyondApproval(manifest: Manifest, entry: RegistryEntry): string[] {
   const known = new Set(entry.commands.map((c) => c.name));
   const commands = manifest.commands.filter((c) => !known.has(c.name)).map((c) => `command ${c.name}`);
   const protocol = manifest.protocol !== (entry.protocol ?? manifest.protocol) ? [`protocol ${manifest.protocol}`] : [];
-  return [...capabilities, ...scope, ...hooks, ...commands, ...protocol];
+  const sandbox = ([['env', 'environment variable'], ['envFiles', 'file named by'], ['sockets', 'unix socket']] as const).flatMap(([key, what]) => {
+    const approved = new Set(entry.sandbox?.[key] ?? []);
+    return (manifest.sandbox?.[key] ?? []).filter((item) => !approved.has(item)).map((item) => `${what} ${item}`);
+  });
+  return [...capabilities, ...scope, ...hooks, ...commands, ...protocol, ...sandbox];
 }

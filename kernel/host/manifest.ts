@@ -62,6 +62,16 @@ export type PluginProtocol = typeof PROTOCOL | typeof FLEDGE_PROTOCOL | 'plain';
 /** fledge's filesystem scope; `filesystem = true` is "project". */
 export type FilesystemScope = 'project' | 'plugin';
 
+/** [sandbox] of a CLI plugin: what of the person's machine it asks for beyond the defaults (cli/plugins/sandbox.ts). */
+export interface PluginSandbox {
+  /** Environment variables passed through when set. */
+  env: string[];
+  /** Variables passed through whose value, when it names a file, the plugin may read. */
+  envFiles: string[];
+  /** Host Unix sockets it may connect to. */
+  sockets: string[];
+}
+
 export interface Manifest {
   name: string;
   version: string;
@@ -72,6 +82,8 @@ export interface Manifest {
   filesystemScope?: FilesystemScope;
   dir: string;
   capabilities: Record<string, boolean>;
+  /** CLI plugins only; absent when the manifest asks for nothing beyond the defaults. */
+  sandbox?: PluginSandbox;
   commands: Array<{ name: string; description: string; binary: string }>;
   hooks: { post_install?: string; pre_push?: string };
   build?: { command: string };
@@ -102,6 +114,7 @@ export interface Manifest {
 interface RawManifest {
   plugin: { name: string; version: string; description?: string; protocol?: string; author?: string; runtime?: string };
   capabilities?: Record<string, boolean | 'none' | FilesystemScope>;
+  sandbox?: { env?: string[]; env_files?: string[]; sockets?: string[] };
   commands?: Array<{ name: string; description?: string; binary: string }>;
   hooks?: { post_install?: string; pre_push?: string; build?: string };
   build?: { command: string };
@@ -153,6 +166,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   if (raw.build && raw.hooks?.build) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names a build command twice: keep [build] command or [hooks] build`);
   const { build: buildHook, ...hooks } = raw.hooks ?? {};
   const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
+  const sandbox = normaliseSandbox(raw.sandbox ?? {});
   return {
     name,
     version: raw.plugin.version,
@@ -162,6 +176,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
     ...(filesystemScope ? { filesystemScope } : {}),
     dir,
     capabilities,
+    ...(sandbox ? { sandbox } : {}),
     commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
     hooks,
     build: raw.build ?? (buildHook ? { command: buildHook } : undefined),
@@ -210,6 +225,11 @@ function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): {
     if (name === 'filesystem' && capabilities[name]) filesystemScope = typeof value === 'string' && value !== 'none' ? value : 'project';
   }
   return { capabilities, ...(filesystemScope ? { filesystemScope } : {}) };
+}
+
+function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandbox | undefined {
+  const sandbox = { env: [...(raw.env ?? [])].sort(), envFiles: [...(raw.env_files ?? [])].sort(), sockets: [...(raw.sockets ?? [])].sort() };
+  return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
 }
 
 async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Promise<Manifest['server']> {

@@ -34,12 +34,13 @@ export interface SandboxSpec {
   allowedRoots: string[];
   /** The tenants' own project folders (inside the server's data dir): bound read-write with `filesystem`. */
   tenantWorkspaces?: string;
-  /** Bound read-only under everything else, whatever the grants (a CLI plugin reads like its user: "/"). */
-  readableRoots?: string[];
-  /** Covered by an empty folder (or, for a file, /dev/null): credentials a readable root would show. */
+  /**
+   * bwrap mount arguments of the caller's own, after the runtime and the private /tmp and before the
+   * allowed roots (a CLI plugin's home folder, toolchains, project and sockets: cli/plugins/sandbox.ts).
+   */
+  extraMounts?: string[];
+  /** Covered by an empty folder (or, for a file, /dev/null), even inside an allowed root. */
   hiddenPaths?: string[];
-  /** The host's /tmp as a readable root shows it, instead of a private one (TMPDIR is the own folder). */
-  hostTmp?: boolean;
   /** The complete environment of the sandboxed process. */
   env: Record<string, string | undefined>;
   limits: SandboxLimits;
@@ -77,20 +78,16 @@ function namespaces(spec: SandboxSpec): string[] {
   ];
 }
 
-// Later mounts cover earlier ones: the readable roots (read-only), the runtime, then a private /tmp
-// (64 MiB), then the allowed roots, then blanks over the hidden paths, then the code read-only again
+// Later mounts cover earlier ones: the runtime, then a private /tmp (64 MiB), then the extra mounts,
+// then the allowed roots, then blanks over the hidden paths, then the code read-only again
 // (an allowed root may contain it), then a blank over the server's data dir (an allowed root or the
 // package may contain it; code kept there is shown again), then the tenants' project folders (with
 // `filesystem`), and last the extension's own data folder.
 function mounts(spec: SandboxSpec): string[] {
   const args: string[] = [];
-  const readable = existing(spec.readableRoots ?? []);
-  for (const root of readable) args.push('--ro-bind', root, root);
-  if (!readable.includes('/')) args.push(...runtimeMounts());
-  args.push('--proc', '/proc', '--dev', '/dev');
-  if (!spec.hostTmp) args.push('--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp');
+  args.push(...runtimeMounts(), '--proc', '/proc', '--dev', '/dev', '--size', String(SCRATCH_TMP_BYTES), '--tmpfs', '/tmp', ...(spec.extraMounts ?? []));
   if (spec.grants.has('filesystem')) for (const root of existing(spec.allowedRoots)) args.push('--bind', root, root);
-  // After the allowed roots: a project in the home folder must not show its credentials again.
+  // After the allowed roots, which may contain them.
   for (const path of existing(spec.hiddenPaths ?? [])) args.push(...(statSync(path).isDirectory() ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   const code = readOnlyCode(spec);
   for (const dir of code) args.push('--ro-bind', dir, dir);

@@ -1,7 +1,7 @@
 // The default github plugin against test/fakes/codehost.ts: `github prs create --fill` (title and body
 // from the branch's commits), `github checks` (exit 0 / 1 / 8), and the errors a person meets.
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { git, tempGitRepo } from '../helpers/cli.js';
@@ -114,6 +114,15 @@ describe('default plugin: github', () => {
     } finally {
       await git(repo.work, 'remote', 'set-url', 'origin', 'https://github.com/acme/widgets.git');
     }
+  });
+
+  test('a registry entry linked by a roost from before [sandbox] still gets the token: a built-in\'s grant comes with roost', async () => {
+    const file = join(env.home, 'plugins', 'registry.json');
+    const registry = JSON.parse(await readFile(file, 'utf8'));
+    for (const plugin of registry.plugins) delete plugin.sandbox;
+    await writeFile(file, JSON.stringify(registry));
+    const run = await env.run(['github', 'checks', '--ref', 'alice/feat/better-search', '--json'], repo.work, apiEnv);
+    assert.equal(run.code, 0, run.stderr);
   });
 
   test('checks: a failure exits 1, all passing exits 0, pending exits 8', async () => {

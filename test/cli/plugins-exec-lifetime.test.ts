@@ -44,7 +44,7 @@ describe('exec lifetime', () => {
   });
 
   test('a command still running when its plugin exits is stopped, and roost exits', async () => {
-    const pidfile = join(repo.root, 'exec.pid');
+    const pidfile = join(repo.work, 'exec.pid'); // in the project: the sandboxed plugin sees nothing outside it
     const run = await env.run(['leaver', pidfile], repo.work);
     assert.equal(run.code, 0, run.stderr);
     const pid = Number((await readFile(pidfile, 'utf8')).trim());

@@ -31,6 +31,7 @@ describe('fledge plugins', () => {
     const install = await env.install('fledge-plain');
     assert.match(install.stderr, /fledge-plugin-greet 0\.2\.0 from .* by Test Author/);
     assert.match(install.stderr, /protocol: none \(plain/);
+    assert.match(install.stderr, /environment variables: EXIT_WITH/);
     const run = await env.run(['greet', 'world', '--loud'], repo.work, { EXIT_WITH: '7' });
     assert.equal(run.code, 7, run.stderr);
     const dir = join(env.home, 'plugins', 'fledge-plugin-greet');

@@ -66,4 +66,23 @@ describe('plugins install from a local path', () => {
     const list = await env.run(['plugins', 'list', '--json'], repo.work);
     assert.deepEqual(list.json.plugins.find((p: { name: string }) => p.name === 'cli-plugin-evolving').capabilities, ['exec']);
   });
+
+  test('a new version naming another variable or socket in [sandbox] needs approval again', async () => {
+    const manifest = (version: string, sandbox: string) =>
+      `[plugin]\nname = "cli-plugin-sandboxed"\nversion = "${version}"\n\n[sandbox]\n${sandbox}\n[[commands]]\nname = "sandboxed"\nbinary = "say.sh"\n`;
+    const say = '#!/bin/sh\necho "token: ${SOME_TOKEN:-none}"\n';
+    const dir = await env.writePlugin('sandboxed', { 'plugin.toml': manifest('1.0.0', 'env = ["OTHER"]\n'), 'say.sh': say });
+    assert.equal((await env.run(['plugins', 'install', dir, '--yes'], repo.work)).code, 0);
+    assert.equal((await env.run(['sandboxed'], repo.work, { SOME_TOKEN: 't0ken' })).stdout, 'token: none');
+
+    await writeFile(join(dir, 'plugin.toml'), manifest('2.0.0', 'env = ["OTHER", "SOME_TOKEN"]\nsockets = ["/run/x.sock"]\n'));
+    const refused = await env.run(['plugins', 'update', 'sandboxed'], repo.work);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /asks for more than was approved: environment variable SOME_TOKEN, unix socket \/run\/x\.sock/);
+    assert.equal((await env.run(['sandboxed'], repo.work, { SOME_TOKEN: 't0ken' })).stdout, 'token: none', 'the old grant stays');
+
+    const approved = await env.run(['plugins', 'update', 'sandboxed', '--yes'], repo.work);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal((await env.run(['sandboxed'], repo.work, { SOME_TOKEN: 't0ken' })).stdout, 'token: t0ken');
+  });
 });

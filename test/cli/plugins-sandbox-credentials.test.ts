@@ -1,5 +1,6 @@
-// Credential files in the home folder stay hidden from a sandboxed plugin, even when the project it
-// may write to (filesystem = "project") is the home folder itself.
+// The home folder is never shown whole to a sandboxed plugin: a project inside it is, with nothing
+// around it; a project that is the home folder itself (a dotfiles repository) is not shown at all,
+// even with filesystem = "project", and roost says so.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,15 +10,14 @@ import { git, tempDir } from '../helpers/cli.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
 
 const PROBE = `#!/bin/sh
-# A hidden file reads as empty (/dev/null over it), a hidden folder as empty.
-for f in .ssh/id_ed25519 .netrc notes.txt; do
+for f in .ssh/id_ed25519 .netrc notes.txt code/app/main.c; do
   if [ -s "$HOME/$f" ]; then echo "$f: readable"; else echo "$f: hidden"; fi
 done
 `;
 
 const tools = findSandboxTools(process.env.ROOST_BWRAP || 'bwrap');
 
-describe('credentials stay hidden', { skip: 'missing' in tools ? `no usable bubblewrap: ${tools.missing}` : false }, () => {
+describe('the home folder stays hidden', { skip: 'missing' in tools ? `no usable bubblewrap: ${tools.missing}` : false }, () => {
   let env: PluginHome;
   let home: { dir: string; cleanup: () => Promise<void> };
 
@@ -29,6 +29,9 @@ describe('credentials stay hidden', { skip: 'missing' in tools ? `no usable bubb
     await writeFile(join(home.dir, '.netrc'), 'machine example.test password hunter2');
     await writeFile(join(home.dir, 'notes.txt'), 'ordinary file');
     await git(home.dir, 'init', '-q', '-b', 'main');
+    await mkdir(join(home.dir, 'code', 'app'), { recursive: true });
+    await writeFile(join(home.dir, 'code', 'app', 'main.c'), 'int main(void) { return 0; }\n');
+    await git(join(home.dir, 'code', 'app'), 'init', '-q', '-b', 'main');
     await env.installFiles('peek', {
       'plugin.toml': '[plugin]\nname = "peek"\nversion = "1.0.0"\n\n[capabilities]\nfilesystem = "project"\n\n[[commands]]\nname = "peek"\nbinary = "peek.sh"\n',
       'peek.sh': PROBE,
@@ -39,9 +42,16 @@ describe('credentials stay hidden', { skip: 'missing' in tools ? `no usable bubb
     await env.cleanup();
   });
 
-  test('a project in the home folder, writable: its .ssh and .netrc are still hidden', async () => {
+  test('a project that is the home folder, writable: none of it is shown, and roost says why', async () => {
     const run = await env.run(['peek'], home.dir, { HOME: home.dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, '.ssh/id_ed25519: hidden\n.netrc: hidden\nnotes.txt: readable');
+    assert.equal(run.stdout, '.ssh/id_ed25519: hidden\n.netrc: hidden\nnotes.txt: hidden\ncode/app/main.c: hidden');
+    assert.match(run.stderr, /is not shown to peek: a plugin never sees the whole home folder/);
+  });
+
+  test('a project inside the home folder: the project alone', async () => {
+    const run = await env.run(['peek'], join(home.dir, 'code', 'app'), { HOME: home.dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '.ssh/id_ed25519: hidden\n.netrc: hidden\nnotes.txt: hidden\ncode/app/main.c: readable');
   });
 });

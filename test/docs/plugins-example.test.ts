@@ -59,5 +59,6 @@ describe('docs/plugins.md: writing a plugin', () => {
     assert.equal(parsed.name, 'cli-plugin-hello');
     assert.equal(parsed.build?.command, 'npm ci && npm run build');
     assert.deepEqual(parsed.hooks, { post_install: 'hooks/setup.sh', pre_push: 'hooks/check.sh' });
+    assert.deepEqual(parsed.sandbox, { env: ['HELLO_GREETING'], envFiles: [], sockets: [] });
   });
 });
