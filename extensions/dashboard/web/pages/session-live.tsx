@@ -9,7 +9,8 @@ import { addEvent, emptyTranscript, type Item } from '../transcript.js';
 import { socket } from '../ws.js';
 
 export function SessionLive({ id }: { id: string }) {
-  const session = useGet(`/api/sessions/${encodeURIComponent(id)}`);
+  // Polled as well: the record's turns, cost and busy flag are written a moment after the events that announce them.
+  const session = useGet(`/api/sessions/${encodeURIComponent(id)}`, 5000);
   const agent = useGet(session.data ? `/api/agents/${encodeURIComponent(session.data.agentId)}` : null);
   const [transcript, setTranscript] = useState(emptyTranscript);
   const [status, setStatus] = useState<string | null>(null);
