@@ -10,6 +10,8 @@ import { createAgent, registerTenant, type Tenant } from '../agents/support.js';
 import { repoRoot } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
+// Webhook URLs here are public address literals: a host name would need DNS, which a test never has
+// (no connection is made to them; they are only checked at registration).
 /** Schemas that describe no request body: stored records, answers, queries, tool and WebSocket input. */
 const NOT_A_BODY = /^(record|response|query|ws|mcp|tool|internal|feed|rpc)-/;
 /** A field that names an id: `…Id`, `…Ids`, and the few named otherwise. */
@@ -94,7 +96,7 @@ const CASES: Record<string, Case | Case[] | string> = {
   'marketplace/use.json#agentId': { method: 'POST', path: (i) => `/api/marketplace/listings/${i.own.listing}/use`, body: agentOnly('agentId') },
   'mcp-servers/server-fields.json#agentIds': { method: 'POST', path: () => '/api/mcp-servers', body: (i) => ({ name: 'granted', transport: 'http', url: 'https://mcp.example.com/mcp', agentIds: [i.foreign.agent] }) },
   'messaging/invoke.json#fromAgentId': { method: 'POST', path: (i) => `/api/agents/${i.own.agent}/invoke`, body: (i) => ({ content: 'hello', fromAgentId: i.foreign.agent }) },
-  'notifications/channel-create.json#agentId': { method: 'POST', path: () => '/api/notification-channels', body: (i) => ({ type: 'webhook', config: { url: 'https://hooks.example.com/x' }, agentId: i.foreign.agent }) },
+  'notifications/channel-create.json#agentId': { method: 'POST', path: () => '/api/notification-channels', body: (i) => ({ type: 'webhook', config: { url: 'https://93.184.215.14/x' }, agentId: i.foreign.agent }) },
   'notifications/channel-update.json#agentId': { method: 'PUT', path: (i) => `/api/notification-channels/${i.own.channel}`, body: agentOnly('agentId') },
   'projects/skills-put.json#bundleIds': { method: 'PUT', path: (i) => `/api/projects/${i.own.project}/skills`, body: (i) => ({ bundleIds: [i.foreign.bundle] }) },
   'reputation/event-create.json#agentId': { method: 'POST', path: () => '/api/reputation/events', body: (i) => ({ agentId: i.foreign.agent, kind: 'review', rating: 1 }) },
@@ -149,7 +151,7 @@ describe('every id in a request body is resolved as the caller', () => {
     into.bundle = await made('/api/skill-bundles', { name: `${name}-bundle`, description: 'tools', tools: ['WebFetch'], prompts: [] });
     into.schedule = await made('/api/schedules', { name: `${name} schedule`, intervalSeconds: 3600, enabled: false, action: { type: 'route', method: 'GET', path: '/api/projects' } });
     into.listing = await made('/api/marketplace/listings', { kind: 'agent', name: `${name} listing`, resourceId: into.agent });
-    into.channel = await made('/api/notification-channels', { type: 'webhook', config: { url: 'https://hooks.example.com/own' } });
+    into.channel = await made('/api/notification-channels', { type: 'webhook', config: { url: 'https://93.184.215.14/own' } });
     assert.equal((await server.api('POST', '/api/vcshost-allowlist', { key: t.owner, body: { username: 'own-helper' } })).status, 201);
   }
 
