@@ -11,6 +11,8 @@ export interface Readiness {
   status: ReadinessStatus;
   /** Why the server is not ready; empty when it is. */
   reasons: string[];
+  /** Why the kernel database did not answer the probe, when it did not. */
+  databaseError?: string;
 }
 
 const DB_PROBE_MS = 2_000;
@@ -31,8 +33,9 @@ export async function readiness(k: Kernel): Promise<Readiness> {
     if (broken) degraded = true;
     reasons.push(`extension ${ext.manifest.name} ${describe(ext)}`);
   }
-  if (reasons.length === 0) return { status: 'ready', reasons };
-  return { status: degraded ? 'degraded' : 'starting', reasons };
+  const database = dbError ? { databaseError: dbError } : {};
+  if (reasons.length === 0) return { status: 'ready', reasons, ...database };
+  return { status: degraded ? 'degraded' : 'starting', reasons, ...database };
 }
 
 function describe(ext: Extension): string {

@@ -306,7 +306,11 @@ export class ExtensionRegistry {
       launch: await this.deps.launch(manifest, ext.grants),
     }))().catch((err) => {
       if (ext.state !== 'starting' || this.closing) throw err;
-      if (err instanceof RoostError && err.status === 507) throw Object.assign(ext, { state: 'stopped', lastError: err.message }) && err;
+      if (err instanceof RoostError && err.status === 507) {
+        ext.state = 'stopped';
+        ext.lastError = err.message;
+        throw err;
+      }
       const fault = startFault(err);
       this.supervisor.failed(ext, fault);
       throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${fault.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS }, cause: err });

@@ -21,6 +21,7 @@ import { jsonBody } from './json-body.js';
 import { measureRequests, metricsEndpoint } from './metrics-endpoint.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
+import { isMutating, MUTATING_METHODS } from './methods.js';
 
 export interface State {
   identity: Identity;
@@ -30,7 +31,6 @@ export interface State {
 }
 
 const ANONYMOUS: Identity = { tenantId: '', role: 'viewer', actor: 'anonymous', keyHash: null, local: false };
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** POSTs that change nothing a viewer could not see anyway. */
 const VIEWER_POSTS = new Set(['/api/ws/ticket']);
 /** OAuth endpoints (RFC 8628) take the form encoding their RFC names, as well as JSON. */
@@ -71,7 +71,7 @@ export function createApp(kernel: Kernel): HttpFront {
     bodyParser({
       enableTypes: ['text'],
       extendTypes: { text: ['application/json', '+json', 'application/x-www-form-urlencoded'] },
-      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      parsedMethods: MUTATING_METHODS,
       textLimit: kernel.config.bodyLimitBytes,
       encoding: 'utf-8',
       onError: (err) => {
@@ -120,7 +120,7 @@ function errors(kernel: Kernel): Koa.Middleware<State> {
       if (error.code === 'RATE_LIMITED') ctx.set('Retry-After', String((error.details as { retryAfter: number }).retryAfter));
       if (error.code === 'AUTH_REQUIRED' || error.code === 'INVALID_API_KEY') {
         kernel.audit.append({ tenantId: null, actor: ctx.ip || 'unknown', action: 'auth.failure', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
-      } else if (error.code === 'FORBIDDEN' && !MUTATING.has(ctx.method)) {
+      } else if (error.code === 'FORBIDDEN' && !isMutating(ctx.method)) {
         // Refused mutations are in the trail already (auditMutations); refused reads are recorded here.
         const { identity } = ctx.state;
         kernel.audit.append({ tenantId: identity?.tenantId || null, actor: identity?.actor ?? (ctx.ip || 'unknown'), action: 'auth.forbidden', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
@@ -159,7 +159,7 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
 function viewersOnlyRead(): Koa.Middleware<State> {
   return async (ctx, next) => {
     const { identity } = ctx.state;
-    if (!ctx.state.public && identity.role === 'viewer' && MUTATING.has(ctx.method) && !VIEWER_POSTS.has(ctx.path)) {
+    if (!ctx.state.public && identity.role === 'viewer' && isMutating(ctx.method) && !VIEWER_POSTS.has(ctx.path)) {
       throw new RoostError('FORBIDDEN', 'viewers cannot change anything');
     }
     await next();
@@ -170,7 +170,7 @@ function viewersOnlyRead(): Koa.Middleware<State> {
 function readOnlyTenants(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
     const { identity } = ctx.state;
-    if (MUTATING.has(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) await kernel.tenantPlans.requireWritable(identity.tenantId);
+    if (isMutating(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) await kernel.tenantPlans.requireWritable(identity.tenantId);
     await next();
   };
 }
@@ -182,7 +182,7 @@ function bodyGuard(kernel: Kernel): Koa.Middleware<State> {
     if (length > kernel.config.bodyLimitBytes) throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${kernel.config.bodyLimitBytes} bytes`);
     const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
     const form = FORM_PATHS.has(ctx.path) && ctx.request.is('urlencoded');
-    if (MUTATING.has(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !form && !ctx.request.is('json', '+json')) {
+    if (isMutating(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !form && !ctx.request.is('json', '+json')) {
       throw new RoostError('VALIDATION_ERROR', `the body must be JSON (Content-Type: application/json), not ${ctx.get('content-type') || 'untyped'}`);
     }
     await next();

@@ -6,14 +6,14 @@ import type Koa from 'koa';
 import { isDiskFull, RoostError, toRoostError } from '../../protocol/errors.js';
 import type { Kernel } from '../kernel.js';
 import type { State } from './app.js';
+import { isMutating } from './methods.js';
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Seconds a client waits before retrying when the audit log's database did not answer. */
 const RETRY_AFTER_SECONDS = 5;
 
 export function auditMutations(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
-    if (!MUTATING.has(ctx.method)) return next();
+    if (!isMutating(ctx.method)) return next();
     try {
       await kernel.audit.writable();
     } catch (err) {

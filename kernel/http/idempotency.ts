@@ -16,8 +16,8 @@ import { isPostgres } from '../storage/provision.js';
 import type { State } from './app.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency-store.js';
 import { hasBody, readRawBody } from './raw-body.js';
+import { isMutating } from './methods.js';
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** What of an answer is kept and replayed besides its status and body: what describes the result. */
 const KEPT_HEADERS = ['content-type', 'location', 'content-location', 'etag', 'last-modified', 'link'];
 /** A key is 1–255 visible ASCII characters, as a structured-field string ("…") or bare. */
@@ -32,7 +32,7 @@ export function idempotentRequests(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
     const header = ctx.get('idempotency-key');
     const tenantId = ctx.state.identity?.tenantId;
-    if (header === '' || !MUTATING.has(ctx.method) || !tenantId) return next();
+    if (header === '' || !isMutating(ctx.method) || !tenantId) return next();
     const key = parseKey(header);
     const announced = hasBody(ctx.req);
     const body = announced ? await readRawBody(ctx.req, kernel.config.bodyLimitBytes) : Buffer.alloc(0);

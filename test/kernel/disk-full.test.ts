@@ -5,49 +5,17 @@
 // extensions' databases live in the data dir; with ROOST_TEST_POSTGRES=1 a PostgreSQL cluster of this
 // file's own has its data directory on the same tmpfs.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk.js';
 
 const onPostgres = process.env.ROOST_TEST_POSTGRES === '1';
 /** Room for the data dir, and on PostgreSQL for a fresh cluster (about 40 MB) and its first WAL segment. */
 const TMPFS_SIZE = onPostgres ? '96m' : '24m';
-
-/** Mounts a tmpfs on a new folder, or says why it cannot. */
-async function mountTmpfs(): Promise<{ dir: string } | { skip: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'roost-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_SIZE}`, 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir };
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    return { skip: `cannot mount a tmpfs here: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}` };
-  }
-}
-
-/** Writes `path` until the file system refuses with ENOSPC: big chunks, then single blocks. */
-async function fillDisk(path: string): Promise<void> {
-  const handle = await open(path, 'w');
-  try {
-    for (const size of [1024 * 1024, 4096]) {
-      const chunk = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          await handle.write(chunk);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw err;
-        }
-      }
-    }
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
 
 describe('a full disk', { timeout: 120_000 }, () => {
   let mounted: { dir: string } | { skip: string } = { skip: 'not mounted yet' };
@@ -77,7 +45,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
   };
 
   before(async () => {
-    mounted = await mountTmpfs();
+    mounted = await mountSmallDisk(TMPFS_SIZE);
     if ('skip' in mounted) return;
     workDir = await mkdtemp(join(tmpdir(), 'roost-full-work-'));
     if (onPostgres) {
@@ -95,10 +63,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
   after(async () => {
     await server?.stop();
     await postgres?.stop();
-    if ('dir' in mounted) {
-      execFileSync('umount', [mounted.dir]);
-      await rm(mounted.dir, { recursive: true, force: true });
-    }
+    if ('dir' in mounted) await unmountSmallDisk(mounted.dir);
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 

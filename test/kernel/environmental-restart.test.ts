@@ -3,10 +3,8 @@
 // small tmpfs, mounted here: tests run as root): a lazy extension's first start cannot create its SQLite
 // database. The supervisor's classification and backoff are checked on their own too.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { environmentalFault, EXIT_ENVIRONMENTAL } from '../../protocol/faults.js';
@@ -14,6 +12,7 @@ import { toRoostError } from '../../protocol/errors.js';
 import { crashRestartMs, environmentalRetryMs, exitFault, startFault } from '../../kernel/host/supervisor.js';
 import { pluginInfo } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk.js';
 import { waitFor } from '../helpers/wait.js';
 
 describe('the supervisor tells environmental faults from bugs', () => {
@@ -51,29 +50,21 @@ describe('an extension that cannot start because the disk is full', { timeout: 1
   let server: TestServer | undefined;
   before(async () => {
     if (process.env.ROOST_TEST_POSTGRES === '1') return void (skip = 'its database would be on PostgreSQL, not on the full disk (test/scale/postgres-restart.test.ts covers PostgreSQL)');
-    mount = await mkdtemp(join(tmpdir(), 'roost-env-restart-'));
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mount], { stdio: 'pipe' });
-    } catch (err) {
-      await rm(mount, { recursive: true, force: true });
-      mount = undefined;
-      return void (skip = `cannot mount a tmpfs here: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
-    }
+    const mounted = await mountSmallDisk('24m');
+    if ('skip' in mounted) return void (skip = mounted.skip);
+    mount = mounted.dir;
     // A crash budget of 0: one crash and it would be failed for good.
     server = await startTestServer({ dataDir: mount, env: { ROOST_CRASH_BUDGET: '0' } });
   });
   after(async () => {
     await server?.stop();
-    if (mount) {
-      execFileSync('umount', [mount]);
-      await rm(mount, { recursive: true, force: true });
-    }
+    if (mount) await unmountSmallDisk(mount);
   });
 
   it('answers 503 with Retry-After while it waits, spends no crash budget, and serves once space returns', async (t) => {
     if (skip) return t.skip(skip);
     const filler = join(mount!, 'filler');
-    await fill(filler);
+    await fillDisk(filler);
 
     const refused = await server!.api('GET', '/api/exam/runs');
     assert.equal(refused.status, 503, refused.text);
@@ -92,23 +83,3 @@ describe('an extension that cannot start because the disk is full', { timeout: 1
     assert.equal((await pluginInfo(server!, 'exams')).state, 'running');
   });
 });
-
-/** Writes `path` until the file system refuses with ENOSPC: big chunks, then single blocks. */
-async function fill(path: string): Promise<void> {
-  const handle = await open(path, 'w');
-  try {
-    for (const size of [1024 * 1024, 4096]) {
-      const chunk = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          await handle.write(chunk);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw err;
-        }
-      }
-    }
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}

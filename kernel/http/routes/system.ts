@@ -66,13 +66,13 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
       lastError: e.lastError ?? null,
     }]));
     const schema = Object.fromEntries([['kernel', k.schemaVersion], ...list.filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
-    const [{ status, reasons }, store] = await Promise.all([readiness(k), storeInfo(k.db)]);
+    const [{ status, reasons, databaseError }, store] = await Promise.all([readiness(k), storeInfo(k.db)]);
     ctx.body = {
       status: status === 'ready' ? 'ok' : status,
       ...(reasons.length > 0 ? { reasons } : {}),
       version: k.version,
       uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000),
-      store: { ...store, reachable: !reasons.some((r) => r.startsWith('kernel database')) },
+      store: { ...store, reachable: databaseError === undefined },
       schemaVersions: schema,
       extensions,
       extensionDetail,
