@@ -1,6 +1,7 @@
 // How the dashboard is served and who gets in: the page and its files with a strict CSP, nothing else
 // under /ui/, the browser checks in front of it, the second port (ROOST_UI_PORT), and signing in with an
-// API key when local callers need one (ROOST_LOCAL_AUTH=required), the WebSocket then opened by ticket.
+// API key when local callers need one (ROOST_LOCAL_AUTH=required), the WebSocket then opened by ticket,
+// and a server that cannot answer for a moment (retried, never mistaken for a refused key).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
@@ -167,5 +168,19 @@ describe('serving the dashboard and signing in', () => {
     await page.getByRole('link', { name: 'Plugins' }).click();
     await page.getByRole('heading', { level: 2, name: 'dashboard' }).waitFor();
     await d.shot('ui-port-plugins');
+  });
+
+  it('keeps asking who is signed in while the server cannot answer, instead of asking for a key', async () => {
+    const { page } = d;
+    await page.goto('/ui/');
+    await page.getByRole('heading', { name: 'Sign in to Roost' }).waitFor(); // its refusal has cleared any key
+    await page.evaluate((key) => sessionStorage.setItem('roost.apiKey', key), KEY);
+    // Two dropped connections: the app says the server cannot answer, asks again, and signs in.
+    await page.route('**/api/tenants/me', (route) => route.abort('connectionreset'), { times: 2 });
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'The server cannot answer now' }).waitFor();
+    await page.getByText('default · owner').waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to Roost' }).count(), 0);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('roost.apiKey')), KEY, 'the key is kept');
   });
 });

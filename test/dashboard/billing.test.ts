@@ -25,6 +25,7 @@ describe('billing and plan in the dashboard', () => {
     await page.goto('/ui/');
     await page.evaluate((key) => sessionStorage.setItem('roost.apiKey', key), acme.key);
     await page.reload();
+    await page.getByText('Acme · owner').waitFor();
   });
   after(async () => {
     await d.close();

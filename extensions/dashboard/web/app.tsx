@@ -26,15 +26,25 @@ export function App() {
   // Work tasks are an optional extension: their section shows only when the server answers for them.
   const workTasks = useGet(me ? '/api/work-tasks?limit=1' : null);
 
-  const identify = () =>
+  // Signing in asks the server who the caller is. 401/403 mean a key is needed or was refused: the sign-in
+  // page. Anything else (the server restarting, 503 "cannot now", a dropped connection) is not an answer
+  // about the key: say so and ask again, backing off to every 10 s, instead of asking for a key.
+  const [unanswered, setUnanswered] = useState<string | null>(null);
+  const identify = (attempt = 0): Promise<void> =>
     api<Me>('GET', '/api/tenants/me').then(
       (found) => {
+        setUnanswered(null);
         setMe(found);
         socket.start();
       },
       (err: ApiError) => {
-        // 401: a key is needed (a remote user, or ROOST_LOCAL_AUTH=required); 403: the stored key was refused.
-        if (err.status === 401 || err.status === 403) setApiKey(null);
+        if (err.status !== 401 && err.status !== 403) {
+          setUnanswered(err.message);
+          setTimeout(() => void identify(attempt + 1), Math.min(10_000, 500 * 2 ** attempt));
+          return;
+        }
+        setUnanswered(null);
+        setApiKey(null);
         setProblem(err.status === 403 ? err.message : null);
         setMe(null);
       },
@@ -46,7 +56,13 @@ export function App() {
     document.getElementById('page-title')?.focus({ preventScroll: true });
   }, [route.join('/')]);
 
-  if (me === undefined) return <p class="boot" aria-busy="true">Signing in…</p>;
+  if (me === undefined) {
+    return (
+      <p class="boot" role="status" aria-busy="true">
+        {unanswered ? `The server cannot answer now (${unanswered}); trying again…` : 'Signing in…'}
+      </p>
+    );
+  }
   if (me === null) return <SignIn problem={problem} onSignedIn={identify} />;
 
   const signOut = () => {
