@@ -135,7 +135,9 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
     const found = kernel.dispatcher.match(ctx.method, ctx.path);
     const route = found?.decl.internal ? undefined : found;
     if (route) ctx.state.route = route;
-    const isPublic = route ? route.decl.public : isKernelPublicRoute(ctx.method, ctx.path);
+    // Well-known URIs (RFC 8615) are discovery: one nothing serves is a plain 404 for anyone, never a 401
+    // that would send a client (an MCP client probing for OAuth metadata) into a sign-in it cannot finish.
+    const isPublic = route ? route.decl.public : isKernelPublicRoute(ctx.method, ctx.path) || ctx.path.startsWith('/.well-known/');
     ctx.state.public = isPublic;
     let identity: Identity;
     try {

@@ -1,7 +1,8 @@
 // MCP over Streamable HTTP at /mcp: checks Host and Origin (the MCP spec asks servers to), answers CORS
 // preflights from listed origins, authenticates the caller (an agent's session token or an API key),
 // rate-limits, reads the body within the 1 MiB limit and the JSON limits, and hands the parsed request
-// to the tool server in sdk-server.ts. Errors before authentication are `{error, code}` like REST;
+// to the tool server in sdk-server.ts (a JSON-RPC batch only from a client older than 2025-06-18, the
+// version that removed them). Errors before authentication are `{error, code}` like REST;
 // errors about the body are JSON-RPC errors, as an MCP client expects. The MCP SDK loads on the first
 // /mcp request rather than with the kernel: it is the largest import of the server and adds about
 // 0.2 s to every start (see docs/performance.md).
@@ -54,6 +55,8 @@ export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerR
       const read = await readJsonBody(req, k.config.bodyLimitBytes).catch((err: unknown) => err);
       if (read instanceof JsonRpcFailure) return read.send(res);
       if (read instanceof Error) return void res.destroy(read);
+      const batchRefused = refuseBatch(req, read);
+      if (batchRefused) return batchRefused.send(res);
       body = read;
     }
     try {
@@ -93,6 +96,21 @@ class JsonRpcFailure {
     res.writeHead(this.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(this.status === 413 ? { connection: 'close' } : {}) });
     res.end(body);
   }
+}
+
+/** The first protocol version without JSON-RPC batches; older clients may still send them. */
+const BATCHES_REMOVED_IN = '2025-06-18';
+/** What a client that never says its version speaks (the MCP spec's default for a missing header). */
+const UNSTATED_VERSION = '2025-03-26';
+
+/** A batch from a client speaking 2025-06-18 or later (by its header, or the initialize it batches) is refused. */
+function refuseBatch(req: IncomingMessage, body: unknown): JsonRpcFailure | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const initialize = body.find((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize') as { params?: { protocolVersion?: unknown } } | undefined;
+  const stated = typeof initialize?.params?.protocolVersion === 'string' ? initialize.params.protocolVersion : req.headers['mcp-protocol-version'];
+  const version = typeof stated === 'string' && stated !== '' ? stated : UNSTATED_VERSION;
+  if (version < BATCHES_REMOVED_IN) return undefined;
+  return new JsonRpcFailure(400, INVALID_REQUEST, new RoostError('VALIDATION_ERROR', `JSON-RPC batches are not part of MCP ${version} (removed in ${BATCHES_REMOVED_IN}): send one message per request`));
 }
 
 /** Reads and parses the body: refused by its Content-Length, or as soon as it streams past the limit. */

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toRoostError } from '../../protocol/errors.js';
 import type { ToolReply } from '../../protocol/messages.js';
 import { describeErrors, schemaValidator } from '../../protocol/validate.js';
@@ -31,7 +31,8 @@ function buildServer(k: Kernel, identity: Identity): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const name = request.params.name;
     const entry = tools(k).get(name);
-    if (!entry) return failure(`unknown tool "${name}"`);
+    // A protocol error, as the MCP spec asks: the tool name is a parameter of the request, and it is wrong.
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     if (entry.decl.privileged && !identity.agent?.tools.includes(name)) {
       k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'mcp.tool_refused', resource: `tool:${name}`, detail: { reason: 'privileged' } });
       return failure(`${name} is privileged: the agent needs it in mcp_tool_permissions`);

@@ -69,7 +69,7 @@ describe('MCP /mcp', () => {
     assert.deepEqual(theirs.map((p: { name: string }) => p.name), ['other-project']);
   });
 
-  it('answers arguments that fail the schema, and unknown tools, with isError', async () => {
+  it('answers arguments that fail the schema with isError, and an unknown tool with a JSON-RPC error', async () => {
     const client = await connect(OWNER_KEY);
     const wrongType = await client.callTool({ name: 'svc_list_projects', arguments: { search: 42 } });
     assert.equal(wrongType.isError, true);
@@ -77,9 +77,44 @@ describe('MCP /mcp', () => {
     const extra = await client.callTool({ name: 'svc_list_projects', arguments: { drop: 'tables' } });
     assert.equal(extra.isError, true);
     assert.match(textOf(extra), /arguments\.drop is not allowed/);
-    const unknown = await client.callTool({ name: 'svc_does_not_exist', arguments: {} });
-    assert.equal(unknown.isError, true);
-    assert.match(textOf(unknown), /unknown tool "svc_does_not_exist"/);
+    // The spec's protocol error for an unknown tool: -32602 (invalid params), not a tool result.
+    await assert.rejects(client.callTool({ name: 'svc_does_not_exist', arguments: {} }), (err: { code?: number; message: string }) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /unknown tool "svc_does_not_exist"/);
+      return true;
+    });
+  });
+
+  it('takes a JSON-RPC batch only from a client older than 2025-06-18, the version that removed them', async () => {
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+    const post = (body: unknown, version?: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OWNER_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(version ? { 'mcp-protocol-version': version } : {}) },
+        body: JSON.stringify(body),
+      });
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const refused = await post([list(1), list(2)], version);
+      assert.equal(refused.status, 400);
+      const answer = await refused.json();
+      assert.equal(answer.error.code, -32600);
+      assert.match(answer.error.message, new RegExp(`not part of MCP ${version}`));
+    }
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'batcher', version: '1' } } };
+    assert.equal((await post([initialize])).status, 400, 'a batched initialize names its version');
+    const older = await post([list(1), list(2)], '2025-03-26');
+    assert.equal(older.status, 200);
+    assert.deepEqual((await older.json()).map((m: { id: number }) => m.id).sort(), [1, 2]);
+    const unstated = await post([list(3)]);
+    assert.equal(unstated.status, 200, 'no header: the 2025-03-26 default, which had batches');
+  });
+
+  it('answers a well-known URI it does not serve with 404 to anyone, so no client starts an OAuth sign-in', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const res = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      assert.equal(res.status, 404, path);
+      assert.equal((await res.json()).code, 'ROUTE_NOT_FOUND');
+    }
   });
 
   it('refuses a privileged tool to an API key, and to an agent token without the grant', async () => {
