@@ -21,6 +21,8 @@ export interface ServerConfig {
   sealingKey: string | undefined;
   /** `required`: loopback callers need a key too. */
   localAuthRequired: boolean;
+  /** ROOST_TRUSTED_PROXIES: proxies whose X-Forwarded-For names the caller (http/client-address.ts); none by default. */
+  trustedProxies: string[];
   /** Folders whose sub-folders each hold an extension's plugin.toml. */
   extensionDirs: string[];
   /** The pg_dump that POST /api/backup runs on PostgreSQL; "" (ROOST_PG_DUMP="") exports rows instead. */
@@ -117,6 +119,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     apiKey: env.ROOST_API_KEY || undefined,
     sealingKey: env.ROOST_SEALING_KEY || undefined,
     localAuthRequired: env.ROOST_LOCAL_AUTH === 'required',
+    trustedProxies: commaList(env.ROOST_TRUSTED_PROXIES),
     extensionDirs: flags.extensionDirs ?? [join(packageRoot, 'extensions'), ...listFrom(env.ROOST_EXTENSION_DIRS)],
     rateLimitPerMinute: intFrom(env.ROOST_RATE_LIMIT, 'ROOST_RATE_LIMIT') ?? 1200,
     pgDump: env.ROOST_PG_DUMP ?? 'pg_dump',

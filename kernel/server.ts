@@ -12,6 +12,7 @@ import { RoostError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
+import { clientAddresses } from './http/client-address.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
 import { DeviceAuthorizations } from './auth/device.js';
 import { TenantPlans } from './tenants/plans.js';
@@ -115,7 +116,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       devices: new DeviceAuthorizations(db, keys, { ttlSeconds: config.deviceCodeTtlSeconds, intervalSeconds: config.devicePollIntervalSeconds }),
       bus: new EventBus(log),
       audit: new AuditLog(db, config.dataDir, log),
-      auth: new Authenticator(keys, config.localAuthRequired),
+      auth: new Authenticator(keys, config.localAuthRequired, clientAddresses(config.trustedProxies)),
       rateLimiter: rateLimiterFor(config, db, log),
       settings: new Settings(db),
       mcpTokens: new McpTokens(db),

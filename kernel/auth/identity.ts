@@ -1,8 +1,10 @@
-// Who is calling. A caller is local when its socket address is loopback; local callers without a key
-// are the instance owner unless ROOST_LOCAL_AUTH=required. Everyone else needs a bearer key.
+// Who is calling. A caller is local when it is on loopback and was not forwarded by a proxy the operator
+// did not name (http/client-address.ts); local callers without a key are the instance owner unless
+// ROOST_LOCAL_AUTH=required. Everyone else needs a bearer key.
 import type { IncomingMessage } from 'node:http';
 import { RoostError } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
+import type { ClientAddresses } from '../http/client-address.js';
 import { DEFAULT_TENANT, type KeyStore, type Role } from './keys.js';
 
 export interface Identity extends AuthContext {
@@ -34,11 +36,12 @@ export class Authenticator {
   constructor(
     private readonly keys: KeyStore,
     private readonly localAuthRequired: boolean,
+    readonly clients: ClientAddresses,
   ) {}
 
   /** Resolves the caller, or throws 401 AUTH_REQUIRED / 403 INVALID_API_KEY. */
   async identify(req: IncomingMessage): Promise<Identity> {
-    const local = isLoopback(req.socket.remoteAddress);
+    const local = this.clients.isLocal(req);
     const token = bearerToken(req);
     if (token === undefined) {
       if (local && !this.localAuthRequired) return { tenantId: DEFAULT_TENANT, role: 'owner', actor: 'local', keyHash: null, local };

@@ -1,5 +1,5 @@
 // One record per request once it is answered: method, path (never the query string, which may carry a
-// ticket), status, duration, tenant and request id; never a key. Records are gathered and written once
+// ticket), status, duration, tenant, request id and the caller's address (http/client-address.ts); never a key. Records are gathered and written once
 // per event-loop turn: a write to a piped stderr is synchronous on Linux, and one per request would cost
 // the server's throughput.
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -39,8 +39,8 @@ export function accessLog(format: LogFormat, write: (text: string) => void): Koa
       const tenant = ctx.state.identity?.tenantId || '-';
       const requestId = ctx.response.get('X-Request-Id') || '-';
       pending.push(format === 'json'
-        ? { message: 'request', fields: { method: ctx.method, path: ctx.path, status: ctx.status, ms, tenant, requestId } }
-        : { message: `${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms tenant=${tenant} id=${requestId}`, fields: {} });
+        ? { message: 'request', fields: { method: ctx.method, path: ctx.path, status: ctx.status, ms, tenant, requestId, client: ctx.ip } }
+        : { message: `${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms tenant=${tenant} id=${requestId} client=${ctx.ip}`, fields: {} });
     }
   };
 }

@@ -9,7 +9,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
-import { isLoopback, type Identity } from '../auth/identity.js';
+import type { Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { servingRequest } from '../log.js';
 import { accessLog, accessLogWriter } from './access-log.js';
@@ -56,6 +56,11 @@ export function createApp(kernel: Kernel): HttpFront {
     return layer ? { pattern: String(layer.path), owner: 'kernel' } : undefined;
   }));
   app.use(requestId);
+  // ctx.ip is the caller's address from here on: the forwarded client's behind a trusted proxy.
+  app.use((ctx, next) => {
+    ctx.request.ip = kernel.auth.clients.of(ctx.req);
+    return next();
+  });
   app.use(errors(kernel));
   app.use(browserGuard(kernel));
   app.use(metricsEndpoint(kernel, kernel.metrics));
@@ -142,7 +147,7 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
     let identity: Identity;
     try {
       identity = isPublic && !ctx.get('authorization')
-        ? { ...ANONYMOUS, local: isLoopback(ctx.req.socket.remoteAddress) }
+        ? { ...ANONYMOUS, local: kernel.auth.clients.isLocal(ctx.req) }
         : await kernel.auth.identify(ctx.req);
     } catch (err) {
       // A refused key still costs its address a token, so keys cannot be guessed at full speed.

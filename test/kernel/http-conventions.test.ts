@@ -57,8 +57,8 @@ describe('HTTP conventions', () => {
     const key = 'rk_not_a_real_key_0123456789abcdef';
     await server.api('GET', '/api/projects?search=secret-query', { headers: { 'x-request-id': 'logged-1' } });
     await server.api('GET', '/api/projects', { key, headers: { 'x-request-id': 'logged-2' } });
-    await waitForLog(server, / access GET \/api\/projects 200 \d+\.\dms tenant=default id=logged-1\n/);
-    await waitForLog(server, / access GET \/api\/projects 403 \d+\.\dms tenant=- id=logged-2\n/);
+    await waitForLog(server, / access GET \/api\/projects 200 \d+\.\dms tenant=default id=logged-1 client=127\.0\.0\.1\n/);
+    await waitForLog(server, / access GET \/api\/projects 403 \d+\.\dms tenant=- id=logged-2 client=127\.0\.0\.1\n/);
     assert.doesNotMatch(server.log(), new RegExp(`${key}|secret-query`));
   });
 });
