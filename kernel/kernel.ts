@@ -15,6 +15,7 @@ import type { McpTokens } from './mcp/tokens.js';
 import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
 import type { TenantPlans } from './tenants/plans.js';
+import type { TenantReadOnly } from './tenants/read-only.js';
 import type { DeviceAuthorizations } from './auth/device.js';
 import type { WsHub } from './ws/hub.js';
 
@@ -28,6 +29,7 @@ export interface Kernel {
   audit: AuditLog;
   keys: KeyStore;
   tenantPlans: TenantPlans;
+  readOnly: TenantReadOnly;
   devices: DeviceAuthorizations;
   auth: Authenticator;
   rateLimiter: RateLimiter;

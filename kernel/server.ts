@@ -16,6 +16,7 @@ import { clientAddresses } from './http/client-address.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
 import { DeviceAuthorizations } from './auth/device.js';
 import { TenantPlans } from './tenants/plans.js';
+import { TenantReadOnly } from './tenants/read-only.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { SharedRateLimiter } from './auth/rate-limit-shared.js';
 import { ensureOwnerKey } from './auth/owner-key.js';
@@ -113,6 +114,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
       tenantPlans: new TenantPlans(db, config.plans),
+      readOnly: new TenantReadOnly(db),
       devices: new DeviceAuthorizations(db, keys, { ttlSeconds: config.deviceCodeTtlSeconds, intervalSeconds: config.devicePollIntervalSeconds }),
       bus: new EventBus(log),
       audit: new AuditLog(db, config.dataDir, log),

@@ -168,14 +168,15 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,
-  system_metrics: 'system',
-  restart: 'system',
+  system_metrics: 'metrics',
+  restart: 'restart',
   queue_depth: undefined,
   tenant_plan: 'plans',
-  set_tenant_plan: 'system',
+  set_tenant_plan: 'tenants',
+  set_tenant_read_only: 'tenants',
 };
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'system', 'plans',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'plans',
 ] as const;

@@ -123,9 +123,17 @@ export class HostClient {
     return this.peer.request({ type: 'tenant_plan', ...as });
   }
 
-  /** Moves a tenant to a plan or billing state (capability `system`: what the payment processor reported). */
-  setTenantPlan(tenantId: string, change: { plan?: string; billingStatus?: string; readOnlyAt?: string | null }): Promise<TenantPlanView> {
+  /** Moves a tenant to a plan or billing state (capability `tenants`: what the payment processor reported). */
+  setTenantPlan(tenantId: string, change: { plan?: string; billingStatus?: string }): Promise<TenantPlanView> {
     return this.peer.request({ type: 'set_tenant_plan', tenantId, ...change });
+  }
+
+  /**
+   * Makes a tenant read only from `at` (null: writable again), saying why (capability `tenants`). While it
+   * holds, only the routes declared writable_when_read_only change anything for it.
+   */
+  setTenantReadOnly(tenantId: string, at: string | null, reason?: string): Promise<{ at: string | null; reason: string | null; readOnly: boolean }> {
+    return this.peer.request({ type: 'set_tenant_read_only', tenantId, at, ...(reason === undefined ? {} : { reason }) });
   }
 
   /** Ask to be started with the server while holding work that must go on (server extensions only). */

@@ -8,6 +8,9 @@ import type { SubscriptionRow } from './store.js';
 
 const PAYING = new Set(['active', 'trialing', 'past_due']);
 
+/** Why a tenant past its grace period reads only, as the kernel's refusals say it. */
+const OVERDUE = "its payment is overdue and its grace period has ended; it can change things again once the payment goes through";
+
 export const isPaying = (status: string) => PAYING.has(status);
 
 export function readOnlyAt(row: SubscriptionRow, config: BillingConfig): string | null {
@@ -19,8 +22,8 @@ export async function syncKernel(ctx: ExtensionContext, row: SubscriptionRow, co
   await ctx.host.setTenantPlan(row.tenant_id, {
     plan: paying ? row.plan : 'free',
     billingStatus: row.past_due_since ? 'past_due' : paying ? 'active' : 'canceled',
-    readOnlyAt: readOnlyAt(row, config),
   });
+  await ctx.host.setTenantReadOnly(row.tenant_id, readOnlyAt(row, config), OVERDUE);
 }
 
 /** The plan a subscription bills: by its price (what is charged), else as its metadata names it. */

@@ -251,7 +251,9 @@ export class PluginProcess {
       case 'tenant_plan':
         return need('tenantPlan')(this.tenantOf(m));
       case 'set_tenant_plan':
-        return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus, readOnlyAt: m.readOnlyAt });
+        return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus });
+      case 'set_tenant_read_only':
+        return need('setTenantReadOnly')(String(m.tenantId), { at: m.at ?? null, reason: m.reason ?? null });
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });

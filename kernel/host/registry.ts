@@ -14,6 +14,7 @@ import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
 import { StartWatch } from './start-progress.js';
+import { splitSystemGrant } from './system-grant.js';
 import type { Extension, ExtensionState } from './extension-record.js';
 import { exitFault, startFault, Supervisor } from './supervisor.js';
 
@@ -261,7 +262,8 @@ export class ExtensionRegistry {
 
   private async register(manifest: Manifest): Promise<Extension> {
     const previous = this.extensions.get(manifest.name);
-    const stored = await this.storedGrants(manifest.name);
+    const kept = await this.storedGrants(manifest.name);
+    const stored = kept && (await splitSystemGrant(this.deps.db, manifest.name, kept, manifest.capabilities));
     const ext = this.track(manifest, 'stopped');
     // On first sight an extension gets what its manifest asks for.
     ext.grants = stored ?? new Set(Object.entries(manifest.capabilities).filter(([, wanted]) => wanted).map(([capability]) => capability));

@@ -56,11 +56,19 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     systemMetrics: () => k.metrics.sample(),
     mcpTools: async () => listedTools(k),
     routes: async (prefix) => k.routes.all().filter((r) => r.decl.path.startsWith(prefix)).map((r) => ({ method: r.decl.method, path: r.decl.path, extension: r.owner })),
-    tenantPlan: (tenantId) => k.tenantPlans.mustGet(tenantId),
+    tenantPlan: (tenantId) => planWithReadOnly(k, tenantId),
     setTenantPlan: async (tenantId, change) => {
       const before = await k.tenantPlans.mustGet(tenantId);
       const after = await k.tenantPlans.set(tenantId, change);
       k.audit.append({ tenantId, actor: source, action: 'tenant.plan_changed', resource: `tenant:${tenantId}`, detail: { from: pick(before), to: pick(after) } });
+      return planWithReadOnly(k, tenantId);
+    },
+    setTenantReadOnly: async (tenantId, change) => {
+      const before = await k.readOnly.get(tenantId);
+      const after = await k.readOnly.set(tenantId, change);
+      if (before?.at !== after.at || before?.reason !== after.reason) {
+        k.audit.append({ tenantId, actor: source, action: 'tenant.read_only_changed', resource: `tenant:${tenantId}`, detail: { from: before?.at ?? null, to: after.at, reason: after.reason } });
+      }
       return after;
     },
     queueDepth(queue, depth) {
@@ -77,4 +85,11 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
   };
 }
 
-const pick = (plan: { plan: string; billingStatus: string; readOnlyAt: string | null }) => ({ plan: plan.plan, billingStatus: plan.billingStatus, readOnlyAt: plan.readOnlyAt });
+const pick = (plan: { plan: string; billingStatus: string }) => ({ plan: plan.plan, billingStatus: plan.billingStatus });
+
+/** What `tenant_plan` answers: the plan with the tenant's read-only state beside it. */
+async function planWithReadOnly(k: Kernel, tenantId: string) {
+  const plan = await k.tenantPlans.mustGet(tenantId);
+  const readOnly = await k.readOnly.get(tenantId);
+  return { ...plan, readOnlyAt: readOnly?.at ?? null, readOnly: readOnly?.readOnly ?? false };
+}

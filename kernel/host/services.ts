@@ -71,18 +71,20 @@ export interface HostServices {
   wakeOnStart?(wake: boolean): Promise<void>;
   /** Whether this instance leads the extension's singleton `name` (see kernel/leader.ts). */
   leader?(name: string): Promise<boolean>;
-  /** The kernel's metrics as prom-client reads them (capability `system`). */
+  /** The kernel's metrics as prom-client reads them (capability `metrics`). */
   systemMetrics?(): Promise<unknown>;
   /** The tools `/mcp` lists, as its tools/list answers them (for a client handed them rather than asking). */
   mcpTools?(): Promise<unknown>;
   /** The routes the loaded extensions declare whose path starts with `prefix` (what `call` can reach). */
   routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
-  /** A graceful restart of the whole server, shortly after answering (capability `system`). */
+  /** A graceful restart of the whole server, shortly after answering (capability `restart`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */
   queueDepth?(queue: string, depth: number): void;
   /** A tenant's plan, limits and billing state (kernel/tenants/plans.ts). */
   tenantPlan?(tenantId: string): Promise<unknown>;
-  /** Moves a tenant to a plan or billing state: what the payment processor reported (capability `system`). */
+  /** Moves a tenant to a plan or billing state: what the payment processor reported (capability `tenants`). */
   setTenantPlan?(tenantId: string, change: PlanChange): Promise<unknown>;
+  /** Makes a tenant read only from `at` (null: writable again), for the reason given (capability `tenants`). */
+  setTenantReadOnly?(tenantId: string, change: { at: string | null; reason?: string | null }): Promise<unknown>;
 }

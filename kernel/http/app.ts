@@ -173,11 +173,11 @@ function viewersOnlyRead(): Koa.Middleware<State> {
   };
 }
 
-/** A tenant past its payment grace period reads only; paying (its billing routes) stays open. */
+/** A tenant that reads only changes nothing, except through the routes declared writable_when_read_only (its way out). */
 function readOnlyTenants(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
-    const { identity } = ctx.state;
-    if (isMutating(ctx.method) && !ctx.state.public && identity.tenantId && !ctx.path.startsWith('/api/billing/')) await kernel.tenantPlans.requireWritable(identity.tenantId);
+    const { identity, route } = ctx.state;
+    if (isMutating(ctx.method) && !ctx.state.public && identity.tenantId && !route?.decl.writableWhenReadOnly) await kernel.readOnly.requireWritable(identity.tenantId);
     await next();
   };
 }

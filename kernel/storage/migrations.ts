@@ -188,4 +188,13 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '011_tenant_read_only_reason',
+    async up(db) {
+      // Why a tenant reads only, as the extension that set it says (kernel/tenants/read-only.ts).
+      await db.schema.alterTable('tenants', (t) => {
+        t.string('read_only_reason', 500);
+      });
+    },
+  },
 ];

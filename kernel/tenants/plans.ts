@@ -1,9 +1,9 @@
 // Plans and each tenant's place in one: the limits a plan sets (names and numbers from configuration,
 // ROOST_PLANS), the tenant's own overrides (the `limits` column), and the billing state the billing
-// extension reports (past due, and from when the tenant is read-only). Read on every mutating request,
-// so rows are cached briefly; instances sharing PostgreSQL see a change within CACHE_MS.
+// extension reports. Read on every counted create, so rows are cached briefly; instances sharing
+// PostgreSQL see a change within CACHE_MS.
 import type { Knex } from 'knex';
-import { notFound, planLimit, RoostError, validationError } from '../../protocol/errors.js';
+import { notFound, planLimit, validationError } from '../../protocol/errors.js';
 
 export const LIMIT_NAMES = ['agents', 'concurrentSessions', 'projects', 'creditsPerMonth', 'members'] as const;
 export type LimitName = (typeof LIMIT_NAMES)[number];
@@ -24,15 +24,11 @@ export interface TenantPlan {
   plan: string;
   limits: PlanLimits;
   billingStatus: BillingStatus;
-  /** From this moment on (past due beyond the grace period) the tenant may only read. */
-  readOnlyAt: string | null;
-  readOnly: boolean;
 }
 
 export interface PlanChange {
   plan?: string;
   billingStatus?: BillingStatus;
-  readOnlyAt?: string | null;
 }
 
 interface Row {
@@ -40,7 +36,6 @@ interface Row {
   plan: string;
   limits: string;
   billing_status: BillingStatus | null;
-  read_only_at: string | null;
 }
 
 const CACHE_MS = 5_000;
@@ -93,25 +88,15 @@ export class TenantPlans {
   async set(tenantId: string, change: PlanChange): Promise<TenantPlan> {
     if (change.plan !== undefined && !this.plans[change.plan]) throw validationError(`plan must be one of ${Object.keys(this.plans).join(', ')}`);
     if (change.billingStatus !== undefined && !BILLING_STATUSES.includes(change.billingStatus)) throw validationError(`billingStatus must be one of ${BILLING_STATUSES.join(', ')}`);
-    if (change.readOnlyAt != null && Number.isNaN(Date.parse(change.readOnlyAt))) throw validationError('readOnlyAt must be an ISO 8601 timestamp or null');
     const update: Partial<Row> = {};
     if (change.plan !== undefined) update.plan = change.plan;
     if (change.billingStatus !== undefined) update.billing_status = change.billingStatus;
-    if (change.readOnlyAt !== undefined) update.read_only_at = change.readOnlyAt;
     if (Object.keys(update).length > 0) {
       const n = await this.db('tenants').where({ id: tenantId }).update(update);
       if (n === 0) throw notFound(`tenant ${tenantId}`);
     }
     this.cache.delete(tenantId);
     return this.mustGet(tenantId);
-  }
-
-  /** Throws 403 TENANT_READ_ONLY when the tenant is past its payment grace period. */
-  async requireWritable(tenantId: string): Promise<void> {
-    const plan = await this.get(tenantId);
-    if (plan?.readOnly) {
-      throw new RoostError('TENANT_READ_ONLY', `this tenant's payment is overdue and its grace period ended at ${plan.readOnlyAt}: it can read but not change anything until the payment goes through`);
-    }
   }
 
   /** Throws 403 PLAN_LIMIT when adding `adding` to `current` would pass the tenant's limit. */
@@ -124,21 +109,18 @@ export class TenantPlans {
   private toPlan(row: Row): TenantPlan {
     const base = this.plans[row.plan] ?? DEFAULT_PLANS.free!;
     const overrides = safeOverrides(row.limits);
-    const readOnlyAt = row.read_only_at ?? null;
     return {
       tenantId: row.id,
       plan: row.plan,
       limits: { ...base, ...overrides },
       billingStatus: row.billing_status ?? 'none',
-      readOnlyAt,
-      readOnly: readOnlyAt !== null && Date.parse(readOnlyAt) <= Date.now(),
     };
   }
 
   private async row(tenantId: string): Promise<Row | undefined> {
     const hit = this.cache.get(tenantId);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.row;
-    const row = await this.db<Row>('tenants').select('id', 'plan', 'limits', 'billing_status', 'read_only_at').where({ id: tenantId }).first();
+    const row = await this.db<Row>('tenants').select('id', 'plan', 'limits', 'billing_status').where({ id: tenantId }).first();
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(tenantId, { at: Date.now(), row });
     return row;

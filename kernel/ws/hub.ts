@@ -145,8 +145,8 @@ export class WsHub {
     if (!owner) throw new RoostError('VALIDATION_ERROR', `unknown message type "${String(message.type)}"`);
     if (client.identity.role === 'viewer') throw new RoostError('FORBIDDEN', 'viewers may only subscribe and listen');
     const { tenantId, role, actor } = client.identity;
-    // Like a viewer, a tenant past its payment grace period may only listen.
-    await this.kernel.tenantPlans.requireWritable(tenantId);
+    // Like a viewer, a tenant that reads only may only listen.
+    await this.kernel.readOnly.requireWritable(tenantId);
     await this.kernel.registry.notify(owner.manifest.name, { type: 'ws', clientId: client.id, message, auth: { tenantId, role, actor } });
   }
 

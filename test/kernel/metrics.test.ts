@@ -127,7 +127,7 @@ describe('GET /metrics', () => {
   });
 
   it('keeps the event-loop delay windows of a scrape and of a sample (system_metrics) apart', async () => {
-    assert.equal((await server.api('POST', '/api/plugins/fx-probe/grant', { key: OWNER_KEY, body: { capability: 'system' } })).status, 200);
+    assert.equal((await server.api('POST', '/api/plugins/fx-probe/grant', { key: OWNER_KEY, body: { capability: 'metrics' } })).status, 200);
     const systemMetrics = async () => {
       const res = await server.api('POST', '/api/fx-probe/host', { key: OWNER_KEY, body: { message: { type: 'system_metrics' } } });
       assert.equal(res.status, 200, res.text);

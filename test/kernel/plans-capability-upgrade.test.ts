@@ -23,6 +23,7 @@ describe('the plans capability on upgrade', { skip: sqliteFilesOnly, timeout: 60
     await changeRows(kernelDb, "DELETE FROM extension_grants WHERE capability = 'plans'");
     await changeRows(kernelDb, "DELETE FROM knex_migrations WHERE name >= '009'");
     await changeRows(kernelDb, 'DROP TABLE idempotency_keys');
+    await changeRows(kernelDb, 'ALTER TABLE tenants DROP COLUMN read_only_reason');
     server = await startTestServer({ dataDir });
     for (const name of ['fx-probe', 'projects', 'agents', 'sessions']) {
       assert.ok((await pluginInfo(server, name)).capabilities.granted.includes('plans'), name);

@@ -124,7 +124,7 @@ describe('a restart asked of a server embedded without `roost serve`', { timeout
 
   it('is refused: nothing would start it again', async () => {
     await server.kernel.registry.load(fixture('fx-probe'));
-    await server.kernel.registry.setGrant('fx-probe', 'system', true);
+    await server.kernel.registry.setGrant('fx-probe', 'restart', true);
     const res = await fetch(`${server.url}/api/fx-probe/host`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { type: 'restart', reason: 'try' } }) });
     assert.equal(res.status, 200);
     const answer = (await res.json()) as { error?: { code: string; message: string } };

@@ -7,7 +7,6 @@ import { validate } from '../../../protocol/validate.js';
 import { isInstanceOwner, requireRole } from '../../auth/identity.js';
 import type { KeyRecord, Role } from '../../auth/keys.js';
 import type { Kernel } from '../../kernel.js';
-import type { TenantPlan } from '../../tenants/plans.js';
 import type { State } from '../app.js';
 
 interface TenantRow {
@@ -33,14 +32,14 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
     const { key, record } = await k.keys.create(tenant.id, 'owner', 'owner');
     k.audit.append({ tenantId: tenant.id, actor: ctx.state.identity.actor, action: 'tenant.register', resource: `tenant:${tenant.id}`, detail: { org: body.org, plan } });
     ctx.status = 201;
-    ctx.body = { tenant: { ...toTenant(tenant), ...planView(await k.tenantPlans.mustGet(tenant.id)) }, apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
+    ctx.body = { tenant: { ...toTenant(tenant), ...(await planView(k, tenant.id)) }, apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
   });
 
   router.get('/api/tenants/me', async (ctx) => {
     const { identity } = ctx.state;
     const row = await k.db<TenantRow>('tenants').where({ id: identity.tenantId }).first();
     if (!row) throw notFound('tenant');
-    ctx.body = { ...toTenant(row), ...planView(await k.tenantPlans.mustGet(row.id)), role: identity.role, keyHash: identity.keyHash };
+    ctx.body = { ...toTenant(row), ...(await planView(k, row.id)), role: identity.role, keyHash: identity.keyHash };
   });
 
   router.get('/api/tenants/me/members', async (ctx) => {
@@ -83,8 +82,10 @@ function toTenant(row: TenantRow) {
   return { id: row.id, org: row.org, plan: row.plan, createdAt: row.created_at };
 }
 
-function planView(plan: TenantPlan) {
-  return { limits: plan.limits, billingStatus: plan.billingStatus, readOnly: plan.readOnly, readOnlyAt: plan.readOnlyAt };
+async function planView(k: Kernel, tenantId: string) {
+  const plan = await k.tenantPlans.mustGet(tenantId);
+  const readOnly = await k.readOnly.get(tenantId);
+  return { limits: plan.limits, billingStatus: plan.billingStatus, readOnly: readOnly?.readOnly ?? false, readOnlyAt: readOnly?.at ?? null };
 }
 
 function toMember(record: KeyRecord) {
