@@ -23,7 +23,7 @@ import { ensureOwnerKey } from './auth/owner-key.js';
 import { EventBus } from './bus.js';
 import { BusLink } from './bus-link.js';
 import { loadConfig, type ServerConfig } from './config.js';
-import { createLog } from './log.js';
+import { createLog, stderrLevel } from './log.js';
 import { extensionKey, loadSealingKey } from './auth/sealing-key.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
@@ -181,7 +181,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       }),
       launch: (manifest, grants) => launcher.launch(manifest, grants),
       log,
-      stderrLine: (name, line) => extensionLogs.write(name, 'info', `[${name}] ${line}`),
+      stderrLine: (name, line) => extensionLogs.write(name, stderrLevel(line), `[${name}] ${line}`),
       onChange(ext, change) {
         const name = ext.manifest.name;
         for (const off of unsubscribers.get(name) ?? []) off();

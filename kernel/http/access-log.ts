@@ -1,7 +1,8 @@
 // One record per request once it is answered: method, path (never the query string, which may carry a
 // ticket), status, duration, tenant, request id and the caller's address (http/client-address.ts); never a key. Records are gathered and written once
 // per event-loop turn: a write to a piped stderr is synchronous on Linux, and one per request would cost
-// the server's throughput.
+// the server's throughput. As JSON a record is at level `info` with `log: "access"` (a level name
+// pino-compatible tools know); as text it reads `access`.
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Koa from 'koa';
@@ -26,7 +27,7 @@ export function accessLog(format: LogFormat, write: (text: string) => void): Koa
   // One timestamp per turn: the records of a turn were answered within the same moment.
   const flush = () => {
     const now = new Date().toISOString();
-    write(pending.map(({ message, fields }) => formatRecord(format, now, 'access', message, fields)).join(''));
+    write(pending.map(({ message, fields }) => formatRecord(format, now, format === 'json' ? 'info' : 'access', message, fields)).join(''));
     pending = [];
   };
   return async (ctx, next) => {
@@ -39,7 +40,7 @@ export function accessLog(format: LogFormat, write: (text: string) => void): Koa
       const tenant = ctx.state.identity?.tenantId || '-';
       const requestId = ctx.response.get('X-Request-Id') || '-';
       pending.push(format === 'json'
-        ? { message: 'request', fields: { method: ctx.method, path: ctx.path, status: ctx.status, ms, tenant, requestId, client: ctx.ip } }
+        ? { message: 'request', fields: { log: 'access', method: ctx.method, path: ctx.path, status: ctx.status, ms, tenant, requestId, client: ctx.ip } }
         : { message: `${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms tenant=${tenant} id=${requestId} client=${ctx.ip}`, fields: {} });
     }
   };

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { loadConfig } from '../../kernel/config.js';
+import { stderrLevel } from '../../kernel/log.js';
+import { prettyFactory } from 'pino-pretty';
 
 describe('structured logs', () => {
   let server: TestServer;
@@ -56,6 +58,23 @@ describe('structured logs', () => {
     assert.equal(line.extension, 'fx-probe');
     const access = mine.find((r) => r.msg === 'request');
     assert.deepEqual({ method: access?.method, path: access?.path, status: access?.status }, { method: 'POST', path: '/api/fx-probe/notify', status: 202 });
+    assert.deepEqual({ level: access?.level, log: access?.log }, { level: 'info', log: 'access' });
+  });
+
+  it('uses only level names pino-compatible tools know: pino-pretty shows every record with its level', async () => {
+    const pretty = prettyFactory({ colorize: false });
+    const lines = server.log().split('\n').filter((line) => line.trim() !== '');
+    for (const line of lines) assert.match(pretty(line), /\b(DEBUG|INFO|WARN|ERROR|FATAL):/, `pino-pretty reads the level of ${line}`);
+  });
+
+  it("logs what an extension writes to stderr at the level it reads as: a library's warning is a warning", () => {
+    assert.equal(stderrLevel('(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.'), 'warn');
+    assert.equal(stderrLevel('(node:4242) ExperimentalWarning: VM Modules is an experimental feature'), 'warn');
+    assert.equal(stderrLevel('Warning: a promise was rejected with a non-error'), 'warn');
+    assert.equal(stderrLevel('TypeError: Cannot read properties of undefined'), 'error');
+    assert.equal(stderrLevel('    at main (file:///extension/main.js:3:9)'), 'error');
+    assert.equal(stderrLevel('fx-frame says kestrel'), 'info');
+    assert.equal(stderrLevel('cleared the warning banner'), 'info');
   });
 
   it('ties what an extension writes to stderr while serving a request to that request, and no other line', async () => {
