@@ -36,10 +36,10 @@ async function listingOf(ctx: ExtensionContext, tenantId: string, remote: Remote
 }
 
 async function fetchListing(ctx: ExtensionContext, tenantId: string, remote: Remote): Promise<Listing> {
-  if (!remote.hasApiKey) throw new Error(`remote ${remote.name} has no API key, and listing its agents needs one`);
   const connection = await connect(ctx, tenantId, remote);
   const list = await getJson(connection, new URL(`${connection.base}/api/agents?limit=${MAX_AGENTS_PER_REMOTE}`));
   const agents = (list.body as { agents?: Array<{ id: unknown }> } | null)?.agents;
+  if (list.status === 401 && !remote.hasApiKey) throw new Error(`remote ${remote.name} answered 401 for its agent list: it needs an API key (PUT /api/a2a/remotes/${remote.id})`);
   if (list.status !== 200 || !Array.isArray(agents)) throw new Error(`remote ${remote.name} answered ${list.status} for its agent list`);
   const cards = await Promise.all(
     agents.filter((a) => typeof a.id === 'string').map(async (a) => {

@@ -1,7 +1,7 @@
 // svc_invoke_remote_agent: a task on a registered remote, over the A2A JSON-RPC binding its card names
 // (Roost or any A2A server): read the remote's card, message/send there, then tasks/get until the task
 // ends or the wait runs out. The remote's key goes only to its own origin: a card whose endpoint lies
-// elsewhere is refused.
+// elsewhere is refused. A remote registered without a key is called without an Authorization header.
 import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
@@ -36,7 +36,6 @@ export async function invokeRemote(ctx: ExtensionContext, tenantId: string, inpu
   const url = parseHttpUrl(input.url);
   const remote = await new RemoteStore(ctx.db).matching(tenantId, url);
   if (!remote) throw validationError(`no remote server is registered for ${url.origin}: an owner registers it (with its API key) at POST /api/a2a/remotes`);
-  if (!remote.hasApiKey) throw validationError(`remote ${remote.name} has no API key: an owner sets one with PUT /api/a2a/remotes/${remote.id}`);
   const connection = await connect(ctx, tenantId, remote);
   const rpc = new RemoteRpc(connection, remote.name, await endpointOf(connection, remote.name));
   const message = { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: input.message }] };
@@ -87,6 +86,9 @@ class RemoteRpc {
       timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: TASK_MAX_BYTES, reach: this.connection.reachOf(this.endpoint),
     });
     const body = reply.body as { result?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+    if (reply.status === 401 && !this.connection.headers.authorization) {
+      throw new RoostError('UPSTREAM_ERROR', `remote ${this.name} answered 401 to ${method}: it needs an API key, which an owner sets on the remote (PUT /api/a2a/remotes/:id)`, { status: 502 });
+    }
     if (reply.status !== 200 || !body || typeof body !== 'object') {
       throw new RoostError('UPSTREAM_ERROR', `remote ${this.name} answered ${reply.status} to ${method}${describe(reply.body)}`, { status: 502 });
     }

@@ -24,6 +24,8 @@ describe('a2a: two servers', () => {
   let odd: Server;
   let oddUrl: string;
   let remoteId: string;
+  /** The Authorization header of each request the odd server got (null: none). */
+  const oddAuthorization: Array<string | null> = [];
 
   before(async () => {
     a = await startMessagingServer({ env: { ROOST_EXT_A2A_ALLOW_LOOPBACK: '1' } });
@@ -39,6 +41,7 @@ describe('a2a: two servers', () => {
     outsider = await mcpClient(a.server, await sessionToken(a.server, otherA.operator, outsiderAgent.id, null));
     // A server that answers what no agent card should: a redirect, a body too big, JSON that is no card.
     odd = createServer((req, res) => {
+      oddAuthorization.push(req.headers.authorization ?? null);
       if (req.url === '/redirect') return res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
       if (req.url === '/big') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'big', skills: [], pad: 'x'.repeat(300_000) }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hello: 'world' }));
@@ -200,7 +203,25 @@ describe('a2a: two servers', () => {
     assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { body: { apiKey: 'roost_wrong_key' } })).status, 200);
     const broken = await callTool(asker, 'svc_agent_directory', {});
     assert.match(broken.value.remotes[0].error, /answered 40[13] for its agent list/);
+    // Without a key (it is optional) A asks anyway. B is on the same machine, so a keyless call is its
+    // local owner's: B's own tenant, where no oracle lives.
+    assert.equal((await a.server.api('PUT', `/api/a2a/remotes/${remoteId}`, { body: { apiKey: null } })).status, 200);
+    const keyless = await callTool(asker, 'svc_agent_directory', { refresh: true });
+    assert.equal(keyless.value.remotes[0].error, undefined, JSON.stringify(keyless.value));
+    assert.deepEqual(keyless.value.remotes[0].agents, []);
+    const invoked = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'oracle' });
+    assert.match(invoked.text, /agent oracle not found/);
     assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`)).status, 204);
     assert.deepEqual((await callTool(asker, 'svc_agent_directory', {})).value, { remotes: [] });
+  });
+
+  it('calls a remote registered without a key with no Authorization header at all', async () => {
+    const created = await a.server.api('POST', '/api/a2a/remotes', { body: { name: 'odd', url: oddUrl } });
+    assert.equal(created.status, 201, created.text);
+    oddAuthorization.length = 0;
+    const result = await callTool(asker, 'svc_invoke_remote_agent', { url: oddUrl, message: 'x' });
+    assert.match(result.text, /is not an A2A agent card/, 'it went as far as reading the card');
+    assert.deepEqual(oddAuthorization, [null]);
+    assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${created.body.id}`)).status, 204);
   });
 });
