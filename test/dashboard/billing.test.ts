@@ -4,12 +4,20 @@
 // And a server without billing configured: the page shows the server's sentence naming the variable.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import type { TestServer } from '../helpers/server.js';
 import { billingEnv, deliver, registerTenant, type Tenant } from '../billing/harness.js';
-import { seriousViolations, startDashboard, type Dashboard } from './browser.js';
+import { launchBrowser, seriousViolations, startDashboard, type Dashboard } from './browser.js';
 
 const GRACE_SECONDS = 1_800;
+
+// One Chromium for both servers of the file.
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(() => browser.close());
 
 describe('billing and plan in the dashboard', () => {
   let stripe: FakeStripe;
@@ -17,7 +25,7 @@ describe('billing and plan in the dashboard', () => {
   let acme: Tenant;
   before(async () => {
     stripe = await startFakeStripe();
-    d = await startDashboard({ env: billingEnv(stripe, { ROOST_EXT_BILLING_GRACE_SECONDS: String(GRACE_SECONDS) }) });
+    d = await startDashboard({ browser, env: billingEnv(stripe, { ROOST_EXT_BILLING_GRACE_SECONDS: String(GRACE_SECONDS) }) });
     acme = await registerTenant(d.server, 'Acme');
     const agent = await d.server.api('POST', '/api/agents', { key: acme.key, body: { name: 'Biller' } });
     assert.equal(agent.status, 201, agent.text);
@@ -102,7 +110,7 @@ describe('the billing page on a server without billing configured', () => {
   let server: TestServer;
   let d: Dashboard;
   before(async () => {
-    d = await startDashboard();
+    d = await startDashboard({ browser });
     server = d.server;
   });
   after(() => d.close());

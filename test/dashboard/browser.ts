@@ -34,13 +34,31 @@ export interface DashboardOptions {
   script?: AnthropicScript;
   env?: Record<string, string>;
   context?: Parameters<Browser['newContext']>[0];
+  /** A browser the file already runs (a file with several dashboards launches one): used, and left open by close(). */
+  browser?: Browser;
+}
+
+/** Headless Chromium as the dashboard tests drive it. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }
 
 export async function startDashboard(options: DashboardOptions = {}): Promise<Dashboard> {
   await mkdir(ARTIFACTS, { recursive: true });
   const anthropic = await startFakeAnthropic({ apiKey: 'test', script: options.script ?? ['Hello from the fake.'] });
-  const server = await startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ...options.env } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  // The server and the browser start side by side: each takes seconds, mostly waiting on the other core.
+  const [started, launched] = await Promise.allSettled([
+    startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ...options.env } }),
+    options.browser ?? launchBrowser(),
+  ]);
+  if (started.status === 'rejected' || launched.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.cleanup();
+    if (launched.status === 'fulfilled' && !options.browser) await launched.value.close();
+    await anthropic.close();
+    throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+  }
+  const server = started.value;
+  const browser = launched.value;
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 }, ...options.context });
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = await context.newPage();
@@ -69,7 +87,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       assert.deepEqual(problems, [], `the page reported problems on ${what}`);
     },
     async close() {
-      await browser.close().catch(() => undefined);
+      await (options.browser ? context.close() : browser.close()).catch(() => undefined);
       await server.cleanup();
       await anthropic.close();
     },

@@ -1,7 +1,8 @@
 // A throwaway PostgreSQL server for tests, from the Debian binaries: initdb into a temporary folder,
 // postgres on 127.0.0.1 with a free port and password auth, fsync off. Tests run as root and postgres
-// refuses root, so both run as the `postgres` system user. One server per test file (sharedPostgres);
-// each test server gets a fresh database on it (createDatabase).
+// refuses root, so both run as the `postgres` system user. `npm test` starts one server for the whole
+// run (test/helpers/run-suite.ts) and every file's sharedPostgres() is that one; a file run on its own
+// starts its own. Each test server gets a fresh database on it (createDatabase).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -129,19 +130,7 @@ export async function startPostgres(options: { parent?: string } = {}): Promise<
   return {
     adminUrl,
     dir,
-    async createDatabase(prefix = 'roost_test') {
-      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
-      } finally {
-        await client.end();
-      }
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      return url.toString();
-    },
+    createDatabase: (prefix) => createDatabase(adminUrl, prefix),
     async stopImmediately() {
       if (postmaster.exitCode !== null) return;
       postmaster.ref();
@@ -169,14 +158,68 @@ export async function startPostgres(options: { parent?: string } = {}): Promise<
   };
 }
 
-let shared: Promise<TestPostgres> | undefined;
-
-/** The one PostgreSQL of this test file (each file runs in its own process), started on first use. */
-export function sharedPostgres(): Promise<TestPostgres> {
-  return (shared ??= startPostgres());
+async function createDatabase(adminUrl: string, prefix = 'roost_test'): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
-/** Stops the shared server if this file started one. */
+/** Set by test/helpers/run-suite.ts for the files it runs: the superuser URL of the run's PostgreSQL. */
+export const RUN_POSTGRES_ENV = 'ROOST_TEST_RUN_POSTGRES_URL';
+
+/**
+ * The run's PostgreSQL, which this file may add databases to but not stop or restart (other files use
+ * it at the same time): a test that stops its server starts one of its own (startPostgres).
+ */
+function runPostgres(adminUrl: string): TestPostgres {
+  const refuse = async () => {
+    throw new Error('the run\'s shared PostgreSQL is not this file\'s to stop or restart: use startPostgres()');
+  };
+  // Each database is a copy of template1 (megabytes): the file's own go when its process ends.
+  const created: string[] = [];
+  process.once('exit', () => dropDatabases(adminUrl, created));
+  return {
+    adminUrl,
+    dir: '',
+    async createDatabase(prefix) {
+      const url = await createDatabase(adminUrl, prefix);
+      created.push(new URL(url).pathname.slice(1));
+      return url;
+    },
+    stopImmediately: refuse,
+    restart: refuse,
+    stop: async () => undefined,
+  };
+}
+
+/** Synchronous (it runs on exit): psql drops the databases, ending any session still on them. */
+function dropDatabases(adminUrl: string, names: string[]): void {
+  if (names.length === 0) return;
+  const sql = names.map((name) => `DROP DATABASE IF EXISTS "${name}" WITH (FORCE);`).join('\n');
+  try {
+    execFileSync(join(postgresBinDir(), 'psql'), ['-q', '-X', '-v', 'ON_ERROR_STOP=0', adminUrl], { input: sql, stdio: ['pipe', 'ignore', 'ignore'], timeout: 30_000 });
+  } catch {
+    // the run's server is gone already: its folder goes with it
+  }
+}
+
+let shared: Promise<TestPostgres> | undefined;
+
+/** The PostgreSQL of this run (npm test) or of this test file (each file runs in its own process), started on first use. */
+export function sharedPostgres(): Promise<TestPostgres> {
+  const runUrl = process.env[RUN_POSTGRES_ENV];
+  return (shared ??= runUrl ? Promise.resolve(runPostgres(runUrl)) : startPostgres());
+}
+
+/** Stops the shared server if this file started one (the run's own outlives the file). */
 export async function stopSharedPostgres(): Promise<void> {
   const running = shared;
   shared = undefined;
