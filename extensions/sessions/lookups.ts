@@ -4,6 +4,7 @@ import { notFound, RoostError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
+import { projectPath } from '../projects/contract.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -40,7 +41,7 @@ export async function agentSpec(host: HostClient, as: CallAs, agentId: string): 
 }
 
 export async function projectSpec(host: HostClient, as: CallAs, projectId: string): Promise<ProjectSpec> {
-  const body = await fetchRecord(host, as, `/api/projects/${encodeURIComponent(projectId)}`, `project ${projectId}`, 'projects');
+  const body = await fetchRecord(host, as, projectPath(projectId), `project ${projectId}`, 'projects');
   return { id: String(body.id), workingDir: String(body.workingDir), env: (body.env_vars as Record<string, string> | undefined) ?? {} };
 }
 
