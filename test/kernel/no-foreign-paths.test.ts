@@ -5,7 +5,7 @@
 // of the public HTTP API, like the CLI, and is not scanned.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { readManifestDir } from '../../kernel/host/manifest.js';
 
@@ -19,6 +19,7 @@ interface Route { owner: string; path: string; segments: Segment[] }
 interface Literal { segments: Segment[]; /** Open at the end: the path goes on (a prefix or a trailing `${…}`). */ open: boolean }
 
 const WILDCARD = '\u0000';
+const METHOD = /^(GET|POST|PUT|PATCH|DELETE) (?=\/)/;
 
 function splitPath(path: string): string[] {
   return path.replace(/[?#].*$/s, '').split('/').slice(1);
@@ -179,8 +180,9 @@ function foreignPaths(file: string, routes: Route[]): string[] {
   const ownFolder = relativePath.split(sep)[1];
   const findings: string[] = [];
   for (const literal of literalsOf(readFileSync(file, 'utf8'))) {
-    if (!/^\/[\w-]/.test(literal.text)) continue; // a path starts with a named segment
-    const parsed: Literal = { segments: literalSegments(literal.text), open: literal.open };
+    const text = literal.text.replace(METHOD, ''); // 'GET /api/x/:id' names a route as a manifest does
+    if (!/^\/[\w-]/.test(text)) continue; // a path starts with a named segment
+    const parsed: Literal = { segments: literalSegments(text), open: literal.open };
     let best = 0;
     let owners: Route[] = [];
     for (const route of routes) {
@@ -192,7 +194,7 @@ function foreignPaths(file: string, routes: Route[]): string[] {
     // providers share, or one that may be this extension's own route, is not a foreign path.
     const ownerNames = new Set(owners.map((r) => r.owner));
     if (best > 2 && ownerNames.size === 1 && !ownerNames.has(ownFolder)) {
-      const shown = literal.text.replaceAll(WILDCARD, '${…}');
+      const shown = text.replaceAll(WILDCARD, '${…}');
       findings.push(`${relativePath}:${literal.line}: '${shown}' is ${owners[0].owner}'s ${owners[0].path} (use extensions/${owners[0].owner}/contract.ts)`);
     }
   }
@@ -205,6 +207,19 @@ test('no extension holds a literal path of a route another extension serves', as
   const files = tsFiles(extensionsDir).filter((f) => !NOT_SCANNED.some((prefix) => relative(root, f).startsWith(prefix)));
   const findings = files.flatMap((file) => foreignPaths(file, routes));
   assert.deepEqual(findings, [], `literal paths of other extensions' routes:\n${findings.join('\n')}`);
+});
+
+test("each contract names only routes its provider's manifest declares", async () => {
+  const declared = new Map<string, Set<string>>();
+  for (const { folder, manifest } of await readManifestDir(extensionsDir)) {
+    if (!(manifest instanceof Error)) declared.set(folder, new Set((manifest.server?.routes ?? []).map((r) => `${r.method} ${r.path}`)));
+  }
+  const contracts = readdirSync(extensionsDir).filter((folder) => existsSync(join(extensionsDir, folder, 'contract.ts')));
+  assert.ok(contracts.length > 5, 'the contracts were found');
+  const wrong = contracts.flatMap((folder) => literalsOf(readFileSync(join(extensionsDir, folder, 'contract.ts'), 'utf8'))
+    .filter((literal) => METHOD.test(literal.text) && !declared.get(folder)?.has(literal.text))
+    .map((literal) => `extensions/${folder}/contract.ts:${literal.line}: ${literal.text} is not a route of ${folder}'s plugin.toml`));
+  assert.deepEqual(wrong, []);
 });
 
 test('the matcher tells whole paths, prefixes and shared prefixes apart', () => {
