@@ -1,6 +1,7 @@
 // The base of every provider's contract module (extensions/<provider>/contract.ts): a route is named
 // once, exactly as its plugin.toml declares it ("METHOD /path/:param"), and turned into a call here.
 // Callers import the provider's contract instead of writing URL strings (test/kernel/no-foreign-paths).
+import { RoostError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from './host-client.js';
 
 export type Route = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
@@ -20,7 +21,7 @@ export function routePath(route: Route, params?: Record<string, string>, query?:
   const space = route.indexOf(' ');
   const values = params ?? {};
   const path = route.slice(space + 1).replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
-    if (values[name] === undefined) throw new Error(`route ${route}: no value for :${name}`);
+    if (values[name] === undefined) throw new RoostError('INTERNAL', `route ${route}: no value for :${name}`);
     return encodeURIComponent(values[name]);
   });
   const search = new URLSearchParams();
