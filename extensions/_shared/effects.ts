@@ -4,7 +4,11 @@
 // stop them when cancelled, and count what they cost: the credits the sessions they ran were charged
 // (each session's `cost`, in microUnits, as the credits extension charged it).
 import { RoostError } from '../../protocol/errors.js';
+import { COUNCILS_ROUTES, LAUNCH_DONE, LAUNCH_FAILED } from '../councils/contract.js';
+import { WORK_TASK_DONE, WORK_TASK_FAILED, WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
+import { RUN_DONE, RUN_FAILED, WORKFLOWS_ROUTES, type RunActionRequest } from '../workflows/contract.js';
 import type { CallAs, HostClient } from './host-client.js';
+import { routePath } from './route-call.js';
 
 export type EffectKind = 'council' | 'work_task' | 'workflow';
 
@@ -12,38 +16,39 @@ interface KindSpec {
   what: string;
   read: (id: string) => string;
   stop: (id: string) => { path: string; body: unknown };
-  /** The record's field that says how far it got, and its values that end it well or badly. */
+  /** The record's field that says how far it got, and its values that end it well or badly (the provider's contract says which). */
   field: 'stage' | 'status';
-  done: string[];
-  failed: string[];
+  done: readonly string[];
+  failed: readonly string[];
 }
 
 const seg = encodeURIComponent;
+const path = (route: Parameters<typeof routePath>[0], id: string) => routePath(route, { id }).path;
 
 export const EFFECTS: Record<EffectKind, KindSpec> = {
   council: {
     what: 'council launch',
-    read: (id) => `/api/council-launches/${seg(id)}`,
-    stop: (id) => ({ path: `/api/council-launches/${seg(id)}/abort`, body: {} }),
+    read: (id) => path(COUNCILS_ROUTES.launchRecord, id),
+    stop: (id) => ({ path: path(COUNCILS_ROUTES.abort, id), body: {} }),
     field: 'stage',
-    done: ['completed'],
-    failed: ['failed', 'aborted'],
+    done: LAUNCH_DONE,
+    failed: LAUNCH_FAILED,
   },
   work_task: {
     what: 'work task',
-    read: (id) => `/api/work-tasks/${seg(id)}`,
-    stop: (id) => ({ path: `/api/work-tasks/${seg(id)}/cancel`, body: {} }),
+    read: (id) => path(WORK_TASKS_ROUTES.get, id),
+    stop: (id) => ({ path: path(WORK_TASKS_ROUTES.cancel, id), body: {} }),
     field: 'status',
-    done: ['completed', 'complete', 'done', 'succeeded', 'merged'],
-    failed: ['failed', 'error', 'cancelled', 'canceled', 'escalation_needed', 'stopped', 'timeout'],
+    done: WORK_TASK_DONE,
+    failed: WORK_TASK_FAILED,
   },
   workflow: {
     what: 'workflow run',
-    read: (id) => `/api/workflow-runs/${seg(id)}`,
-    stop: (id) => ({ path: `/api/workflow-runs/${seg(id)}/action`, body: { action: 'cancel' } }),
+    read: (id) => path(WORKFLOWS_ROUTES.run, id),
+    stop: (id) => ({ path: path(WORKFLOWS_ROUTES.runAction, id), body: { action: 'cancel' } satisfies RunActionRequest }),
     field: 'status',
-    done: ['completed'],
-    failed: ['failed', 'cancelled'],
+    done: RUN_DONE,
+    failed: RUN_FAILED,
   },
 };
 

@@ -1,5 +1,6 @@
 // Keeping the statistics from bus events: the latest state of each session, spending per day and agent.
 import type { Knex } from 'knex';
+import { CREDITS_EVENTS } from '../credits/contract.js';
 
 type Payload = Record<string, any>;
 
@@ -22,7 +23,7 @@ export async function record(db: Knex, topic: string, tenantId: string, payload:
       .merge(['status', 'cost', 'updated_at', 'agent_id', 'project_id', 'source']);
     return;
   }
-  if (topic === 'credits.spent' && Number.isSafeInteger(payload.microUnits) && payload.microUnits > 0) {
+  if (topic === CREDITS_EVENTS.spent && Number.isSafeInteger(payload.microUnits) && payload.microUnits > 0) {
     const date = typeof payload.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(payload.date) ? payload.date : new Date().toISOString().slice(0, 10);
     await db('daily_spending')
       .insert({ tenant_id: tenantId, date, agent_id: String(payload.agentId ?? ''), total: payload.microUnits })

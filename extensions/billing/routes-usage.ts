@@ -5,17 +5,13 @@
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { ok, queryString } from '../_shared/http.js';
+import { CreditsClient } from '../credits/contract.js';
 import { requireReader } from './access.js';
 import { billingConfig, stripeClient } from './config.js';
 import { isoFromUnix } from './numbers.js';
 import { BillingStore, type SubscriptionRow } from './store.js';
 import { atStripe } from './stripe-errors.js';
 import { isPaying } from './sync.js';
-
-interface LedgerUsage {
-  spentMicroUnits: number;
-  days: Array<{ date: string; microUnits: number }>;
-}
 
 function period(row: SubscriptionRow | undefined, now = new Date()): { start: string; end: string } {
   if (row?.current_period_start && row.current_period_end) return { start: row.current_period_start, end: row.current_period_end };
@@ -41,8 +37,8 @@ export const usageRoutes: Record<string, RouteHandler> = {
     const store = new BillingStore(ctx.db);
     const row = await store.get(tenantId);
     const { start, end } = period(row);
-    const reply = await ctx.host.call<LedgerUsage>('GET', `/api/credits/usage?from=${encodeURIComponent(start)}&to=${encodeURIComponent(end)}`, null, { tenantId });
-    if (reply.status !== 200) throw new RoostError('UPSTREAM_ERROR', `the credit ledger answered ${reply.status} for the tenant's usage`);
+    const reply = await new CreditsClient(ctx.host).usage(start, end, { tenantId });
+    if (reply.status !== 200 || !reply.body) throw new RoostError('UPSTREAM_ERROR', `the credit ledger answered ${reply.status} for the tenant's usage`);
     const spent = reply.body.spentMicroUnits;
     let reported = await store.reported(tenantId, start);
     if (row?.subscription_id && isPaying(row.status) && spent > reported) {

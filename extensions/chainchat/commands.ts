@@ -3,7 +3,7 @@
 // Every answer goes back on-chain.
 import algosdk from 'algosdk';
 import { resolveEscalation } from '../_shared/bridge/escalations.js';
-import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { Account } from './accounts.js';
 import { agentOf } from './conversation.js';
 import type { Standing } from './inbound.js';

@@ -4,7 +4,7 @@
 // (PUT /api/internal/memory/agents/:id/memories/:key/txid). Reading back searches the indexer for the
 // account's own memory notes; syncing restores the ones missing or different here.
 import { RoostError } from '../../protocol/errors.js';
-import type { CallAs } from '../_shared/host-client.js';
+import { MemoryClient, type PlainMemory } from '../memory/contract.js';
 import type { Account } from './accounts.js';
 import { keyIdOf, NOTE_PREFIX, openNotes, parseNote, sealNotes, type Envelope } from './envelope.js';
 import { chainOf, type State } from './state.js';
@@ -16,17 +16,14 @@ export interface OnchainMemory {
   round: number;
 }
 
-interface Plain {
-  agentId: string;
-  key: string;
-  content: string;
-}
+type Plain = PlainMemory;
 
 /** A memory is at most 64 KiB, which fits in 255 notes. */
 const MEMORY_MAX_CHUNKS = 255;
 
-async function memoryCall<T>(s: State, as: CallAs, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const reply = await s.ctx.host.call<T>(method, path, body, as);
+/** A memory route's answer; an unloaded memory extension is a clear 503. */
+async function memoryCall<T>(call: Promise<{ status: number; body: T | null }>): Promise<{ status: number; body: T | null }> {
+  const reply = await call;
   const error = reply.body as { code?: string; error?: string } | null;
   if (reply.status === 404 && error?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'on-chain memories need the memory extension, which is not loaded');
   return reply;
@@ -37,17 +34,16 @@ export async function sendMemory(s: State, account: Account, memory: Plain): Pro
   const parties = { sender: account.signer.addr.publicKey, receiver: account.signer.addr.publicKey };
   const notes = sealNotes(JSON.stringify(memory), { mode: 'M', secret: account.memoryKey, keyField: keyIdOf(account.memoryKey), parties, maxChunks: MEMORY_MAX_CHUNKS });
   const [txid] = await chainOf(s, account).send(account.signer, account.address, notes);
-  const path = `/api/internal/memory/agents/${encodeURIComponent(memory.agentId)}/memories/${encodeURIComponent(memory.key)}/txid`;
-  const set = await memoryCall<{ error?: string }>(s, { tenantId: account.tenantId }, 'PUT', path, { txid });
+  const set = await memoryCall(new MemoryClient(s.ctx.host).setTxid(memory.agentId, memory.key, txid!, { tenantId: account.tenantId }));
   if (set.status !== 200) throw new RoostError('UPSTREAM_ERROR', `the memory was sent (${txid}) but its txid could not be recorded: ${set.body?.error ?? set.status}`);
   return txid!;
 }
 
 /** The caller's memory by key, sent on-chain. */
 export async function promote(s: State, tenantId: string, agentId: string, key: string): Promise<{ key: string; txid: string }> {
-  const found = await memoryCall<{ memory?: { key: string; content: string }; error?: string; code?: string }>(s, { tenantId }, 'POST', '/api/mcp/recall-memory', { agentId, key });
+  const found = await memoryCall(new MemoryClient(s.ctx.host).recall({ agentId, key }, { tenantId }));
   if (found.status === 404) throw new RoostError('NOT_FOUND', `memory "${key}" not found`);
-  if (found.status !== 200 || !found.body.memory) throw new RoostError(found.body?.code ?? 'UPSTREAM_ERROR', found.body?.error ?? `reading the memory failed (${found.status})`);
+  if (found.status !== 200 || !found.body?.memory) throw new RoostError(found.body?.code ?? 'UPSTREAM_ERROR', found.body?.error ?? `reading the memory failed (${found.status})`);
   return { key, txid: await sendMemory(s, await s.accounts.of(tenantId), { agentId, key, content: found.body.memory.content }) };
 }
 
@@ -85,17 +81,18 @@ export async function readOnchain(s: State, tenantId: string, agentId: string): 
 /** Restores the on-chain memories missing (or different) here; answers what it did. */
 export async function syncOnchain(s: State, tenantId: string, agentId: string): Promise<{ restored: string[]; unchanged: string[] }> {
   const as = { tenantId };
+  const memories = new MemoryClient(s.ctx.host);
   const restored: string[] = [];
   const unchanged: string[] = [];
   for (const memory of await readOnchain(s, tenantId, agentId)) {
-    const local = await memoryCall<{ memory?: { content: string } }>(s, as, 'POST', '/api/mcp/recall-memory', { agentId, key: memory.key });
-    if (local.status === 200 && local.body.memory?.content === memory.content) {
+    const local = await memoryCall(memories.recall({ agentId, key: memory.key }, as));
+    if (local.status === 200 && local.body?.memory?.content === memory.content) {
       unchanged.push(memory.key);
       continue;
     }
-    const saved = await memoryCall<{ error?: string }>(s, as, 'POST', '/api/mcp/save-memory', { agentId, key: memory.key, content: memory.content });
+    const saved = await memoryCall(memories.save({ agentId, key: memory.key, content: memory.content }, as));
     if (saved.status !== 200 && saved.status !== 201) throw new RoostError('UPSTREAM_ERROR', `restoring memory "${memory.key}" failed: ${saved.body?.error ?? saved.status}`);
-    await memoryCall(s, as, 'PUT', `/api/internal/memory/agents/${encodeURIComponent(agentId)}/memories/${encodeURIComponent(memory.key)}/txid`, { txid: memory.txid });
+    await memoryCall(memories.setTxid(agentId, memory.key, memory.txid, as));
     restored.push(memory.key);
   }
   return { restored, unchanged };
@@ -108,9 +105,9 @@ export async function backfill(s: State, tenantId: string): Promise<{ sent: Arra
   let error: string | null = null;
   let pending: Plain[] = [];
   for (;;) {
-    const unsent = await memoryCall<{ memories?: Plain[]; error?: string }>(s, { tenantId }, 'GET', '/api/internal/memory/unsent?limit=100');
+    const unsent = await memoryCall(new MemoryClient(s.ctx.host).unsent(100, { tenantId }));
     if (unsent.status !== 200) throw new RoostError('UPSTREAM_ERROR', `listing unsent memories failed: ${unsent.body?.error ?? unsent.status}`);
-    pending = unsent.body.memories ?? [];
+    pending = unsent.body?.memories ?? [];
     if (pending.length === 0 || error) break;
     for (const memory of pending) {
       try {

@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import { deliverSchema, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
-import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import { hostError, octokit, ownerRepo } from './client.js';

@@ -9,6 +9,7 @@ import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
 import { stringSetting } from '../_shared/settings.js';
 import { handleMention } from './mentions.js';
+import { CODEHOST_EVENTS, type PullState, type PullStateEvent } from './contract.js';
 
 export async function receive(req: RouteRequest, ctx: ExtensionContext) {
   const secret = stringSetting(ctx, 'WEBHOOK_SECRET');
@@ -48,12 +49,13 @@ async function act(ctx: ExtensionContext, event: string, body: Record<string, an
   });
 }
 
-/** A pull request merged, closed or reopened: the work tasks that opened it record the state. */
-async function pullState(ctx: ExtensionContext, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
-  const state = body.action === 'reopened' ? 'open' : body.pull_request?.merged === true ? 'merged' : 'closed';
-  const reply = await ctx.host.call<{ updated?: number }>('POST', '/api/internal/work-tasks/pull-state', {
-    repo: String(body.repository?.full_name ?? ''), number: Number(body.pull_request?.number), state,
-  }, { tenantId: INSTANCE_TENANT });
-  if (reply.status !== 200) return { action: 'ignored', reason: `work tasks could not record the pull request's state (${reply.status})` };
-  return { action: 'pull_request_recorded', state, tasks: reply.body.updated ?? 0 };
+/**
+ * A pull request merged, closed or reopened: announced on the bus, where the work tasks that opened it
+ * record the state (an event, not a call: work-tasks calls codehost, so codehost does not call back).
+ */
+function pullState(ctx: ExtensionContext, body: Record<string, any>): { action: string; [k: string]: unknown } {
+  const state: PullState = body.action === 'reopened' ? 'open' : body.pull_request?.merged === true ? 'merged' : 'closed';
+  const event: PullStateEvent = { repo: String(body.repository?.full_name ?? ''), number: Number(body.pull_request?.number), state };
+  ctx.host.emit(CODEHOST_EVENTS.pullState, event, INSTANCE_TENANT);
+  return { action: 'pull_request_announced', state };
 }

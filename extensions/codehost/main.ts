@@ -2,6 +2,7 @@
 // blocklist and user allowlist, the code-host tools for agents, inbound code-host webhooks and
 // outbound webhook registrations with signed, retried deliveries, and mention polling.
 import { runExtension } from '../_shared/extension.js';
+import { WORK_TASKS_EVENTS, type WorkTaskOutcome } from '../work-tasks/contract.js';
 import { channelRoutes } from './channel.js';
 import { migrations } from './migrations.js';
 import { pollingRoutes } from './polling-routes.js';
@@ -18,8 +19,8 @@ runExtension({
   shutdown: stopState,
   async event({ topic, payload, tenantId }) {
     // A work task ended: registrations that want work_task.<status> (of its repository) hear of it.
-    if (topic !== 'work_tasks.outcome' || !tenantId) return;
-    const outcome = payload as { status?: string; repo?: string | null };
+    if (topic !== WORK_TASKS_EVENTS.outcome || !tenantId) return;
+    const outcome = payload as Partial<WorkTaskOutcome>;
     await state().deliverer.publish(tenantId, `work_task.${String(outcome.status)}`, outcome.repo ?? null, payload);
   },
 });

@@ -4,20 +4,14 @@ import { forbidden } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { hostError, octokit, ownerRepo } from './client.js';
 import { Lists } from './lists.js';
+import type { OpenPullRequest } from './contract.js';
 
 export async function checkNotBlocked(ctx: ExtensionContext, tenantId: string, repo: string): Promise<void> {
   const entry = await new Lists(ctx.db).blockedBy(tenantId, repo);
   if (entry) throw forbidden(`repository ${repo} is on the blocklist (${entry}): agents may not touch it`);
 }
 
-export interface PullInput {
-  repo: string;
-  title: string;
-  body?: string;
-  head: string;
-  base?: string;
-  draft?: boolean;
-}
+export type PullInput = OpenPullRequest;
 
 export async function openPull(ctx: ExtensionContext, tenantId: string, input: PullInput) {
   await checkNotBlocked(ctx, tenantId, input.repo);

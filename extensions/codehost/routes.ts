@@ -8,8 +8,9 @@ import { created, noContent, ok, queryString } from '../_shared/http.js';
 import { resolveReferences } from '../_shared/references.js';
 import { baseUrl, configured, octokit } from './client.js';
 import { Lists, normaliseRepo } from './lists.js';
-import { openPull, type PullInput } from './pulls.js';
+import { openPull } from './pulls.js';
 import { receive } from './inbound.js';
+import { CODEHOST_ROUTES, type BlockedReply, type OpenPullReply, type OpenPullRequest } from './contract.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const lists = (ctx: ExtensionContext) => new Lists(ctx.db);
@@ -75,14 +76,14 @@ export const routes: Record<string, RouteHandler> = {
 
   'POST /webhooks/vcshost': receive,
 
-  async 'GET /api/internal/vcshost/blocked'(req, ctx) {
+  async [CODEHOST_ROUTES.blocked](req, ctx) {
     const repo = queryString(req.query, 'repo') ?? '';
     const entry = await lists(ctx).blockedBy(req.auth.tenantId, repo);
-    return ok({ repo: normaliseRepo(repo), blocked: entry !== undefined, entry: entry ?? null });
+    return ok({ repo: normaliseRepo(repo), blocked: entry !== undefined, entry: entry ?? null } satisfies BlockedReply);
   },
 
-  async 'POST /api/internal/vcshost/pulls'(req, ctx) {
-    const input = validate<PullInput>(schema(ctx, 'pull-create.json'), req.body);
-    return created(await openPull(ctx, req.auth.tenantId, input));
+  async [CODEHOST_ROUTES.openPull](req, ctx) {
+    const input = validate<OpenPullRequest>(schema(ctx, 'pull-create.json'), req.body);
+    return created((await openPull(ctx, req.auth.tenantId, input)) satisfies OpenPullReply);
   },
 };

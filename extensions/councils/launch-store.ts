@@ -5,9 +5,10 @@ import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
 import type { Council } from './council-store.js';
+import { LAUNCH_STAGES, type LaunchStage } from './contract.js';
 
-export const STAGES = ['responding', 'discussing', 'reviewing', 'synthesizing', 'completed', 'aborted', 'failed'] as const;
-export type Stage = (typeof STAGES)[number];
+export const STAGES = LAUNCH_STAGES;
+export type Stage = LaunchStage;
 export const ACTIVE_STAGES: Stage[] = ['responding', 'discussing', 'reviewing', 'synthesizing'];
 /** running: the stage's work is under way; waiting: it is done and the next stage starts by hand; done: final. */
 export type StageState = 'running' | 'waiting' | 'done';

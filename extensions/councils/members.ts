@@ -2,6 +2,7 @@
 // tenant's agent is unknown), and their credits checked through the credits routes before a stage.
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { CreditsClient } from '../credits/contract.js';
 
 /** The name of each agent, in order; 400 naming the first id the caller cannot see. */
 export async function resolveAgents(host: HostClient, as: CallAs, agentIds: string[], field: string): Promise<Map<string, string>> {
@@ -37,8 +38,8 @@ export async function reserveTurns(host: HostClient, tenantId: string, launchId:
   if (agentIds.length === 0) return credits;
   type Item = { reservationId?: unknown; code?: unknown; error?: unknown; status?: unknown };
   type Reply = { status: number; body: { reservations?: Item[]; code?: unknown; error?: unknown } | null };
-  const asked = { reservations: agentIds.map((agentId) => ({ agentId, sessionId: `council-launch-${launchId}` })) };
-  const reply: Reply = await host.call<Reply['body']>('POST', '/api/credits/reservations/batch', asked, { tenantId })
+  const asked = agentIds.map((agentId) => ({ agentId, sessionId: `council-launch-${launchId}` }));
+  const reply: Reply = await new CreditsClient(host).reserveBatch(asked, { tenantId })
     .catch((err: Error) => ({ status: 503, body: { error: err.message, code: 'EXTENSION_UNAVAILABLE' } }));
   if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') return credits;
   const items = reply.status === 200 && Array.isArray(reply.body?.reservations) ? reply.body.reservations : null;
@@ -53,7 +54,8 @@ export async function reserveTurns(host: HostClient, tenantId: string, launchId:
 
 /** Gives back reservations no session took over (a member that failed, or a question sent before a restart). Best effort: not awaited by the stage. */
 export function releaseTurns(host: HostClient, tenantId: string, reservationIds: Iterable<string>): void {
-  for (const id of reservationIds) void host.call('POST', `/api/credits/reservations/${encodeURIComponent(id)}/release`, {}, { tenantId }).catch(() => undefined);
+  const credits = new CreditsClient(host);
+  for (const id of reservationIds) void credits.release(id, { tenantId }).catch(() => undefined);
 }
 
 /** Stops a member's session that is answering for a launch that no longer needs it (best effort). */

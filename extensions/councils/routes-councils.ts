@@ -10,6 +10,7 @@ import { CouncilStore, DEFAULT_MEMBER_TIMEOUT_SECONDS, DEFAULT_TEMPLATE, default
 import { LaunchStore } from './launch-store.js';
 import { launchCouncil, launchView } from './launching.js';
 import { resolveAgents } from './members.js';
+import { COUNCILS_ROUTES } from './contract.js';
 
 export const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const store = (ctx: ExtensionContext) => new CouncilStore(ctx.db, ctx.sql);
@@ -50,7 +51,7 @@ export const councilRoutes: Record<string, RouteHandler> = {
     return created(await store(ctx).create(req.auth.tenantId, council));
   },
 
-  async 'GET /api/councils/:id'(req, ctx) {
+  async [COUNCILS_ROUTES.get](req, ctx) {
     return ok(await mustGet(ctx, req));
   },
 
@@ -72,7 +73,7 @@ export const councilRoutes: Record<string, RouteHandler> = {
   },
 
   /** With an `idempotencyKey` already used by the tenant: 200 and that launch, nothing new started. */
-  async 'POST /api/councils/:id/launch'(req, ctx) {
+  async [COUNCILS_ROUTES.launch](req, ctx) {
     const input = validate<{ prompt: string; auto?: boolean; idempotencyKey?: string }>(schema(ctx, 'launch.json'), req.body);
     const council = await mustGet(ctx, req);
     const launches = new LaunchStore(ctx.db, ctx.sql);

@@ -10,6 +10,7 @@ import { LaunchStore, type Launch } from './launch-store.js';
 import { launchDetail, launchView } from './launching.js';
 import { schema } from './routes-councils.js';
 import { launches } from './runner.js';
+import { COUNCILS_ROUTES } from './contract.js';
 
 /** How long a chat question waits for the synthesizer at most (the manifest's timeout_ms leaves a margin above it). */
 const CHAT_WAIT_MAX_SECONDS = 570;
@@ -53,7 +54,7 @@ export const launchRoutes: Record<string, RouteHandler> = {
     return ok({ launches: list.map(launchView), ...rest });
   },
 
-  async 'GET /api/council-launches/:id'(req, ctx) {
+  async [COUNCILS_ROUTES.launchRecord](req, ctx) {
     return ok(await launchDetail(ctx, await mustGet(ctx, req)));
   },
 
@@ -62,7 +63,7 @@ export const launchRoutes: Record<string, RouteHandler> = {
     return ok({ logs, hasMore });
   },
 
-  async 'GET /api/council-launches/:id/discussion-messages'(req, ctx) {
+  async [COUNCILS_ROUTES.discussion](req, ctx) {
     const { events: messages, hasMore } = await events(ctx, req, 'messages');
     return ok({ messages, hasMore });
   },
@@ -73,7 +74,7 @@ export const launchRoutes: Record<string, RouteHandler> = {
     return ok({ messages, hasMore });
   },
 
-  async 'POST /api/council-launches/:id/abort'(req, ctx) {
+  async [COUNCILS_ROUTES.abort](req, ctx) {
     noBody(ctx, req);
     return ok(launchView(await launches(ctx).abort(req.auth.tenantId, req.params.id!)));
   },

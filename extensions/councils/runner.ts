@@ -9,6 +9,7 @@ import { ACTIVE_STAGES, LaunchStore, type Launch, type LaunchPatch, type Stage, 
 import { stopSession } from './members.js';
 import { breakdownOf } from './prompts.js';
 import { StageWork } from './stages.js';
+import { COUNCILS_EVENTS, type CouncilOutcome } from './contract.js';
 
 /** The stage that follows each working stage. */
 const NEXT: Record<string, Stage> = { responding: 'discussing', discussing: 'reviewing', reviewing: 'synthesizing', synthesizing: 'completed' };
@@ -104,7 +105,7 @@ export class LaunchRunner {
     const b = breakdownOf(await work.votes(launch));
     const valid = b.approve + b.reject + b.abstain;
     const agreement = valid > 0 ? Math.max(b.approve, b.reject, b.abstain) / valid : 0;
-    this.ctx.host.emit('councils.outcome', { launchId: launch.id, councilId: launch.councilId, agreement, breakdown: b }, launch.tenantId);
+    this.ctx.host.emit(COUNCILS_EVENTS.outcome, { launchId: launch.id, councilId: launch.councilId, agreement, breakdown: b } satisfies CouncilOutcome, launch.tenantId);
   }
 
   private async loop(tenantId: string, id: string, signal: AbortSignal): Promise<void> {

@@ -6,6 +6,7 @@ import { noContent, ok, queryString } from '../_shared/http.js';
 import { todayUtc } from './amounts.js';
 import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
+import { CREDITS_ROUTES, type BalanceReply } from './contract.js';
 import { Ledger } from './ledger.js';
 import { requireMonthlyRoom } from './monthly.js';
 import { Reservations } from './reservations.js';
@@ -24,12 +25,12 @@ function spendingDays(query: Record<string, string | string[]>): number {
 }
 
 export const agentCreditRoutes: Record<string, RouteHandler> = {
-  async 'GET /api/agents/:id/balance'(req, ctx) {
+  async [CREDITS_ROUTES.balance](req, ctx) {
     const { agent, wallet } = await agentOf(req, ctx);
     const reservations = new Reservations(ctx.db);
     for (const change of await reservations.expire({ tenantId: req.auth.tenantId, wallet: wallet.address })) announceBalance(ctx, change);
     const current = (await new Ledger(ctx.db, ctx.sql).wallet(req.auth.tenantId, wallet.address))!;
-    return ok({ agentId: agent.id, wallet: wallet.address, balance: current.balance, reserved: await Reservations.heldTotal(ctx.db, req.auth.tenantId, wallet.address), unit: 'microUnits' });
+    return ok({ agentId: agent.id, wallet: wallet.address, balance: current.balance, reserved: await Reservations.heldTotal(ctx.db, req.auth.tenantId, wallet.address), unit: 'microUnits' } satisfies BalanceReply);
   },
 
   async 'POST /api/agents/:id/fund'(req, ctx) {

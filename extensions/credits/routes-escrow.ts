@@ -7,17 +7,12 @@ import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Escrows } from './escrow.js';
 import { schema } from './schemas.js';
+import { CREDITS_ROUTES, type EscrowHoldRequest } from './contract.js';
 
-interface HoldBody {
-  agentId: string;
-  microUnits: number;
-  payee: { tenantId: string; agentId: string };
-  reference?: string;
-  reason?: string;
-}
+type HoldBody = EscrowHoldRequest;
 
 export const escrowRoutes: Record<string, RouteHandler> = {
-  async 'POST /api/credits/escrow'(req, ctx) {
+  async [CREDITS_ROUTES.holdEscrow](req, ctx) {
     const body = validate<HoldBody>(schema(ctx, 'escrow.json'), req.body);
     const payer = await resolveAgent(ctx, { requestId: req.id }, req.auth.tenantId, body.agentId);
     const payee = await resolveAgent(ctx, { tenantId: body.payee.tenantId }, body.payee.tenantId, body.payee.agentId);
@@ -26,17 +21,17 @@ export const escrowRoutes: Record<string, RouteHandler> = {
     return created({ escrow, balance: change.balance });
   },
 
-  async 'GET /api/credits/escrow/:id'(req, ctx) {
+  async [CREDITS_ROUTES.escrow](req, ctx) {
     return ok(await new Escrows(ctx.db).get(req.auth.tenantId, req.params.id!));
   },
 
-  async 'POST /api/credits/escrow/:id/release'(req, ctx) {
+  async [CREDITS_ROUTES.releaseEscrow](req, ctx) {
     const { escrow, change } = await new Escrows(ctx.db).release(req.auth.tenantId, req.params.id!);
     announceBalance(ctx, change);
     return ok({ escrow });
   },
 
-  async 'POST /api/credits/escrow/:id/refund'(req, ctx) {
+  async [CREDITS_ROUTES.refundEscrow](req, ctx) {
     const { escrow, change } = await new Escrows(ctx.db).refund(req.auth.tenantId, req.params.id!);
     announceBalance(ctx, change);
     return ok({ escrow, balance: change.balance });

@@ -10,18 +10,11 @@ import { ConfigStore, type CreditConfig } from './config.js';
 import { spentBetween } from './monthly.js';
 import type { BalanceChange } from './ledger.js';
 import { Ledger } from './ledger.js';
-import { Reservations, type Usage } from './reservations.js';
+import { Reservations } from './reservations.js';
 import { schema } from './schemas.js';
+import { CREDITS_EVENTS, CREDITS_ROUTES, type ClaimRequest, type CommitReply, type CommitRequest, type CreditsSpent, type ReserveReply, type ReserveRequest, type UsageReply } from './contract.js';
 
-interface ReserveBody {
-  agentId?: string;
-  wallet?: string;
-  sessionId: string;
-  microUnits?: number;
-  provider?: string;
-  model?: string;
-  ttlSeconds?: number;
-}
+type ReserveBody = ReserveRequest;
 
 async function walletFor(req: RouteRequest, ctx: ExtensionContext, body: ReserveBody) {
   const as = { requestId: req.id };
@@ -52,19 +45,19 @@ async function reserveOne(req: RouteRequest, ctx: ExtensionContext, body: Reserv
   const request = { sessionId: body.sessionId, microUnits: body.microUnits ?? config.reservePerTurn, provider, model, ttlSeconds: body.ttlSeconds ?? config.reservationTtlSeconds };
   const { reservation, change } = await reservations.reserve(req.auth.tenantId, wallet, request, config.enabled);
   announce(ctx, [change]);
-  return { reservationId: reservation.id, enforced: config.enabled, reservation, ...(change ? { balance: change.balance } : {}) };
+  return { reservationId: reservation.id, enforced: config.enabled, reservation, ...(change ? { balance: change.balance } : {}) } satisfies ReserveReply;
 }
 
 export const internalRoutes: Record<string, RouteHandler> = {
   /** For billing: credits the caller's tenant spent on turns in [from, to) (ISO 8601), by day. */
-  async 'GET /api/credits/usage'(req, ctx) {
+  async [CREDITS_ROUTES.usage](req, ctx) {
     const from = isoQuery(req.query, 'from');
     const to = isoQuery(req.query, 'to');
     if (from >= to) throw validationError('query.from must be before query.to');
-    return ok({ tenantId: req.auth.tenantId, unit: 'microUnits', ...(await spentBetween(ctx.db, req.auth.tenantId, from, to)) });
+    return ok({ tenantId: req.auth.tenantId, unit: 'microUnits', ...(await spentBetween(ctx.db, req.auth.tenantId, from, to)) } satisfies UsageReply);
   },
 
-  async 'POST /api/credits/reservations'(req, ctx) {
+  async [CREDITS_ROUTES.reserve](req, ctx) {
     const body = validate<ReserveBody>(schema(ctx, 'reservation.json'), req.body);
     const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
     return created(await reserveOne(req, ctx, body, config));
@@ -74,7 +67,7 @@ export const internalRoutes: Record<string, RouteHandler> = {
    * Several reservations at once (a council reserves its members' turns before a stage): each is made
    * or refused on its own, as POST /api/credits/reservations would, and answered in order.
    */
-  async 'POST /api/credits/reservations/batch'(req, ctx) {
+  async [CREDITS_ROUTES.reserveBatch](req, ctx) {
     const { reservations } = validate<{ reservations: unknown[] }>(schema(ctx, 'reservation-batch.json'), req.body);
     const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
     const failed = (err: unknown) => {
@@ -92,23 +85,23 @@ export const internalRoutes: Record<string, RouteHandler> = {
   },
 
   /** A session takes over a hold made ahead of its turn; its commit or release then settles it. */
-  async 'POST /api/credits/reservations/:id/claim'(req, ctx) {
-    const claim = validate<{ sessionId: string; agentId: string }>(schema(ctx, 'claim.json'), req.body);
+  async [CREDITS_ROUTES.claim](req, ctx) {
+    const claim = validate<ClaimRequest>(schema(ctx, 'claim.json'), req.body);
     return ok({ reservation: await new Reservations(ctx.db).claim(req.auth.tenantId, req.params.id!, claim) });
   },
 
-  async 'POST /api/credits/reservations/:id/commit'(req, ctx) {
-    const usage = validate<Usage>(schema(ctx, 'commit.json'), req.body);
+  async [CREDITS_ROUTES.commit](req, ctx) {
+    const usage = validate<CommitRequest>(schema(ctx, 'commit.json'), req.body);
     const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
     const { reservation, change } = await new Reservations(ctx.db).commit(req.auth.tenantId, req.params.id!, usage, config);
     announce(ctx, [change]);
     const charged = reservation.actualMicroUnits ?? 0;
     // Tenant-wide spending, for analytics.
-    if (charged > 0) ctx.host.emit('credits.spent', { agentId: reservation.agentId, wallet: reservation.wallet, sessionId: reservation.sessionId, microUnits: charged, date: new Date().toISOString().slice(0, 10) }, req.auth.tenantId);
-    return ok({ reservation, charged, ...(change ? { balance: change.balance } : {}) });
+    if (charged > 0) ctx.host.emit(CREDITS_EVENTS.spent, { agentId: reservation.agentId, wallet: reservation.wallet, sessionId: reservation.sessionId, microUnits: charged, date: new Date().toISOString().slice(0, 10) } satisfies CreditsSpent, req.auth.tenantId);
+    return ok({ reservation, charged, ...(change ? { balance: change.balance } : {}) } satisfies CommitReply);
   },
 
-  async 'POST /api/credits/reservations/:id/release'(req, ctx) {
+  async [CREDITS_ROUTES.release](req, ctx) {
     const { reservation, change } = await new Reservations(ctx.db).release(req.auth.tenantId, req.params.id!);
     announce(ctx, [change]);
     return ok({ reservation, ...(change ? { balance: change.balance } : {}) });

@@ -4,7 +4,7 @@
 // notifications extension failed) the reason is said in a new message and the buttons stay for another try.
 import { InteractionResponseType } from 'discord-interactions';
 import { settleEscalation } from '../_shared/bridge/escalations.js';
-import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { DiscordBridge, DiscordConfig } from './bridge.js';
 import { channelOf, who, type Interaction } from './interactions.js';
 

@@ -9,13 +9,13 @@ import { requireRole } from '../_shared/roles.js';
 import { CATEGORIES, tasksFor, type Category } from './catalogue.js';
 import { sit } from './sitting.js';
 import { ExamStore } from './store.js';
+import { MemoryClient } from '../memory/contract.js';
 
 const store = (ctx: ExtensionContext) => new ExamStore(ctx.db);
 
 /** The memory category needs the memory extension: is its route served here? */
 async function memoryAvailable(ctx: ExtensionContext, tenantId: string): Promise<boolean> {
-  const reply = await ctx.host.call<{ code?: string }>('POST', '/api/mcp/recall-memory', {}, { tenantId });
-  return !(reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND');
+  return new MemoryClient(ctx.host).served({ tenantId });
 }
 
 /** Sits the exam and records its end. Never rejects: it runs detached from any request, and a failure of its own store is logged. */

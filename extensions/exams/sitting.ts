@@ -10,6 +10,7 @@ import type { CallAs } from '../_shared/host-client.js';
 import { scratchRoot } from '../_shared/workspace-roots.js';
 import type { Task, ToolCall } from './catalogue.js';
 import type { TaskResult } from './store.js';
+import { ProjectsClient } from '../projects/contract.js';
 
 /** How long one prompt of a task may take to be answered. */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
@@ -25,8 +26,8 @@ export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: 
   try {
     await mkdir(dir, { recursive: true });
     for (const [name, content] of Object.entries(task.files)) await writeFile(join(dir, name), content);
-    const project = await ctx.host.call<{ id: string; error?: string }>('POST', '/api/projects', { name: `exam ${task.id} ${dir.slice(-8)}`, workingDir: dir }, as);
-    if (project.status !== 201) throw new Error(`the exam's project could not be made: ${project.body?.error ?? project.status}`);
+    const project = await new ProjectsClient(ctx.host).create({ name: `exam ${task.id} ${dir.slice(-8)}`, workingDir: dir }, as);
+    if (project.status !== 201 || !project.body) throw new Error(`the exam's project could not be made: ${project.body?.error ?? project.status}`);
     projectId = project.body.id;
     for (const prompt of task.prompts) {
       const reply = await askAgent(ctx.host, as, {
@@ -44,7 +45,7 @@ export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: 
     return { ...base, status: 'failed', checks: [{ name: 'the session answered', passed: false, detail: why }], reason: why, durationMs: Date.now() - started };
   } finally {
     if (base.sessionId) await ctx.host.call('DELETE', `/api/sessions/${base.sessionId}`, undefined, as).catch(() => undefined);
-    if (projectId) await ctx.host.call('DELETE', `/api/projects/${projectId}`, undefined, as).catch(() => undefined);
+    if (projectId) await new ProjectsClient(ctx.host).remove(projectId, as).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
 }

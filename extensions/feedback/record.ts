@@ -4,6 +4,8 @@
 // agreement), work tasks that merged or failed.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { COUNCILS_EVENTS } from '../councils/contract.js';
+import { WORK_TASKS_EVENTS } from '../work-tasks/contract.js';
 
 type Payload = Record<string, any>;
 
@@ -32,10 +34,10 @@ export function outcomeOf(topic: string, payload: Payload): Outcome | undefined 
     // Every decision counts once: no later event is about the same one.
     return { kind: 'approval', subjectId: randomUUID(), agentId: payload.agentId ?? null, label: `${payload.toolName}:${payload.by ?? ''}`, value: payload.behavior === 'allow' ? 1 : 0 };
   }
-  if (topic === 'councils.outcome' && typeof payload.launchId === 'string' && typeof payload.agreement === 'number') {
+  if (topic === COUNCILS_EVENTS.outcome && typeof payload.launchId === 'string' && typeof payload.agreement === 'number') {
     return { kind: 'council', subjectId: payload.launchId, agentId: null, label: String(payload.councilId ?? ''), value: Math.min(1, Math.max(0, payload.agreement)) };
   }
-  if (topic === 'work_tasks.outcome' && typeof payload.taskId === 'string') {
+  if (topic === WORK_TASKS_EVENTS.outcome && typeof payload.taskId === 'string') {
     return { kind: 'work_task', subjectId: payload.taskId, agentId: payload.agentId ?? null, label: String(payload.status ?? ''), value: payload.merged === true ? 1 : 0 };
   }
   return undefined;

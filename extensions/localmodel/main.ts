@@ -5,6 +5,7 @@ import { validate } from '../../protocol/validate.js';
 import { runExtension, type ExtensionContext } from '../_shared/extension.js';
 import { ok, queryString } from '../_shared/http.js';
 import { requireInstanceOwner } from '../_shared/roles.js';
+import { LOCALMODEL_ROUTES, type LocalModelStatus } from './contract.js';
 import { searchLibrary } from './library.js';
 import { DEFAULT_OLLAMA_HOST, OllamaClient } from './ollama.js';
 import { Pulls } from './pulls.js';
@@ -20,14 +21,16 @@ runExtension({
     client = new OllamaClient(((await ctx.host.secret('OLLAMA_HOST')) ?? DEFAULT_OLLAMA_HOST).replace(/\/+$/, ''));
   },
   routes: {
-    async 'GET /api/localmodel/status'() {
+    async [LOCALMODEL_ROUTES.status]() {
+      let status: LocalModelStatus;
       try {
         const { version } = await client.json<{ version: string }>('GET', '/api/version');
         const { models } = await client.json<{ models: unknown[] }>('GET', '/api/ps');
-        return ok({ available: true, host: client.host, version, running: models.length });
+        status = { available: true, host: client.host, version, running: models.length };
       } catch (err) {
-        return ok({ available: false, host: client.host, error: (err as Error).message });
+        status = { available: false, host: client.host, error: (err as Error).message };
       }
+      return ok(status);
     },
     async 'GET /api/localmodel/models'() {
       return ok(await client.json('GET', '/api/tags'));

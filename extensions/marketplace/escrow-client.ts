@@ -4,6 +4,7 @@
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
+import { CreditsClient, type EscrowHoldRequest } from '../credits/contract.js';
 
 interface Reply {
   status: number;
@@ -18,12 +19,12 @@ function check(reply: Reply, what: string): any {
   throw new RoostError(code, message, { status: reply.status >= 400 ? reply.status : 502 });
 }
 
-export async function holdEscrow(ctx: ExtensionContext, requestId: string, body: { agentId: string; microUnits: number; payee: { tenantId: string; agentId: string }; reference: string; reason: string }): Promise<{ id: string }> {
-  const reply = await ctx.host.call('POST', '/api/credits/escrow', body, { requestId });
+export async function holdEscrow(ctx: ExtensionContext, requestId: string, body: EscrowHoldRequest): Promise<{ id: string }> {
+  const reply = await new CreditsClient(ctx.host).holdEscrow(body, { requestId });
   return check(reply, 'an escrow hold').escrow as { id: string };
 }
 
 /** `as` is the request being served, or the buyer's tenant when the settler releases an overdue use. */
 export async function settleEscrow(ctx: ExtensionContext, as: CallAs, escrowId: string, outcome: 'release' | 'refund'): Promise<void> {
-  check(await ctx.host.call('POST', `/api/credits/escrow/${encodeURIComponent(escrowId)}/${outcome}`, null, as), `an escrow ${outcome}`);
+  check(await new CreditsClient(ctx.host).settleEscrow(escrowId, outcome, as), `an escrow ${outcome}`);
 }

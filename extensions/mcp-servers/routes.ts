@@ -12,6 +12,7 @@ import { publicView, resolveInput, validateCreate, validateUpdate, type ServerBo
 import { namespaced } from './names.js';
 import { current } from './state.js';
 import { mayUse, type ServerConfig, type ServerInput } from './store.js';
+import { MCP_SERVERS_ROUTES, type AgentToolsReply, type ExternalTool, type ToolCallReply, type ToolCallRequest } from './contract.js';
 
 /** The config, never opened: reading, changing and deleting work whatever key sealed it. */
 async function mustGet(req: RouteRequest): Promise<ServerConfig> {
@@ -114,10 +115,10 @@ export const routes: Record<string, RouteHandler> = {
     }
   },
 
-  async 'GET /api/internal/mcp-servers/agents/:agentId/tools'(req) {
+  async [MCP_SERVERS_ROUTES.agentTools](req) {
     const { store, pool } = current();
     const configs = await store.forAgent(req.auth.tenantId, req.params.agentId!);
-    const tools: Array<Record<string, unknown>> = [];
+    const tools: ExternalTool[] = [];
     const errors: Array<{ server: string; error: string }> = [];
     // A config that does not open (sealed under another key) or cannot be reached is reported; the others are offered.
     await Promise.all(configs.map(async (config) => {
@@ -134,11 +135,11 @@ export const routes: Record<string, RouteHandler> = {
       }
     }));
     tools.sort((a, b) => String(a.name).localeCompare(String(b.name)));
-    return ok({ tools, errors });
+    return ok({ tools, errors } satisfies AgentToolsReply);
   },
 
-  async 'POST /api/internal/mcp-servers/:id/call'(req) {
-    const body = req.body as { agentId?: unknown; tool?: unknown; arguments?: unknown } | null;
+  async [MCP_SERVERS_ROUTES.call](req) {
+    const body = req.body as Partial<Record<keyof ToolCallRequest, unknown>> | null;
     if (typeof body?.agentId !== 'string' || typeof body.tool !== 'string') throw validationError('body.agentId and body.tool must be strings');
     const args = body.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw validationError('body.arguments must be an object');
@@ -147,6 +148,6 @@ export const routes: Record<string, RouteHandler> = {
     if (!config.enabled) throw new RoostError('FORBIDDEN', `MCP server "${config.name}" is disabled`);
     if (!mayUse(config, body.agentId)) throw new RoostError('FORBIDDEN', `agent ${body.agentId} may not use MCP server "${config.name}"`);
     const result = await current().pool.call(current().store.open(config), body.tool, args as Record<string, unknown>);
-    return ok({ content: result.content ?? [], isError: result.isError === true });
+    return ok({ content: result.content ?? [], isError: result.isError === true } satisfies ToolCallReply);
   },
 };

@@ -10,6 +10,7 @@ import { mustFindAgent } from './agents.js';
 import { MAX_CONTEXT_MEMORIES, memoryContext } from './context.js';
 import { deleteMemory, memoryShelf, recallMemory, saveMemory, toMemory, type AgentRef } from './memories.js';
 import { contextMemoriesOf, readAgentSettings, readSettings, writeAgentSettings, writeSettings, type AgentMemorySettings, type MemorySettings } from './settings.js';
+import { MEMORY_ROUTES, type PlainMemory, type RecallMemoryRequest, type SaveMemoryRequest } from './contract.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const MAX_QUERY = 2_000;
@@ -33,15 +34,15 @@ async function agentSettingsView(ctx: ExtensionContext, agent: AgentRef) {
 }
 
 export const routes: Record<string, RouteHandler> = {
-  async 'POST /api/mcp/save-memory'(req, ctx) {
-    const body = validate<{ agentId: string; key: string; content: string }>(schema(ctx, 'mcp-save-memory.json'), req.body);
+  async [MEMORY_ROUTES.save](req, ctx) {
+    const body = validate<SaveMemoryRequest>(schema(ctx, 'mcp-save-memory.json'), req.body);
     await mustFindAgent(ctx, { requestId: req.id }, body.agentId);
     const saved = await saveMemory(ctx, { tenantId: req.auth.tenantId, agentId: body.agentId }, body.key, body.content);
     return saved.created ? created(saved) : ok(saved);
   },
 
-  async 'POST /api/mcp/recall-memory'(req, ctx) {
-    const body = validate<{ agentId: string; key?: string; query?: string; limit?: number }>(schema(ctx, 'mcp-recall-memory.json'), req.body);
+  async [MEMORY_ROUTES.recall](req, ctx) {
+    const body = validate<RecallMemoryRequest>(schema(ctx, 'mcp-recall-memory.json'), req.body);
     await mustFindAgent(ctx, { requestId: req.id }, body.agentId);
     return ok(await recallMemory(ctx, { tenantId: req.auth.tenantId, agentId: body.agentId }, body));
   },
@@ -85,21 +86,21 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   // On-chain memories (chainchat sends them): the txid a memory was sent in, and the memories not sent yet.
-  async 'PUT /api/internal/memory/agents/:id/memories/:key/txid'(req, ctx) {
+  async [MEMORY_ROUTES.setTxid](req, ctx) {
     const { txid } = validate<{ txid: string }>(schema(ctx, 'txid-put.json'), req.body);
     const owner = { tenantId: req.auth.tenantId, ownerId: req.params.id! };
     if (!(await (await memoryShelf(ctx)).setTxid(owner, req.params.key!, txid))) throw notFound(`memory "${req.params.key}"`);
     return ok({ agentId: req.params.id, key: req.params.key, txid });
   },
 
-  async 'GET /api/internal/memory/unsent'(req, ctx) {
+  async [MEMORY_ROUTES.unsent](req, ctx) {
     const raw = Number(queryString(req.query, 'limit') ?? MAX_UNSENT);
     if (!Number.isInteger(raw) || raw < 1 || raw > MAX_UNSENT) throw validationError(`query.limit must be an integer from 1 to ${MAX_UNSENT}`);
     const unsent = await (await memoryShelf(ctx)).unsent(req.auth.tenantId, raw);
-    return ok({ memories: unsent.map(({ ownerId, record }) => ({ agentId: ownerId, key: record.name, content: record.content })) });
+    return ok({ memories: unsent.map(({ ownerId, record }): PlainMemory => ({ agentId: ownerId, key: record.name, content: record.content })) });
   },
 
-  async 'GET /api/internal/memory/agents/:id/context'(req, ctx) {
+  async [MEMORY_ROUTES.context](req, ctx) {
     const raw = queryString(req.query, 'limit');
     const limit = raw === undefined || raw === '' ? undefined : Number(raw);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0 || limit > MAX_CONTEXT_MEMORIES)) {

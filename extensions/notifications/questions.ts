@@ -3,8 +3,9 @@
 // exactly one wins, whichever instance receives it.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { QuestionStatus } from './contract.js';
 
-export type QuestionStatus = 'pending' | 'answered' | 'expired';
+export type { QuestionStatus };
 
 export interface Question {
   id: string;

@@ -6,7 +6,7 @@ import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/ex
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { requireRole } from '../_shared/roles.js';
 import type { ChannelInput } from './channels.js';
-import type { QuestionStatus } from './questions.js';
+import { NOTIFICATIONS_ROUTES, type AnswerQuestionRequest, type QuestionStatus } from './contract.js';
 import { checkWebhook } from './send.js';
 import { getState } from './state.js';
 
@@ -99,8 +99,8 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   /** A chat bridge reporting an answer given in its chat (a button or a reply). */
-  async 'POST /api/internal/owner-questions/:id/answer'(req, ctx) {
-    const input = validate<{ answer: string; channel: string; responder?: string }>(schema(ctx, 'internal-answer.json'), req.body);
+  async [NOTIFICATIONS_ROUTES.answerQuestion](req, ctx) {
+    const input = validate<AnswerQuestionRequest>(schema(ctx, 'internal-answer.json'), req.body);
     await getState().owner.answer(req.auth.tenantId, req.params.id!, input.answer, input.channel, input.responder ?? null);
     return ok({ accepted: true });
   },

@@ -9,7 +9,8 @@ import { requireWithinPlan } from '../_shared/plan-limits.js';
 import { browse, checkWorkingDir } from './dirs.js';
 import { rootsFor } from '../_shared/workspace-roots.js';
 import { resolveReferences } from '../_shared/references.js';
-import { ProjectStore, type Project, type ProjectInput } from './store.js';
+import { PROJECTS_ROUTES, type CreateProjectRequest, type Project, type ProjectInput } from './contract.js';
+import { ProjectStore } from './store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const store = (ctx: ExtensionContext) => new ProjectStore(ctx.db, ctx.sql);
@@ -25,12 +26,12 @@ function announce(ctx: ExtensionContext, req: RouteRequest, action: string, proj
 }
 
 export const routes: Record<string, RouteHandler> = {
-  async 'GET /api/projects'(req, ctx) {
+  async [PROJECTS_ROUTES.list](req, ctx) {
     return ok(await store(ctx).list(req.auth.tenantId, { ...page(req.query), search: queryString(req.query, 'search') }));
   },
 
-  async 'POST /api/projects'(req, ctx) {
-    const input = validate<Required<Pick<ProjectInput, 'name' | 'workingDir'>> & ProjectInput>(schema(ctx, 'project-create.json'), req.body);
+  async [PROJECTS_ROUTES.create](req, ctx) {
+    const input = validate<CreateProjectRequest>(schema(ctx, 'project-create.json'), req.body);
     input.workingDir = await checkWorkingDir(input.workingDir, await rootsFor(ctx, req.auth.tenantId));
     await requireWithinPlan(ctx.host, { requestId: req.id }, 'projects', await store(ctx).count(req.auth.tenantId));
     const project = await store(ctx).create(req.auth.tenantId, input);
@@ -38,11 +39,11 @@ export const routes: Record<string, RouteHandler> = {
     return created(project);
   },
 
-  async 'GET /api/projects/:id'(req, ctx) {
+  async [PROJECTS_ROUTES.get](req, ctx) {
     return ok(await mustGet(ctx, req));
   },
 
-  async 'PUT /api/projects/:id'(req, ctx) {
+  async [PROJECTS_ROUTES.update](req, ctx) {
     const input = validate<ProjectInput>(schema(ctx, 'project-update.json'), req.body);
     if (input.workingDir !== undefined) input.workingDir = await checkWorkingDir(input.workingDir, await rootsFor(ctx, req.auth.tenantId));
     const project = await store(ctx).update(req.auth.tenantId, req.params.id!, input);
@@ -51,19 +52,19 @@ export const routes: Record<string, RouteHandler> = {
     return ok(project);
   },
 
-  async 'DELETE /api/projects/:id'(req, ctx) {
+  async [PROJECTS_ROUTES.remove](req, ctx) {
     const project = await mustGet(ctx, req);
     await store(ctx).remove(req.auth.tenantId, project.id);
     announce(ctx, req, 'deleted', project);
     return noContent();
   },
 
-  async 'GET /api/projects/:id/skills'(req, ctx) {
+  async [PROJECTS_ROUTES.skills](req, ctx) {
     const project = await mustGet(ctx, req);
     return ok({ projectId: project.id, bundleIds: await store(ctx).skills(project.id) });
   },
 
-  async 'PUT /api/projects/:id/skills'(req, ctx) {
+  async [PROJECTS_ROUTES.setSkills](req, ctx) {
     const project = await mustGet(ctx, req);
     const { bundleIds } = validate<{ bundleIds: string[] }>(schema(ctx, 'skills-put.json'), req.body);
     await resolveReferences(ctx.host, { requestId: req.id }, bundleIds.map((id, i) => ['skill bundle', id, `body.bundleIds[${i}]`]));
@@ -71,7 +72,7 @@ export const routes: Record<string, RouteHandler> = {
     return ok({ projectId: project.id, bundleIds });
   },
 
-  async 'GET /api/browse-dirs'(req, ctx) {
+  async [PROJECTS_ROUTES.browseDirs](req, ctx) {
     const path = queryString(req.query, 'path');
     return ok(await browse(path, (await rootsFor(ctx, req.auth.tenantId)).dirs, queryString(req.query, 'showHidden') === 'true'));
   },

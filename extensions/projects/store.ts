@@ -3,16 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
-
-export interface Project {
-  id: string;
-  name: string;
-  description: string;
-  workingDir: string;
-  env_vars: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { CreateProjectRequest, Project, ProjectInput, ProjectList } from './contract.js';
 
 interface Row {
   id: string;
@@ -25,7 +16,6 @@ interface Row {
   updated_at: string;
 }
 
-export type ProjectInput = Partial<Pick<Project, 'name' | 'description' | 'workingDir' | 'env_vars'>>;
 
 export class ProjectStore {
   constructor(
@@ -33,7 +23,7 @@ export class ProjectStore {
     private readonly sql: SqlReader,
   ) {}
 
-  async list(tenantId: string, page: PageRequest & { search?: string }): Promise<{ projects: Project[]; total?: number; hasMore: boolean }> {
+  async list(tenantId: string, page: PageRequest & { search?: string }): Promise<ProjectList> {
     const search = page.search ? ` AND ${likeClause(this.sql.dialect, 'name')}` : '';
     const params: SqlValue[] = page.search ? [tenantId, containing(page.search)] : [tenantId];
     const { rows, total, hasMore } = await paged<Row>(this.sql, { from: `projects WHERE tenant_id = ?${search}`, params, orderBy: 'created_at, id' }, page);
@@ -51,7 +41,7 @@ export class ProjectStore {
     return Number(row?.n ?? 0);
   }
 
-  async create(tenantId: string, input: Required<Pick<ProjectInput, 'name' | 'workingDir'>> & ProjectInput): Promise<Project> {
+  async create(tenantId: string, input: CreateProjectRequest): Promise<Project> {
     const now = new Date().toISOString();
     const row: Row = {
       id: randomUUID(),

@@ -4,6 +4,8 @@
 import type { EventHandler, ExtensionContext } from '../_shared/extension.js';
 import { EventStore, type EventInput } from './events-store.js';
 import { EVENT_KINDS, type EventKind } from './scoring.js';
+import { COUNCILS_EVENTS, CouncilsClient } from '../councils/contract.js';
+import { WORK_TASKS_EVENTS } from '../work-tasks/contract.js';
 
 type Payload = Record<string, any>;
 
@@ -35,9 +37,9 @@ export function useEvent(p: Payload): EventInput | undefined {
 /** The members' votes of a concluded council launch, read from the councils extension as the tenant. */
 async function councilEvents(ctx: ExtensionContext, tenantId: string, p: Payload): Promise<EventInput[]> {
   if (typeof p.launchId !== 'string') return [];
-  const reply = await ctx.host.call<{ messages?: Payload[] }>('GET', `/api/council-launches/${encodeURIComponent(p.launchId)}/discussion-messages?limit=200`, null, { tenantId });
+  const reply = await new CouncilsClient(ctx.host).discussion(p.launchId, 200, { tenantId });
   if (reply.status !== 200) return [];
-  return (reply.body?.messages ?? [])
+  return ((reply.body?.messages ?? []) as Payload[])
     .filter((m) => m.kind === 'review' && typeof m.agentId === 'string')
     .map((m) => event(m.agentId, m.vote ? 'council_vote' : 'council_no_vote', 'councils', `council:${p.launchId}:${m.agentId}`, { launchId: p.launchId, councilId: p.councilId ?? null, vote: m.vote ?? null }));
 }
@@ -52,7 +54,7 @@ export const onEvent: EventHandler = async ({ topic, payload, tenantId }, ctx) =
     else if (Number.isInteger(p.rating)) await store.record(tenantId, event(p.agentId, 'review', 'marketplace', `review:${p.reviewId}`, { reviewId: p.reviewId, listingId: p.listingId ?? null, rating: p.rating }, p.rating - 3));
     return;
   }
-  const inputs = topic === 'councils.outcome' ? await councilEvents(ctx, tenantId, p)
-    : [topic === 'sessions.lifecycle' ? sessionEvent(p) : topic === 'work_tasks.outcome' ? workTaskEvent(p) : topic === 'marketplace.use' ? useEvent(p) : undefined];
+  const inputs = topic === COUNCILS_EVENTS.outcome ? await councilEvents(ctx, tenantId, p)
+    : [topic === 'sessions.lifecycle' ? sessionEvent(p) : topic === WORK_TASKS_EVENTS.outcome ? workTaskEvent(p) : topic === 'marketplace.use' ? useEvent(p) : undefined];
   for (const input of inputs) if (input) await store.record(tenantId, input);
 };

@@ -10,6 +10,7 @@ import { created, noContent, ok } from '../_shared/http.js';
 import { DEFAULT_POLICY, type SandboxGrant, type SandboxPolicy } from '../_shared/session-sandbox.js';
 import type { SandboxPool } from './pool.js';
 import { SandboxStore, type Assignment } from './store.js';
+import { SANDBOX_ROUTES } from './contract.js';
 
 export interface SandboxServices {
   pool(): SandboxPool;
@@ -91,7 +92,7 @@ export function sandboxRoutes(services: SandboxServices): Record<string, RouteHa
     },
 
     /** What the sessions runner applies: 404 when the session runs unsandboxed. */
-    async 'GET /api/internal/sandbox/sessions/:sessionId'(req, ctx) {
+    async [SANDBOX_ROUTES.sessionGrant](req, ctx) {
       const tenantId = req.auth.tenantId;
       const assignment = await store(ctx).assignment(tenantId, req.params.sessionId!);
       if (!assignment) throw notFound(`sandbox of session ${req.params.sessionId}`);

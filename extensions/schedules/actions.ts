@@ -7,6 +7,10 @@ import { RoostError } from '../../protocol/errors.js';
 import { waitForReply } from '../_shared/agent-reply.js';
 import { awaitEffect, type EffectKind } from '../_shared/effects.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { routePath, type Route } from '../_shared/route-call.js';
+import { COUNCILS_ROUTES, type LaunchRequest } from '../councils/contract.js';
+import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
+import { WORKFLOWS_ROUTES, type TriggerRequest } from '../workflows/contract.js';
 
 export type Action =
   | { type: 'session'; agentId: string; prompt: string; projectId?: string; timeoutMinutes?: number }
@@ -77,18 +81,18 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
       return { result: { sessionId, status: after.status ?? null, text: reply.text.slice(0, 4000) }, cost };
     }
     case 'council': {
-      const launch = await call(run, 'POST', `/api/councils/${seg(action.councilId)}/launch`, { prompt: action.prompt, idempotencyKey }, as, 'launching the council');
+      const launch = await callTo(run, COUNCILS_ROUTES.launch, { id: action.councilId }, { prompt: action.prompt, idempotencyKey } satisfies LaunchRequest, as, 'launching the council');
       const { record, cost } = await until(run, as, 'council', String(launch.id));
       return { result: { launchId: record.id, stage: record.stage, result: typeof record.result === 'string' ? record.result.slice(0, 4000) : null }, cost };
     }
     case 'workflow': {
-      const started = await call(run, 'POST', `/api/workflows/${seg(action.workflowId)}/trigger`, { input: action.input ?? {} }, as, 'running the workflow');
+      const started = await callTo(run, WORKFLOWS_ROUTES.trigger, { id: action.workflowId }, { input: action.input ?? {} } satisfies TriggerRequest, as, 'running the workflow');
       const { record, cost } = await until(run, as, 'workflow', String(started.id));
       return { result: { runId: record.id, status: record.status, output: small(record.output) }, cost };
     }
     case 'work_task': {
       const body = { description: action.description, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.agentId ? { agentId: action.agentId } : {}), idempotencyKey };
-      const task = await call(run, 'POST', '/api/work-tasks', body, as, 'creating the work task');
+      const task = await callTo(run, WORK_TASKS_ROUTES.create, {}, body, as, 'creating the work task');
       const { record, cost } = await until(run, as, 'work_task', String(task.id));
       return { result: { taskId: record.id, status: record.status, prUrl: record.prUrl ?? null }, cost };
     }
@@ -106,6 +110,12 @@ async function until(run: ActionRun, as: CallAs, kind: EffectKind, id: string) {
 const MAX_RESULT_OUTPUT = 16 * 1024;
 /** A workflow's output kept in the execution's result when it is small; else null (the run keeps it). */
 const small = (value: unknown) => (value !== undefined && JSON.stringify(value).length <= MAX_RESULT_OUTPUT ? value : null);
+
+/** A route of another extension's contract, called as `call` does. */
+function callTo(run: ActionRun, route: Route, params: Record<string, string>, body: unknown, as: CallAs, what: string): Promise<Record<string, unknown>> {
+  const { method, path } = routePath(route, params);
+  return call(run, method, path, body, as, what);
+}
 
 async function call(run: ActionRun, method: string, path: string, body: unknown, as: CallAs, what: string): Promise<Record<string, unknown>> {
   if (run.signal.aborted) throw new RoostError('CANCELLED', 'the execution was cancelled');

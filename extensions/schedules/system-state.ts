@@ -3,6 +3,8 @@
 // the credits routes), and the providers (the sessions extension, the local model runner).
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
+import { CreditsClient } from '../credits/contract.js';
+import { LocalModelClient } from '../localmodel/contract.js';
 import { scheduler } from './state.js';
 
 interface Probe {
@@ -11,8 +13,12 @@ interface Probe {
 }
 
 async function probe(ctx: ExtensionContext, path: string, as: CallAs): Promise<Probe> {
+  return probeCall(() => ctx.host.call('GET', path, undefined, as));
+}
+
+async function probeCall(call: () => Promise<{ status: number; body: unknown }>): Promise<Probe> {
   try {
-    return (await ctx.host.call<Record<string, unknown> | null>('GET', path, undefined, as)) as Probe;
+    return (await call()) as Probe;
   } catch (err) {
     return { status: 503, body: { error: (err as Error).message } };
   }
@@ -29,7 +35,7 @@ export async function systemState(ctx: ExtensionContext, requestId: string, tena
 
   const agents = (await ctx.db('schedules').where({ tenant_id: tenantId, status: 'active' }).whereNotNull('agent_id').distinct('agent_id').limit(100)) as Array<{ agent_id: string }>;
   const credits = await Promise.all(agents.map(async ({ agent_id: agentId }) => {
-    const p = await probe(ctx, `/api/agents/${encodeURIComponent(agentId)}/balance`, as);
+    const p = await probeCall(() => new CreditsClient(ctx.host).balance(agentId, as));
     if (unavailable(p)) return { agentId, available: false, reason: 'the credits extension is not loaded' };
     if (p.status !== 200) return { agentId, available: false, reason: errorOf(p) };
     const balance = Number(p.body!.balance ?? 0);
@@ -42,7 +48,7 @@ export async function systemState(ctx: ExtensionContext, requestId: string, tena
   const sessions = await probe(ctx, '/api/sessions?limit=1', as);
   const sessionsUp = sessions.status === 200;
   if (!sessionsUp) blockers.push(unavailable(sessions) ? 'the sessions extension is not loaded: session actions would fail' : `the sessions extension answers ${errorOf(sessions)}`);
-  const local = await probe(ctx, '/api/localmodel/status', as);
+  const local = await probeCall(() => new LocalModelClient(ctx.host).status(as));
   const providers = {
     sessions: { available: sessionsUp, ...(sessionsUp ? {} : { reason: errorOf(sessions) }) },
     localModel: unavailable(local) ? { available: false, reason: 'the localmodel extension is not loaded' } : local.status === 200 ? { available: true, status: local.body } : { available: false, reason: errorOf(local) },

@@ -5,6 +5,7 @@
 // that are there but failing pause the session.
 import { RoostError } from '../../protocol/errors.js';
 import type { HostClient } from '../_shared/host-client.js';
+import { CREDITS_ROUTES, CreditsClient } from '../credits/contract.js';
 
 export interface Usage {
   inputTokens: number;
@@ -19,11 +20,15 @@ export const CREDIT_CODES = new Set(['INSUFFICIENT_CREDITS', 'DAILY_CAP_REACHED'
 export class Credits {
   private absentNoted = false;
 
-  constructor(private readonly host: HostClient) {}
+  private readonly credits: CreditsClient;
+
+  constructor(private readonly host: HostClient) {
+    this.credits = new CreditsClient(host);
+  }
 
   /** A reservation id; null when this server has no credits extension; throws a credit code otherwise. */
   async reserve(tenantId: string, turn: { agentId: string; sessionId: string; provider: string; model: string }): Promise<string | null> {
-    const reply = await this.send(tenantId, 'POST', '/api/credits/reservations', turn);
+    const reply = await this.send(() => this.credits.reserve(turn, { tenantId }));
     if (reply.status === 201 || reply.status === 200) {
       const id = (reply.body as { reservationId?: unknown } | null)?.reservationId;
       if (typeof id === 'string') return id;
@@ -42,7 +47,7 @@ export class Credits {
    * credits extension (the turn is then free anyway); the credits extension's refusal otherwise.
    */
   async claim(tenantId: string, reservationId: string, claim: { sessionId: string; agentId: string }): Promise<boolean> {
-    const reply = await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/claim`, claim);
+    const reply = await this.send(() => this.credits.claim(reservationId, claim, { tenantId }));
     if (reply.status === 200) return true;
     if (this.absent(reply)) return false;
     const body = reply.body as { code?: unknown; error?: unknown } | null;
@@ -53,7 +58,7 @@ export class Credits {
 
   /** What the turn was charged, in microUnits. */
   async commit(tenantId: string, reservationId: string, usage: Usage): Promise<number> {
-    const reply = await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/commit`, usage);
+    const reply = await this.send(() => this.credits.commit(reservationId, usage, { tenantId }));
     const charged = (reply.body as { charged?: unknown } | null)?.charged;
     if (reply.status >= 300 || typeof charged !== 'number') {
       throw new RoostError('CREDITS_UNAVAILABLE', `committing reservation ${reservationId} failed with status ${reply.status}`, { status: 503 });
@@ -62,12 +67,12 @@ export class Credits {
   }
 
   async release(tenantId: string, reservationId: string): Promise<void> {
-    await this.send(tenantId, 'POST', `/api/credits/reservations/${encodeURIComponent(reservationId)}/release`, {});
+    await this.send(() => this.credits.release(reservationId, { tenantId }));
   }
 
-  private async send(tenantId: string, method: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  private async send(call: () => Promise<{ status: number; body: unknown }>): Promise<{ status: number; body: unknown }> {
     try {
-      return await this.host.call(method, path, body, { tenantId });
+      return await call();
     } catch (err) {
       return { status: 503, body: { code: 'EXTENSION_UNAVAILABLE', error: (err as Error).message } };
     }
@@ -77,7 +82,7 @@ export class Credits {
     if (reply.status !== 404 || (reply.body as { code?: unknown } | null)?.code !== 'ROUTE_NOT_FOUND') return false;
     if (!this.absentNoted) {
       this.absentNoted = true;
-      this.host.log('warn', 'no credits extension serves /api/credits/reservations: sessions run without billing');
+      this.host.log('warn', `no credits extension serves ${CREDITS_ROUTES.reserve}: sessions run without billing`);
     }
     return true;
   }

@@ -3,12 +3,10 @@
 // extension a session simply has none; a server that cannot be reached is reported, not fatal.
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import type { ToolSpec } from '../_shared/providers/index.js';
+import { McpServersClient, type ExternalTool } from '../mcp-servers/contract.js';
 import type { ExternalToolCall, ExternalToolResult } from './runner/protocol.js';
 
-interface Offered extends ToolSpec {
-  serverId: string;
-  tool: string;
-}
+type Offered = ExternalTool;
 
 export class ExternalToolSet {
   private constructor(
@@ -19,13 +17,11 @@ export class ExternalToolSet {
   ) {}
 
   static async load(host: HostClient, as: CallAs, agentId: string): Promise<ExternalToolSet> {
-    const reply = await host.call<{ tools?: Offered[]; errors?: Array<{ server: string; error: string }>; code?: string; error?: string }>(
-      'GET', `/api/internal/mcp-servers/agents/${encodeURIComponent(agentId)}/tools`, null, as,
-    );
+    const reply = await new McpServersClient(host).agentTools(agentId, as);
     if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') return new ExternalToolSet(agentId, new Map(), null);
     if (reply.status !== 200) return new ExternalToolSet(agentId, new Map(), `external MCP servers are unavailable: ${reply.body?.error ?? `status ${reply.status}`}`);
-    const errors = (reply.body.errors ?? []).map((e) => e.error);
-    return new ExternalToolSet(agentId, new Map((reply.body.tools ?? []).map((t) => [t.name, t])), errors.length > 0 ? errors.join('; ') : null);
+    const errors = (reply.body?.errors ?? []).map((e) => e.error);
+    return new ExternalToolSet(agentId, new Map((reply.body?.tools ?? []).map((t) => [t.name, t])), errors.length > 0 ? errors.join('; ') : null);
   }
 
   get specs(): ToolSpec[] {
@@ -35,11 +31,9 @@ export class ExternalToolSet {
   async call(host: HostClient, as: CallAs, call: ExternalToolCall): Promise<ExternalToolResult> {
     const offered = this.offered.get(call.name);
     if (!offered) return failure(`there is no external tool named "${call.name}"`);
-    const reply = await host.call<ExternalToolResult & { error?: string }>(
-      'POST', `/api/internal/mcp-servers/${encodeURIComponent(offered.serverId)}/call`, { agentId: this.agentId, tool: offered.tool, arguments: call.arguments }, as,
-    );
+    const reply = await new McpServersClient(host).call(offered.serverId, { agentId: this.agentId, tool: offered.tool, arguments: call.arguments }, as);
     if (reply.status !== 200) return failure(`${call.name} failed: ${reply.body?.error ?? `status ${reply.status}`}`);
-    return { content: Array.isArray(reply.body.content) ? reply.body.content : [], isError: reply.body.isError === true };
+    return { content: Array.isArray(reply.body?.content) ? reply.body.content : [], isError: reply.body?.isError === true };
   }
 }
 

@@ -4,6 +4,8 @@ import { notFound, RoostError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
+import { projectPath } from '../projects/contract.js';
+import { SandboxClient } from '../sandbox/contract.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -40,7 +42,7 @@ export async function agentSpec(host: HostClient, as: CallAs, agentId: string): 
 }
 
 export async function projectSpec(host: HostClient, as: CallAs, projectId: string): Promise<ProjectSpec> {
-  const body = await fetchRecord(host, as, `/api/projects/${encodeURIComponent(projectId)}`, `project ${projectId}`, 'projects');
+  const body = await fetchRecord(host, as, projectPath(projectId), `project ${projectId}`, 'projects');
   return { id: String(body.id), workingDir: String(body.workingDir), env: (body.env_vars as Record<string, string> | undefined) ?? {} };
 }
 
@@ -49,8 +51,8 @@ export async function projectSpec(host: HostClient, as: CallAs, projectId: strin
  * has none or the sandbox extension is not loaded. Any other failure throws: never unsandboxed by accident.
  */
 export async function sessionSandbox(host: HostClient, as: CallAs, sessionId: string): Promise<SandboxGrant | null> {
-  const reply = await host.call<Record<string, unknown>>('GET', `/api/internal/sandbox/sessions/${encodeURIComponent(sessionId)}`, null, as);
-  if (reply.status === 200 && reply.body) return reply.body as unknown as SandboxGrant;
+  const reply = await new SandboxClient(host).sessionGrant(sessionId, as);
+  if (reply.status === 200 && reply.body) return reply.body;
   if (reply.status === 404) return null;
   const why = typeof reply.body?.error === 'string' ? reply.body.error : `status ${reply.status}`;
   throw new RoostError('EXTENSION_UNAVAILABLE', `the session's sandbox could not be checked, so the tool was not run: ${why}`);

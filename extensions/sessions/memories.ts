@@ -3,6 +3,7 @@
 // agent's or its tenant's memory settings say how many (0: none). Without the memory extension, or
 // when it cannot answer, the session goes on with the agent's own prompt.
 import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { MemoryClient } from '../memory/contract.js';
 
 /** The memory route takes a query of at most this many characters; a prompt's start says enough. */
 const MAX_QUERY = 2_000;
@@ -16,9 +17,9 @@ function warnOnce(host: HostClient, kind: string, message: string): void {
 }
 
 export async function withMemories(host: HostClient, as: CallAs, agentId: string, systemPrompt: string, firstPrompt: string | undefined): Promise<string> {
-  const query = firstPrompt ? `?query=${encodeURIComponent(firstPrompt.slice(0, MAX_QUERY))}` : '';
+  const query = firstPrompt ? firstPrompt.slice(0, MAX_QUERY) : undefined;
   try {
-    const reply = await host.call<{ text?: unknown; code?: string }>('GET', `/api/internal/memory/agents/${encodeURIComponent(agentId)}/context${query}`, null, as);
+    const reply = await new MemoryClient(host).context(agentId, query, as);
     if (reply.status === 200 && typeof reply.body?.text === 'string') {
       return reply.body.text ? (systemPrompt ? `${systemPrompt}\n\n${reply.body.text}` : reply.body.text) : systemPrompt;
     }

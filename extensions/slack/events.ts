@@ -2,7 +2,7 @@
 // handles the event afterwards; a delivery seen before (same event_id: Slack's retries, replays) is
 // acknowledged and dropped, and so is the second event about one message (a mention in a channel the bot
 // reads arrives as both app_mention and message). What comes in is rate-limited per user and per thread.
-import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import type { SlackBridge, SlackConfig } from './bridge.js';

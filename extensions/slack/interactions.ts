@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
 import { settleEscalation } from '../_shared/bridge/escalations.js';
-import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import { section, type SlackBridge, type SlackConfig } from './bridge.js';

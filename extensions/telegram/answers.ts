@@ -5,7 +5,7 @@
 // through the outbox. A press that could not be settled leaves the buttons for another try.
 import type { CallbackQuery, Message } from 'grammy/types';
 import { settleEscalation } from '../_shared/bridge/escalations.js';
-import { answerOwnerQuestion } from '../_shared/bridge/owner-answer.js';
+import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { Sender } from './sender.js';
 import type { TelegramStore } from './store.js';

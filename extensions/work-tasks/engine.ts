@@ -10,6 +10,8 @@ import { removeWorktree } from './git.js';
 import { RepoLocks } from './lock.js';
 import { runTask } from './loop.js';
 import { isTerminal, TaskStore, toTask, type Status, type TaskRow } from './store.js';
+import { WORK_TASKS_EVENTS, type WorkTaskOutcome } from './contract.js';
+import { ProjectsClient } from '../projects/contract.js';
 
 /** Thrown inside a task's run when the task ended elsewhere (cancelled, escalated): the run just stops. */
 export class TaskEnded extends Error {}
@@ -147,10 +149,11 @@ export class Engine {
 
   /** `work_tasks.outcome`: when the task ends, and again when its pull request is merged or closed. */
   outcome(row: TaskRow): void {
-    this.ctx.host.emit('work_tasks.outcome', {
+    const outcome: WorkTaskOutcome = {
       taskId: row.id, agentId: row.agent_id, tenantId: row.tenant_id, status: row.status,
       merged: row.pr_state === 'merged', prUrl: row.pr_url, failureReason: row.failure_reason, repo: row.repo_slug, branch: row.branch, prState: row.pr_state,
-    }, row.tenant_id);
+    };
+    this.ctx.host.emit(WORK_TASKS_EVENTS.outcome, outcome, row.tenant_id);
   }
 
   /** The code host said a pull request was merged or closed: the completed tasks that opened it record it. */
@@ -178,7 +181,7 @@ export class Engine {
     const as = { tenantId: row.tenant_id };
     const quietly = (p: Promise<unknown>) => p.catch((err: Error) => this.ctx.host.log('warn', `work task ${row.id} clean-up: ${err.message}`));
     if (row.session_id) await quietly(this.ctx.host.call('POST', `/api/sessions/${encodeURIComponent(row.session_id)}/stop`, {}, as));
-    if (row.work_project_id) await quietly(this.ctx.host.call('DELETE', `/api/projects/${encodeURIComponent(row.work_project_id)}`, undefined, as));
+    if (row.work_project_id) await quietly(new ProjectsClient(this.ctx.host).remove(row.work_project_id, as));
     if (row.worktree_dir) await quietly(removeWorktree(row.repo_dir, row.worktree_dir));
   }
 }

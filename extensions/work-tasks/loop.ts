@@ -12,6 +12,7 @@ import { pullTitle } from './naming.js';
 import { taskPrompt, feedbackPrompt, resumePrompt, pullBody } from './prompts.js';
 import type { TaskRow, ValidationResult } from './store.js';
 import { validate } from './validate.js';
+import { ProjectsClient, projectPath } from '../projects/contract.js';
 
 export async function runTask(engine: Engine, id: string, signal: AbortSignal): Promise<void> {
   let row = (await engine.store.byId(id))!;
@@ -40,16 +41,16 @@ async function prepare(engine: Engine, queued: TaskRow): Promise<TaskRow> {
   const project = await sourceProject(engine, row);
   // Sessions run in a project's folder: the task's own project is its worktree (removed when it ends).
   const workDir = join(worktree, relative(row.repo_dir, project.workingDir));
-  const made = row.work_project_id ? undefined : await host.call<Record<string, unknown>>('POST', '/api/projects', {
+  const made = row.work_project_id ? undefined : await new ProjectsClient(host).create({
     name: `work task ${row.id.slice(0, 8)}`, description: `Worktree of work task ${row.id}`, workingDir: workDir, env_vars: project.env_vars,
   }, as);
-  if (made && made.status !== 201) throw new RoostError('UPSTREAM_ERROR', `creating the task's project failed: ${String(made.body?.error ?? made.status)}`);
-  const workProject = made ? String(made.body.id) : row.work_project_id;
+  if (made && (made.status !== 201 || !made.body)) throw new RoostError('UPSTREAM_ERROR', `creating the task's project failed: ${String(made.body?.error ?? made.status)}`);
+  const workProject = made ? String(made.body!.id) : row.work_project_id;
   return engine.advance(row, 'running', { work_project_id: workProject, iteration: Math.max(1, row.iteration) }, `worktree on branch ${row.branch} (from ${base}); starting the agent`);
 }
 
 async function sourceProject(engine: Engine, row: TaskRow): Promise<{ workingDir: string; env_vars: Record<string, string> }> {
-  const project = await record(engine, { tenantId: row.tenant_id }, `/api/projects/${encodeURIComponent(row.project_id)}`, `project ${row.project_id}`);
+  const project = await record(engine, { tenantId: row.tenant_id }, projectPath(row.project_id), `project ${row.project_id}`);
   return { workingDir: String(project.workingDir), env_vars: (project.env_vars as Record<string, string>) ?? {} };
 }
 

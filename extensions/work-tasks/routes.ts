@@ -5,6 +5,7 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { isUniqueViolation } from '../_shared/db.js';
 import { created, ok, page, queryString } from '../_shared/http.js';
+import { WORK_TASKS_ROUTES } from './contract.js';
 import { createTask, type CreateInput } from './create.js';
 import { engine } from './state.js';
 import { toTask, type TaskRow } from './store.js';
@@ -18,13 +19,13 @@ async function mustGet(req: RouteRequest): Promise<TaskRow> {
 }
 
 export const routes: Record<string, RouteHandler> = {
-  async 'GET /api/work-tasks'(req) {
+  async [WORK_TASKS_ROUTES.list](req) {
     const filter = { agentId: queryString(req.query, 'agentId'), status: queryString(req.query, 'status') };
     return ok(await engine().store.list(req.auth.tenantId, filter, page(req.query)));
   },
 
   /** With an `idempotencyKey` already used by the tenant: 200 and that task, nothing new created. */
-  async 'POST /api/work-tasks'(req, ctx) {
+  async [WORK_TASKS_ROUTES.create](req, ctx) {
     const input = validate<CreateInput>(schema(ctx, 'work-task-create.json'), req.body);
     const earlier = async () => {
       const row = input.idempotencyKey ? await engine().store.byIdempotencyKey(req.auth.tenantId, input.idempotencyKey) : undefined;
@@ -42,18 +43,13 @@ export const routes: Record<string, RouteHandler> = {
     }
   },
 
-  async 'GET /api/work-tasks/:id'(req) {
+  async [WORK_TASKS_ROUTES.get](req) {
     const row = await mustGet(req);
     return ok({ ...toTask(row), steps: await engine().store.steps(row.id) });
   },
 
-  async 'POST /api/work-tasks/:id/cancel'(req) {
+  async [WORK_TASKS_ROUTES.cancel](req) {
     const row = await mustGet(req);
     return ok(toTask(await engine().cancel(row)));
-  },
-
-  async 'POST /api/internal/work-tasks/pull-state'(req, ctx) {
-    const input = validate<{ repo: string; number: number; state: 'merged' | 'closed' | 'open' }>(schema(ctx, 'pull-state.json'), req.body);
-    return ok({ updated: await engine().pullState(req.auth.tenantId, input.repo.toLowerCase(), input.number, input.state) });
   },
 };

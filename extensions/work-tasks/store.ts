@@ -2,9 +2,10 @@
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { WORK_TASK_TERMINAL, type WorkTaskStatus } from './contract.js';
 
-export const TERMINAL = ['completed', 'failed', 'cancelled', 'escalation_needed'] as const;
-export type Status = 'queued' | 'branching' | 'running' | 'validating' | 'pushing' | (typeof TERMINAL)[number];
+export const TERMINAL = WORK_TASK_TERMINAL;
+export type Status = WorkTaskStatus;
 
 export interface ValidationResult {
   task: string;

@@ -7,6 +7,7 @@ import { createTask, record } from './create.js';
 import { repoTop } from './git.js';
 import { engine } from './state.js';
 import { toTask } from './store.js';
+import { projectPath } from '../projects/contract.js';
 
 type Caller = ToolMessage['caller'];
 
@@ -25,7 +26,7 @@ async function sessionProject(caller: Caller): Promise<{ projectId: string; work
 async function projectOf(caller: Caller, given: unknown): Promise<Record<string, unknown>> {
   const projectId = typeof given === 'string' ? given : (await sessionProject(caller))?.projectId;
   if (!projectId) throw new RoostError('VALIDATION_ERROR', 'project_id is required: the calling session has no project');
-  return record(engine(), { tenantId: caller.tenantId }, `/api/projects/${encodeURIComponent(projectId)}`, `project ${projectId}`);
+  return record(engine(), { tenantId: caller.tenantId }, projectPath(projectId), `project ${projectId}`);
 }
 
 async function taskOf(caller: Caller, given: unknown) {

@@ -7,6 +7,7 @@ import type { WsHandler } from '../_shared/extension.js';
 import { createTask } from './create.js';
 import { engine } from './state.js';
 import { toTask } from './store.js';
+import { ProjectsClient } from '../projects/contract.js';
 
 export const ws: Record<string, WsHandler> = {
   async create_work_task(message, client, ctx) {
@@ -27,7 +28,7 @@ export const ws: Record<string, WsHandler> = {
 
 /** Without a projectId the tenant's only project is meant; with several, the client must name one. */
 async function onlyProject(as: { tenantId: string }): Promise<string> {
-  const reply = await engine().ctx.host.call<{ projects?: Array<{ id: string }> }>('GET', '/api/projects?limit=2', undefined, as);
+  const reply = await new ProjectsClient(engine().ctx.host).list({ limit: 2 }, as);
   const projects = reply.body?.projects ?? [];
   if (projects.length !== 1) throw new RoostError('VALIDATION_ERROR', `message.projectId is required (this tenant has ${projects.length === 0 ? 'no project' : 'several projects'})`);
   return projects[0]!.id;

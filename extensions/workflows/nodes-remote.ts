@@ -11,11 +11,20 @@ import { awaitEffect, costOfFailure, sessionsCost, stopEffect, type EffectKind }
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import { done, type Executor, type NodeEnv } from './node-env.js';
 import type { NodeType } from './node-types.js';
+import { routePath, type Route } from '../_shared/route-call.js';
+import { COUNCILS_ROUTES } from '../councils/contract.js';
+import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 
 const DEFAULT_WAIT_SECONDS = 3_600;
 const SESSION_LOOKUP_PAGES = 5;
 
 type Body = Record<string, unknown>;
+
+/** A route of another extension's contract, called as `call` does. */
+function callTo(host: HostClient, as: CallAs, route: Route, params: Record<string, string>, body: unknown, what: string): Promise<Body> {
+  const { method, path } = routePath(route, params);
+  return call(host, as, method, path, body, what);
+}
 
 async function call(host: HostClient, as: CallAs, method: string, path: string, body: unknown, what: string): Promise<Body> {
   const reply = await host.call<Body>(method, path, body, as);
@@ -96,7 +105,7 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
   council: async (env) => {
     const councilId = String(env.input.councilId);
     const launchId = await startOnce(env, 'launchId', async (idempotencyKey) => {
-      const launch = await call(env.host, env.as, 'POST', `/api/councils/${encodeURIComponent(councilId)}/launch`, { prompt: env.input.prompt, idempotencyKey }, `launching council ${councilId}`);
+      const launch = await callTo(env.host, env.as, COUNCILS_ROUTES.launch, { id: councilId }, { prompt: env.input.prompt, idempotencyKey }, `launching council ${councilId}`);
       return String(launch.id ?? launch.launchId);
     });
     return done(await awaitStarted(env, 'council', launchId));
@@ -105,7 +114,7 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
   work_task: async (env) => {
     const taskId = await startOnce(env, 'taskId', async (idempotencyKey) => {
       const body = { description: env.input.description, ...pick(env.input, ['agentId', 'projectId']), idempotencyKey };
-      return String((await call(env.host, env.as, 'POST', '/api/work-tasks', body, 'creating a work task')).id);
+      return String((await callTo(env.host, env.as, WORK_TASKS_ROUTES.create, {}, body, 'creating a work task')).id);
     });
     return done(await awaitStarted(env, 'work_task', taskId));
   },

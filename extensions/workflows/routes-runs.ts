@@ -8,6 +8,7 @@ import { requireRole } from '../_shared/roles.js';
 import { graphOf, RUN_STATUSES, runView, type NodeRunRow, type RunRow } from './run-store.js';
 import { schema } from './routes-workflows.js';
 import type { WorkflowService } from './service.js';
+import { WORKFLOWS_ROUTES, type RunActionRequest } from './contract.js';
 
 /** The latest node run of `nodeId` in the run (a node inside a loop runs more than once). */
 async function latest(service: WorkflowService, run: RunRow, nodeId: string): Promise<NodeRunRow | undefined> {
@@ -22,7 +23,7 @@ export function runRoutes(service: () => WorkflowService): Record<string, RouteH
       return ok(await service().runs.list(req.auth.tenantId, { workflowId: queryString(req.query, 'workflowId'), status }, page(req.query)));
     },
 
-    async 'GET /api/workflow-runs/:id'(req) {
+    async [WORKFLOWS_ROUTES.run](req) {
       const { run, nodeRuns } = await service().runDetail(req.auth, req.params.id!);
       return ok({ ...runView(run), nodeRuns });
     },
@@ -33,8 +34,8 @@ export function runRoutes(service: () => WorkflowService): Record<string, RouteH
       return ok({ nodeRuns, total, hasMore: p.offset + nodeRuns.length < total });
     },
 
-    async 'POST /api/workflow-runs/:id/action'(req, ctx) {
-      const { action } = validate<{ action: 'pause' | 'resume' | 'cancel' }>(schema(ctx, 'run-action.json'), req.body);
+    async [WORKFLOWS_ROUTES.runAction](req, ctx) {
+      const { action } = validate<RunActionRequest>(schema(ctx, 'run-action.json'), req.body);
       const run = await service().act(req.auth.tenantId, req.params.id!, action);
       ctx.host.audit(`workflow_run.${action}`, `workflow_run:${run.id}`, {});
       return ok(run);

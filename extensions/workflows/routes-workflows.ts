@@ -9,6 +9,7 @@ import { DEFAULT_CONCURRENT_NODES } from './engine.js';
 import { MAX_ACTIVE_RUNS, type WorkflowService } from './service.js';
 import type { WorkflowInput } from './store.js';
 import { MAX_NODE_RUNS } from './transitions.js';
+import { WORKFLOWS_ROUTES } from './contract.js';
 
 export const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
@@ -46,7 +47,7 @@ export function workflowRoutes(service: () => WorkflowService): Record<string, R
       return ok({ now: new Date(now).toISOString() });
     },
 
-    async 'GET /api/workflows/:id'(req) {
+    async [WORKFLOWS_ROUTES.get](req) {
       return ok(await service().mustGetWorkflow(req.auth.tenantId, req.params.id!));
     },
 
@@ -63,7 +64,7 @@ export function workflowRoutes(service: () => WorkflowService): Record<string, R
       return noContent();
     },
 
-    async 'POST /api/workflows/:id/trigger'(req, ctx) {
+    async [WORKFLOWS_ROUTES.trigger](req, ctx) {
       const { input } = validate<{ input?: unknown }>(schema(ctx, 'trigger.json'), req.body ?? {});
       return created(await service().trigger(req.auth.tenantId, req.params.id!, input ?? null, req.auth.actor));
     },

@@ -5,9 +5,9 @@ import type { SqlReader, SqlValue } from '../_shared/sql.js';
 import type { Graph } from './node-types.js';
 import { lockRun } from './transitions.js';
 import type { WorkflowSettings } from './store.js';
+import { RUN_STATUSES, type RunStatus } from './contract.js';
 
-export const RUN_STATUSES = ['running', 'paused', 'completed', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export { RUN_STATUSES, type RunStatus };
 export const ACTIVE_RUN: RunStatus[] = ['running', 'paused'];
 
 /** pending: ready to run; running: executing; waiting: a delay, webhook, approval or join's other branches. */

@@ -1,6 +1,23 @@
-// An owner question answered in chat is passed to the notifications extension, which owns questions:
-// POST /api/internal/owner-questions/:id/answer → 200 {accepted: true}, or 409 when it is already closed.
-import type { HostClient } from '../host-client.js';
+// The notifications extension's contract with its callers: the chat bridges and the code host pass on
+// an owner question answered in chat (notifications owns questions). It imports nothing of
+// notifications' own code; notifications types its handler with it.
+import type { HostClient } from '../_shared/host-client.js';
+import { callRoute } from '../_shared/route-call.js';
+
+export const NOTIFICATIONS_ROUTES = {
+  /** 200 {accepted: true}, or 409 when the question is already closed. */
+  answerQuestion: 'POST /api/internal/owner-questions/:id/answer',
+} as const;
+
+/** An owner question's `status`. */
+export type QuestionStatus = 'pending' | 'answered' | 'expired';
+
+export interface AnswerQuestionRequest {
+  answer: string;
+  /** The channel it came through: slack, telegram, discord, chainchat, codehost… */
+  channel: string;
+  responder?: string;
+}
 
 export interface AnswerOutcome {
   accepted: boolean;
@@ -10,10 +27,12 @@ export interface AnswerOutcome {
   text: string;
 }
 
+/** Passes an answer given in chat to the question's owner, and says what to show in chat. */
 export async function answerOwnerQuestion(host: HostClient, tenantId: string, questionId: string, answer: string, channel: string, responder?: string): Promise<AnswerOutcome> {
   let reply: { status: number; body: { error?: string; code?: string } | null };
   try {
-    reply = await host.call('POST', `/api/internal/owner-questions/${encodeURIComponent(questionId)}/answer`, { answer, channel, ...(responder ? { responder } : {}) }, { tenantId });
+    const request: AnswerQuestionRequest = { answer, channel, ...(responder ? { responder } : {}) };
+    reply = await callRoute(host, NOTIFICATIONS_ROUTES.answerQuestion, { params: { id: questionId }, body: request }, { tenantId });
   } catch (err) {
     return { accepted: false, final: false, text: `The answer could not be recorded: ${(err as Error).message}` };
   }
