@@ -118,6 +118,11 @@ export class HostClient {
     return this.peer.request({ type: 'routes', prefix });
   }
 
+  /** Every route a client can reach, with its OpenAPI entry, the kernel's doors and its Error body (capability `route_table`). */
+  routeTable<T = unknown>(): Promise<T> {
+    return this.peer.request({ type: 'route_table' });
+  }
+
   /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */
   tenantPlan(as: { requestId: string } | { tenantId: string }): Promise<TenantPlanView> {
     return this.peer.request({ type: 'tenant_plan', ...as });

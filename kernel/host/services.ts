@@ -77,6 +77,8 @@ export interface HostServices {
   mcpTools?(): Promise<unknown>;
   /** The routes the loaded extensions declare whose path starts with `prefix` (what `call` can reach). */
   routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
+  /** Every route a client can reach, with what its OpenAPI entry says (kernel/http/route-declarations.ts; capability `route_table`). */
+  routeTable?(): Promise<unknown>;
   /** A graceful restart of the whole server, shortly after answering (capability `system`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */
