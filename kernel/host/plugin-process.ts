@@ -35,7 +35,7 @@ export interface PluginProcessOptions {
   onStderr?: (line: string) => void;
   onExit?: (exit: ChildExit) => void;
   /** A server extension announces it has migrated and can serve. */
-  onReady?: (info: { schemaVersion: number }) => void;
+  onReady?: (info: { schemaVersion: number; routes?: string[] }) => void;
 }
 
 const MAX_WARNINGS_PER_SECOND = 5;
@@ -256,7 +256,7 @@ export class PluginProcess {
         return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus, readOnlyAt: m.readOnlyAt });
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
-        return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });
+        return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0, ...(Array.isArray(m.routes) ? { routes: m.routes } : {}) });
       default:
         throw new RoostError('UNKNOWN_TYPE', `unknown message type "${type}"`);
     }
