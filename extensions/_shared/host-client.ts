@@ -84,9 +84,9 @@ export class HostClient {
     return (await this.peer.request({ type: 'leader', name })) as boolean;
   }
 
-  /** The kernel's metrics as prom-client's JSON (capability `system`). */
-  systemMetrics<T = unknown>(): Promise<T> {
-    return this.peer.request({ type: 'system_metrics' });
+  /** The kernel's metrics as prom-client's JSON (capability `system`): a sample's, or with `scrape` every figure /metrics shows. */
+  systemMetrics<T = unknown>(options: { scrape?: boolean } = {}): Promise<T> {
+    return this.peer.request({ type: 'system_metrics', ...(options.scrape ? { scrape: true } : {}) });
   }
 
   /** A graceful restart of the whole server (capability `system`). */

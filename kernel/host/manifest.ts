@@ -19,6 +19,8 @@ export interface RouteDecl {
   raw: boolean;
   /** Reachable only by other extensions through `call`, never over HTTP. */
   internal: boolean;
+  /** The environment variable holding a key a machine (a Prometheus scraper) may send as its bearer instead of an API key. */
+  machineKey?: string;
   /** What the OpenAPI document says of it ([server.openapi] in plugin.toml), schemas already read. */
   doc?: RouteDoc;
 }
@@ -124,7 +126,7 @@ interface RawManifest {
     timeout_ms?: number;
     start_timeout_ms?: number;
     disk_mb?: number;
-    routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }>;
+    routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
     broadcast?: string[];
@@ -260,9 +262,12 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
   };
 }
 
-function normaliseRoute(route: string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }): RouteDecl {
+type RawRoute = { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean; machine_key?: string };
+
+function normaliseRoute(route: string | RawRoute): RouteDecl {
   if (typeof route !== 'string') {
-    return { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false, internal: route.internal ?? false };
+    const decl: RouteDecl = { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false, internal: route.internal ?? false };
+    return route.machine_key ? { ...decl, machineKey: route.machine_key } : decl;
   }
   const [method, path] = route.split(' ') as [HttpMethod, string];
   return { method, path, public: false, raw: false, internal: false };

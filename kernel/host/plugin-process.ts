@@ -245,7 +245,7 @@ export class PluginProcess {
       case 'route_table':
         return need('routeTable')();
       case 'system_metrics':
-        return need('systemMetrics')();
+        return need('systemMetrics')(m.scrape === true);
       case 'restart':
         return need('restart')(m.reason).then(() => true);
       case 'queue_depth':

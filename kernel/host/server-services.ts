@@ -54,7 +54,7 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     token: (request) => k.mcpTokens.mint(request, source),
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
-    systemMetrics: () => k.metrics.sample(),
+    systemMetrics: (scrape) => (scrape ? k.metrics.scrape() : k.metrics.sample()),
     mcpTools: async () => listedTools(k),
     routes: async (prefix) => k.routes.all().filter((r) => r.decl.path.startsWith(prefix)).map((r) => ({ method: r.decl.method, path: r.decl.path, extension: r.owner })),
     routeTable: async () => routeDeclarations(k.routes),

@@ -71,8 +71,8 @@ export interface HostServices {
   wakeOnStart?(wake: boolean): Promise<void>;
   /** Whether this instance leads the extension's singleton `name` (see kernel/leader.ts). */
   leader?(name: string): Promise<boolean>;
-  /** The kernel's metrics as prom-client reads them (capability `system`). */
-  systemMetrics?(): Promise<unknown>;
+  /** The kernel's metrics as prom-client reads them (capability `system`): a sample's, or a scrape's for /metrics. */
+  systemMetrics?(scrape: boolean): Promise<unknown>;
   /** The tools `/mcp` lists, as its tools/list answers them (for a client handed them rather than asking). */
   mcpTools?(): Promise<unknown>;
   /** The routes the loaded extensions declare whose path starts with `prefix` (what `call` can reach). */

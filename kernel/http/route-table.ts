@@ -69,6 +69,15 @@ export class RouteTable {
     return methods;
   }
 
+  /** The machine key (an environment variable's name) a route at this path takes, whatever its method. */
+  machineKeyFor(path: string): string | undefined {
+    for (const list of this.byMethod.values()) {
+      const entry = list.find((e) => e.decl.machineKey && !e.decl.internal && matches(e, path));
+      if (entry) return entry.decl.machineKey;
+    }
+    return undefined;
+  }
+
   /** Every route with its owner, internal ones included (for the OpenAPI document, which leaves those out). */
   all(): Array<{ owner: string; decl: RouteDecl }> {
     return [...this.byMethod.values()].flatMap((list) => list.map(({ owner, decl }) => ({ owner, decl })));

@@ -151,6 +151,17 @@ describe('GET /metrics', () => {
     assert.ok(sample('roost_kernel_nodejs_eventloop_lag_p99_seconds') > 0, 'a sample did not empty the scrape\'s window');
   });
 
+  it("is the prometheus extension's route: counted under it, and the metrics key opens no other route", async () => {
+    await scrape(METRICS_KEY);
+    const families = await scrape(METRICS_KEY);
+    assert.ok(Number(series(families, 'roost_http_requests_total', { method: 'GET', route: '/metrics', owner: 'prometheus', status: '200' })?.value) >= 1);
+    for (const path of ['/api/projects', '/api/openapi.json', '/api/health']) {
+      const res = await server.api('GET', path, { key: METRICS_KEY });
+      assert.equal(res.status, 403, `${path}: ${res.text}`);
+      assert.equal(res.body.code, 'INVALID_API_KEY');
+    }
+  });
+
   it('serves the instance owner too', async () => {
     const families = await scrape(OWNER_KEY);
     assert.ok(families.has('roost_http_requests_total'));

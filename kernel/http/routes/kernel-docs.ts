@@ -49,19 +49,8 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
 
 const ERROR_RESPONSE = { description: 'an error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
-/** The doors that are no REST route: Prometheus, the MCP endpoint and the WebSocket. */
+/** The doors that are no REST route: the MCP endpoint and the WebSocket. */
 export const KERNEL_DOORS: Record<string, Record<string, Record<string, unknown>>> = {
-  '/metrics': {
-    get: {
-      operationId: 'get-metrics',
-      tags: ['kernel'],
-      summary: "The server's figures in Prometheus' text format: requests, latency, extensions, databases, queue depths (the instance owner, or a scraper whose bearer is ROOST_METRICS_KEY)",
-      responses: {
-        200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
-        default: ERROR_RESPONSE,
-      },
-    },
-  },
   '/mcp': {
     post: {
       operationId: 'post-mcp',

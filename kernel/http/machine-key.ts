@@ -1,0 +1,27 @@
+// A route may take a machine key besides API keys (`machine_key` in plugin.toml: the environment
+// variable that holds it), so a machine such as a Prometheus scraper reads it without an API key. The
+// key is compared in constant time; a match is the identity `machine-key:<NAME>` of no tenant, and
+// the extension serving the route decides what that may read. It reads only: a viewer's. Any route at
+// the path takes it, so a method nothing serves there still gets its 405.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { bearerToken, isLoopback, type Identity } from '../auth/identity.js';
+import type { RouteTable } from './route-table.js';
+
+export function machineIdentity(routes: RouteTable, path: string, req: IncomingMessage): Identity | undefined {
+  const name = routes.machineKeyFor(path);
+  const expected = name ? process.env[name] : undefined;
+  const given = expected ? bearerToken(req) : undefined;
+  if (!name || !expected || !given || !sameSecret(given, expected)) return undefined;
+  return { tenantId: '', role: 'viewer', actor: `${MACHINE_ACTOR}${name}`, keyHash: null, local: isLoopback(req.socket.remoteAddress) };
+}
+
+const MACHINE_ACTOR = 'machine-key:';
+
+export const isMachine = (identity: Identity): boolean => identity.actor.startsWith(MACHINE_ACTOR);
+
+/** Equal in constant time whatever the lengths (hashes first: timingSafeEqual wants equal lengths). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
