@@ -9,10 +9,10 @@ import { bearerToken, isLoopback, type Identity } from '../auth/identity.js';
 import type { RouteTable } from './route-table.js';
 
 export function machineIdentity(routes: RouteTable, path: string, req: IncomingMessage): Identity | undefined {
-  const name = routes.machineKeyFor(path);
+  const given = bearerToken(req);
+  const name = given ? routes.machineKeyFor(path) : undefined;
   const expected = name ? process.env[name] : undefined;
-  const given = expected ? bearerToken(req) : undefined;
-  if (!name || !expected || !given || !sameSecret(given, expected)) return undefined;
+  if (!given || !name || !expected || !sameSecret(given, expected)) return undefined;
   return { tenantId: '', role: 'viewer', actor: `${MACHINE_ACTOR}${name}`, keyHash: null, local: isLoopback(req.socket.remoteAddress) };
 }
 

@@ -22,6 +22,8 @@ interface Entry {
 
 export class RouteTable {
   private readonly byMethod = new Map<string, Entry[]>();
+  /** The few routes that take a machine key, apart: every request asks for them. */
+  private machineKeyed: Entry[] = [];
 
   /** Adds every route of an owner, or none if one of them is already served by someone else. */
   addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
@@ -34,8 +36,10 @@ export class RouteTable {
     this.removeOwner(owner);
     for (const decl of routes) {
       const list = this.byMethod.get(decl.method) ?? [];
-      list.push({ owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path) });
+      const entry: Entry = { owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path) };
+      list.push(entry);
       this.byMethod.set(decl.method, list);
+      if (decl.machineKey && !decl.internal) this.machineKeyed.push(entry);
     }
     // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
     for (const method of new Set(routes.map((r) => r.method))) this.byMethod.get(method)!.sort((a, b) => b.specificity - a.specificity);
@@ -43,6 +47,7 @@ export class RouteTable {
 
   removeOwner(owner: string): void {
     for (const [method, list] of this.byMethod) this.byMethod.set(method, list.filter((e) => e.owner !== owner));
+    this.machineKeyed = this.machineKeyed.filter((e) => e.owner !== owner);
   }
 
   match(method: string, path: string): RouteMatch | undefined {
@@ -71,11 +76,7 @@ export class RouteTable {
 
   /** The machine key (an environment variable's name) a route at this path takes, whatever its method. */
   machineKeyFor(path: string): string | undefined {
-    for (const list of this.byMethod.values()) {
-      const entry = list.find((e) => e.decl.machineKey && !e.decl.internal && matches(e, path));
-      if (entry) return entry.decl.machineKey;
-    }
-    return undefined;
+    return this.machineKeyed.find((e) => matches(e, path))?.decl.machineKey;
   }
 
   /** Every route with its owner, internal ones included (for the OpenAPI document, which leaves those out). */

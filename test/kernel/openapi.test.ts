@@ -202,6 +202,17 @@ describe('GET /api/openapi.json', () => {
     assert.ok(back.paths['/api/projects']?.post);
   });
 
+  it('is rendered by the api-docs extension, which reads the route table only while it holds route_table', async () => {
+    assert.deepEqual(doc.paths['/api/openapi.json']?.get?.tags, ['api-docs']);
+    assert.deepEqual(doc.paths['/metrics']?.get?.tags, ['prometheus']);
+    assert.equal((await server.api('POST', '/api/plugins/api-docs/revoke', { body: { capability: 'route_table' } })).status, 200);
+    const denied = await server.api('GET', '/api/openapi.json');
+    assert.equal(denied.body.code, 'CAPABILITY_DENIED', denied.text);
+    assert.match(denied.body.error, /capability "route_table" is not granted to api-docs/);
+    assert.equal((await server.api('POST', '/api/plugins/api-docs/grant', { body: { capability: 'route_table' } })).status, 200);
+    assert.equal((await server.api('GET', '/api/openapi.json')).status, 200);
+  });
+
   it('refuses a manifest whose [server.openapi] names a route it does not declare', async () => {
     const toml = '[plugin]\nname = "x"\nversion = "1.0.0"\nprotocol = "cli-v1"\n[server]\nmain = "main.ts"\nroutes = ["GET /api/x"]\n[server.openapi."GET /api/y"]\nsummary = "nope"\n';
     await assert.rejects(parseManifest(toml, workDir), /\[server\.openapi\] names "GET \/api\/y", which is not among \[server\] routes/);

@@ -1,10 +1,14 @@
 // Each route is named in plugin.toml, in its [server.openapi] entry and as its handler's key: an
 // extension whose handlers and manifest disagree fails to start, with a message naming it and each route
 // (and is not restarted: no restart heals it); a route without an OpenAPI entry is reported when the
-// extension is registered. Every in-tree extension agreeing is proved by the self-test, which starts
+// extension is registered; the kernel's own routes and their declarations (kernel-docs.ts) must agree. Every in-tree extension agreeing is proved by the self-test, which starts
 // them all (test/kernel/selftest.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Router from '@koa/router';
+import type { State } from '../../kernel/http/app.js';
+import { assertEveryRouteDeclared, registerKernelRoutes } from '../../kernel/http/routes/index.js';
+import type { Kernel } from '../../kernel/kernel.js';
 import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -32,6 +36,16 @@ describe('each route named once, or checked', () => {
     assert.equal(ready.status, 503);
     assert.ok(ready.body.reasons.some((reason: string) => /fx-misnamed failed: routes disagree/.test(reason)), JSON.stringify(ready.body));
     assert.equal((await server.api('POST', '/api/plugins/fx-misnamed/unload')).status, 200);
+  });
+
+  it("checks the kernel's own routes against kernel-docs.ts: each one missing there, or there and not served, is named", () => {
+    const router = new Router<State>();
+    registerKernelRoutes(router, {} as Kernel); // they agree (the handlers are not run)
+    router.get('/api/undeclared', () => undefined);
+    assert.throws(() => assertEveryRouteDeclared(router), /GET \/api\/undeclared has no entry in kernel-docs\.ts/);
+    const short = new Router<State>();
+    short.get('/health/live', () => undefined);
+    assert.throws(() => assertEveryRouteDeclared(short), /GET \/api\/plugins is in kernel-docs\.ts but no kernel route/);
   });
 
   it('starts an extension whose handlers are exactly its routes', async () => {

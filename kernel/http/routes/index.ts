@@ -32,7 +32,7 @@ export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
  * The kernel's routes are named twice, here (the router) and in kernel-docs.ts (what the OpenAPI document
  * says of them): a route one of them names and the other does not stops the start, naming it.
  */
-function assertEveryRouteDeclared(router: Router<State>): void {
+export function assertEveryRouteDeclared(router: Router<State>): void {
   const served = new Set(router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)));
   const undeclared = [...served].filter((key) => !KERNEL_ROUTE_DOCS[key]);
   const unserved = Object.keys(KERNEL_ROUTE_DOCS).filter((key) => !served.has(key));
