@@ -1,5 +1,5 @@
-// The server's figures (prom-client), kept here and read with `system_metrics` — by the prometheus
-// extension, which renders GET /metrics, and by operations' sampler: requests and their latency per
+// The server's figures (prom-client), kept here and read with `system_metrics` — a scrape's reading
+// (rendered as Prometheus text by an extension) or a sampler's: requests and their latency per
 // route and per extension, WebSocket clients, each extension's state, restarts, CPU and
 // memory (its whole sandbox), the databases' size, queue depths, and the kernel process's own (CPU,
 // memory, event-loop delay, GC). Routes are labelled by their declared pattern, never the raw path, so

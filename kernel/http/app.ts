@@ -139,7 +139,7 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
     ctx.state.public = isPublic;
     let identity: Identity;
     try {
-      identity = machineIdentity(kernel.routes, ctx.path, ctx.req) ?? (isPublic && !ctx.get('authorization')
+      identity = machineIdentity(kernel.routes, route, ctx.path, ctx.req) ?? (isPublic && !ctx.get('authorization')
         ? { ...ANONYMOUS, local: isLoopback(ctx.req.socket.remoteAddress) }
         : await kernel.auth.identify(ctx.req));
     } catch (err) {

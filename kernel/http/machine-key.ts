@@ -1,16 +1,17 @@
 // A route may take a machine key besides API keys (`machine_key` in plugin.toml: the environment
 // variable that holds it), so a machine such as a Prometheus scraper reads it without an API key. The
 // key is compared in constant time; a match is the identity `machine-key:<NAME>` of no tenant, and
-// the extension serving the route decides what that may read. It reads only: a viewer's. Any route at
-// the path takes it, so a method nothing serves there still gets its 405.
+// the extension serving the route decides what that may read. It reads only: a viewer's. A method
+// nothing serves at that path still gets its 405, and no kernel route shares such a path (route-table.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { bearerToken, isLoopback, type Identity } from '../auth/identity.js';
-import type { RouteTable } from './route-table.js';
+import type { RouteMatch, RouteTable } from './route-table.js';
 
-export function machineIdentity(routes: RouteTable, path: string, req: IncomingMessage): Identity | undefined {
+/** The machine identity of a request to `route` (or, for a method nothing serves, to `path`), when its bearer is that route's machine key. */
+export function machineIdentity(routes: RouteTable, route: RouteMatch | undefined, path: string, req: IncomingMessage): Identity | undefined {
   const given = bearerToken(req);
-  const name = given ? routes.machineKeyFor(path) : undefined;
+  const name = !given ? undefined : route ? route.decl.machineKey : routes.machineKeyFor(path);
   const expected = name ? process.env[name] : undefined;
   if (!given || !name || !expected || !sameSecret(given, expected)) return undefined;
   return { tenantId: '', role: 'viewer', actor: `${MACHINE_ACTOR}${name}`, keyHash: null, local: isLoopback(req.socket.remoteAddress) };

@@ -1,5 +1,5 @@
-// The middleware that records every REST request in the kernel's metrics (rendered by the prometheus
-// extension at GET /metrics).
+// The middleware that records every REST request in the kernel's metrics (which an extension renders,
+// read with `system_metrics`).
 import type Koa from 'koa';
 import type { KernelMetrics } from '../metrics.js';
 import type { State } from './app.js';

@@ -2,7 +2,7 @@
 // the kernel's own (routes/kernel-docs.ts) and every loaded extension's, internal ones left out — with
 // its owner, whether it is public or raw, and what its [server.openapi] entry (or the kernel's) says,
 // each schema made self-contained; the kernel's doors that are no REST route; and the one Error body.
-// The kernel declares; the api-docs extension renders the OpenAPI document from this.
+// The kernel declares; an extension renders the OpenAPI document from this.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemasDir } from '../../protocol/paths.js';

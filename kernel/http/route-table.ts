@@ -3,6 +3,7 @@
 import { match, type MatchFunction } from 'path-to-regexp';
 import { conflict } from '../../protocol/errors.js';
 import type { RouteDecl } from '../host/manifest.js';
+import { MUTATING_METHODS } from './methods.js';
 
 export interface RouteMatch {
   owner: string;
@@ -31,6 +32,10 @@ export class RouteTable {
       const clash = this.findExact(decl.method, decl.path);
       if ((clash && clash.owner !== owner) || reserved(decl.method, decl.path)) {
         throw conflict(`${owner} declares ${decl.method} ${decl.path}, which ${clash ? clash.owner : 'the kernel'} already serves`);
+      }
+      // A machine key is an identity at its route's path: no kernel route may be reached with it.
+      if (decl.machineKey && ['GET', ...MUTATING_METHODS].some((method) => reserved(method, decl.path))) {
+        throw conflict(`${owner} declares ${decl.path} with a machine key, and the kernel serves that path`);
       }
     }
     this.removeOwner(owner);

@@ -1,6 +1,6 @@
 // What the OpenAPI document says of the kernel's own routes (extensions say it of theirs in plugin.toml,
-// [server.openapi]) and of its doors that are no REST route: data only, rendered by the api-docs
-// extension (through `route_table`, route-declarations.ts). Schema paths are under schemas/. A kernel
+// [server.openapi]) and of its doors that are no REST route: data only, rendered by an extension
+// (through `route_table`, route-declarations.ts). Schema paths are under schemas/. A kernel
 // route missing here, or named here and not served, stops the server's start (registerKernelRoutes); one
 // without a response schema is a test failure (test/kernel/openapi.test.ts).
 export interface KernelRouteDoc {
