@@ -41,8 +41,6 @@ export interface ServerConfig {
   crashWindowMs: number;
   /** A lazy extension with no traffic for this long is stopped until its next use; 0: never. */
   extensionIdleSeconds: number;
-  /** Lets a scraper without an API key read GET /metrics (ROOST_METRICS_KEY). */
-  metricsKey: string | undefined;
   /** Where the line per answered request goes (ROOST_ACCESS_LOG): stderr, a file, or nowhere. */
   accessLog: AccessLogTarget;
   /** ROOST_CHECK_RESPONSES=1: extension routes' success bodies are validated against their declared response schemas (for tests). */
@@ -135,7 +133,6 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     accessLog: accessLogFrom(env.ROOST_ACCESS_LOG, stderrIsTTY, dataDir),
     checkResponses: env.ROOST_CHECK_RESPONSES === '1',
     logFormat: logFormatFrom(env.ROOST_LOG_FORMAT, stderrIsTTY),
-    metricsKey: env.ROOST_METRICS_KEY || undefined,
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
     extensionStartCapMs: intFrom(env.ROOST_EXTENSION_START_CAP_MS, 'ROOST_EXTENSION_START_CAP_MS') ?? 600_000,

@@ -1,5 +1,6 @@
-// The server's figures in Prometheus' text format (prom-client), for GET /metrics: requests and their
-// latency per route and per extension, WebSocket clients, each extension's state, restarts, CPU and
+// The server's figures (prom-client), kept here and read with `system_metrics` — a scrape's reading
+// (rendered as Prometheus text by an extension) or a sampler's: requests and their latency per
+// route and per extension, WebSocket clients, each extension's state, restarts, CPU and
 // memory (its whole sandbox), the databases' size, queue depths, and the kernel process's own (CPU,
 // memory, event-loop delay, GC). Routes are labelled by their declared pattern, never the raw path, so
 // the number of series stays bounded whatever callers send.
@@ -25,7 +26,7 @@ export interface MetricsSources {
 
 const CLOCK_TICKS_PER_SECOND = 100;
 const PAGE_BYTES = 4096;
-/** prom-client's event-loop gauges: reading them resets their histogram, so only a /metrics scrape does. */
+/** prom-client's event-loop gauges: reading them resets their histogram, so only a scrape (for /metrics) does. */
 const SCRAPE_EVENT_LOOP = /^roost_kernel_nodejs_eventloop_lag/;
 /** The event-loop delay since the previous `sample()`, in the samples it answers. */
 const SAMPLE_EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
@@ -141,8 +142,9 @@ export class KernelMetrics {
     this.slowWsClients.inc();
   }
 
-  render(): Promise<string> {
-    return this.registry.metrics();
+  /** Every figure as prom-client's JSON, the event-loop gauges of the scrapes' own window included (reading them resets it). */
+  scrape(): Promise<unknown[]> {
+    return this.registry.getMetricsAsJSON();
   }
 
   /**
@@ -160,10 +162,6 @@ export class KernelMetrics {
 
   close(): void {
     this.sampleDelay.disable();
-  }
-
-  get contentType(): string {
-    return this.registry.contentType;
   }
 }
 

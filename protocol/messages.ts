@@ -165,6 +165,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   token: 'tokens',
   mcp_tools: 'tokens',
   routes: 'call',
+  route_table: 'route_table',
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,
@@ -178,5 +179,5 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'plans',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'plans', 'route_table',
 ] as const;

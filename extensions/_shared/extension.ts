@@ -88,8 +88,9 @@ export function runExtension(definition: ExtensionDefinition): void {
     };
     database = db;
     await definition.setup?.(context);
-    // attachments: request and reply bodies travel as raw bytes after their frame (protocol/framing.ts).
-    peer.notify({ type: 'ready', schemaVersion, attachments: true });
+    // attachments: request and reply bodies travel as raw bytes after their frame (protocol/framing.ts);
+    // routes: the handlers' keys, which the kernel holds against the manifest's routes.
+    peer.notify({ type: 'ready', schemaVersion, attachments: true, routes: Object.keys(definition.routes ?? {}) });
     return context;
   }
 

@@ -84,12 +84,12 @@ export class HostClient {
     return (await this.peer.request({ type: 'leader', name })) as boolean;
   }
 
-  /** The kernel's metrics as prom-client's JSON (capability `system`). */
-  systemMetrics<T = unknown>(): Promise<T> {
-    return this.peer.request({ type: 'system_metrics' });
+  /** The kernel's metrics as prom-client's JSON (capability `metrics`): a sample's, or with `scrape` every figure /metrics shows. */
+  systemMetrics<T = unknown>(options: { scrape?: boolean } = {}): Promise<T> {
+    return this.peer.request({ type: 'system_metrics', ...(options.scrape ? { scrape: true } : {}) });
   }
 
-  /** A graceful restart of the whole server (capability `system`). */
+  /** A graceful restart of the whole server (capability `restart`). */
   async restart(reason: string): Promise<void> {
     await this.peer.request({ type: 'restart', reason });
   }
@@ -116,6 +116,11 @@ export class HostClient {
    */
   routes(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>> {
     return this.peer.request({ type: 'routes', prefix });
+  }
+
+  /** Every route a client can reach, with its OpenAPI entry, the kernel's doors and its Error body (capability `route_table`). */
+  routeTable<T = unknown>(): Promise<T> {
+    return this.peer.request({ type: 'route_table' });
   }
 
   /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */

@@ -21,6 +21,8 @@ export interface RouteDecl {
   internal: boolean;
   /** Still changes things for a tenant that reads only (kernel/tenants/read-only.ts): the way out of it. */
   writableWhenReadOnly?: boolean;
+  /** The environment variable holding a key a machine (a Prometheus scraper) may send as its bearer instead of an API key. */
+  machineKey?: string;
   /** What the OpenAPI document says of it ([server.openapi] in plugin.toml), schemas already read. */
   doc?: RouteDoc;
 }
@@ -126,7 +128,7 @@ interface RawManifest {
     timeout_ms?: number;
     start_timeout_ms?: number;
     disk_mb?: number;
-    routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean; writable_when_read_only?: boolean }>;
+    routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
     broadcast?: string[];
@@ -262,10 +264,12 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
   };
 }
 
-function normaliseRoute(route: string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean; writable_when_read_only?: boolean }): RouteDecl {
+type RawRoute = { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean; writable_when_read_only?: boolean; machine_key?: string };
+
+function normaliseRoute(route: string | RawRoute): RouteDecl {
   if (typeof route !== 'string') {
     const decl: RouteDecl = { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false, internal: route.internal ?? false };
-    return route.writable_when_read_only ? { ...decl, writableWhenReadOnly: true } : decl;
+    return { ...decl, ...(route.writable_when_read_only ? { writableWhenReadOnly: true } : {}), ...(route.machine_key ? { machineKey: route.machine_key } : {}) };
   }
   const [method, path] = route.split(' ') as [HttpMethod, string];
   return { method, path, public: false, raw: false, internal: false };

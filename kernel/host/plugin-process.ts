@@ -35,7 +35,7 @@ export interface PluginProcessOptions {
   onStderr?: (line: string) => void;
   onExit?: (exit: ChildExit) => void;
   /** A server extension announces it has migrated and can serve. */
-  onReady?: (info: { schemaVersion: number }) => void;
+  onReady?: (info: { schemaVersion: number; routes?: string[] }) => void;
 }
 
 const MAX_WARNINGS_PER_SECOND = 5;
@@ -242,8 +242,10 @@ export class PluginProcess {
         return need('mcpTools')();
       case 'routes':
         return need('routes')(typeof m.prefix === 'string' ? m.prefix : '/');
+      case 'route_table':
+        return need('routeTable')();
       case 'system_metrics':
-        return need('systemMetrics')();
+        return need('systemMetrics')(m.scrape === true);
       case 'restart':
         return need('restart')(m.reason).then(() => true);
       case 'queue_depth':
@@ -256,7 +258,7 @@ export class PluginProcess {
         return need('setTenantReadOnly')(String(m.tenantId), { at: m.at ?? null, reason: m.reason ?? null });
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
-        return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });
+        return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0, ...(Array.isArray(m.routes) ? { routes: m.routes } : {}) });
       default:
         throw new RoostError('UNKNOWN_TYPE', `unknown message type "${type}"`);
     }

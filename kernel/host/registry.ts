@@ -13,6 +13,7 @@ import { assertServerProtocol, readManifest, readManifestDir, type Manifest } fr
 import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
+import { handlerMismatch, undocumentedRoutes } from './route-names.js';
 import { StartWatch } from './start-progress.js';
 import { splitSystemGrant } from './system-grant.js';
 import type { Extension, ExtensionState } from './extension-record.js';
@@ -265,6 +266,7 @@ export class ExtensionRegistry {
     const kept = await this.storedGrants(manifest.name);
     const stored = kept && (await splitSystemGrant(this.deps.db, manifest.name, kept, manifest.capabilities));
     const ext = this.track(manifest, 'stopped');
+    for (const route of undocumentedRoutes(manifest)) this.deps.log('warn', `extension ${manifest.name}: ${route} has no [server.openapi] entry (the OpenAPI document shows it undescribed)`);
     // On first sight an extension gets what its manifest asks for.
     ext.grants = stored ?? new Set(Object.entries(manifest.capabilities).filter(([, wanted]) => wanted).map(([capability]) => capability));
     try {
@@ -319,8 +321,8 @@ export class ExtensionRegistry {
     });
     // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
     if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
-    let markReady!: (version: number) => void;
-    const ready = new Promise<number>((resolve) => (markReady = resolve));
+    let markReady!: (ready: { schemaVersion: number; routes?: string[] }) => void;
+    const ready = new Promise<{ schemaVersion: number; routes?: string[] }>((resolve) => (markReady = resolve));
     let watch: StartWatch | undefined;
     // Outside the request that happened to start it: the child's pipes would otherwise carry that
     // request's id (servingRequest) into every line the extension logs for the rest of its life.
@@ -337,14 +339,14 @@ export class ExtensionRegistry {
         ext.lastLine = line;
         this.deps.stderrLine(manifest.name, line);
       },
-      onReady: ({ schemaVersion }) => markReady(schemaVersion),
+      onReady: markReady,
       onExit: (exit) => this.onExit(ext, proc, exit),
     }));
     ext.process = proc;
     // start_timeout_ms in the manifest is that extension's own stall deadline.
     watch = new StartWatch({ pid: proc.pid, stallMs: server.startTimeoutMs ?? this.deps.startStallMs, capMs: this.deps.startCapMs });
     const outcome = await Promise.race([
-      ready.then((v) => ({ ok: true as const, version: v })),
+      ready.then((v) => ({ ok: true as const, version: v.schemaVersion, routes: v.routes })),
       proc.child.exited.then((exit) => ({ ok: false as const, why: proc.stoppedFor(exit) ?? `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
       watch.expired().then((why) => ({ ok: false as const, why })),
     ]);
@@ -357,6 +359,8 @@ export class ExtensionRegistry {
       this.deps.log('warn', `extension ${manifest.name} ${outcome.why}`);
       throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} ${outcome.why}`);
     }
+    const mismatch = handlerMismatch(manifest, outcome.routes);
+    if (mismatch) await this.refuseStart(ext, mismatch);
     ext.schemaVersion = outcome.version;
     // Stopped or unloaded while it started: it must not come back as running.
     if (ext.state !== 'starting') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
@@ -364,6 +368,16 @@ export class ExtensionRegistry {
     ext.startedAt = new Date().toISOString();
     this.supervisor.started(ext);
     return proc;
+  }
+
+  /** A fault in the extension's code that no restart heals: `failed` at once, with the reason. */
+  private async refuseStart(ext: Extension, why: string): Promise<never> {
+    await this.stopProcess(ext, 'stopped'); // stopped first: its exit is no crash to restart
+    ext.state = 'failed';
+    ext.lastError = why;
+    this.changes.emit(ext.manifest.name);
+    this.deps.log('warn', `extension ${ext.manifest.name} failed: ${why}`);
+    throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${ext.manifest.name} failed: ${why}`);
   }
 
   private onExit(ext: Extension, proc: PluginProcess, exit: { code: number | null; signal: string | null }): void {

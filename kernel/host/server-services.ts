@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import type { Kernel } from '../kernel.js';
+import { routeDeclarations } from '../http/route-declarations.js';
 import { listedTools } from '../mcp/tool-list.js';
 import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
@@ -53,9 +54,10 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     token: (request) => k.mcpTokens.mint(request, source),
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),
-    systemMetrics: () => k.metrics.sample(),
+    systemMetrics: (scrape) => (scrape ? k.metrics.scrape() : k.metrics.sample()),
     mcpTools: async () => listedTools(k),
     routes: async (prefix) => k.routes.all().filter((r) => r.decl.path.startsWith(prefix)).map((r) => ({ method: r.decl.method, path: r.decl.path, extension: r.owner })),
+    routeTable: async () => routeDeclarations(k.routes),
     tenantPlan: (tenantId) => planWithReadOnly(k, tenantId),
     setTenantPlan: async (tenantId, change) => {
       const before = await k.tenantPlans.mustGet(tenantId);

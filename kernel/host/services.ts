@@ -71,12 +71,14 @@ export interface HostServices {
   wakeOnStart?(wake: boolean): Promise<void>;
   /** Whether this instance leads the extension's singleton `name` (see kernel/leader.ts). */
   leader?(name: string): Promise<boolean>;
-  /** The kernel's metrics as prom-client reads them (capability `metrics`). */
-  systemMetrics?(): Promise<unknown>;
+  /** The kernel's metrics as prom-client reads them (capability `metrics`): a sample's, or a scrape's for /metrics. */
+  systemMetrics?(scrape: boolean): Promise<unknown>;
   /** The tools `/mcp` lists, as its tools/list answers them (for a client handed them rather than asking). */
   mcpTools?(): Promise<unknown>;
   /** The routes the loaded extensions declare whose path starts with `prefix` (what `call` can reach). */
   routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
+  /** Every route a client can reach, with what its OpenAPI entry says (kernel/http/route-declarations.ts; capability `route_table`). */
+  routeTable?(): Promise<unknown>;
   /** A graceful restart of the whole server, shortly after answering (capability `restart`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */

@@ -18,7 +18,8 @@ import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { idempotentRequests } from './idempotency.js';
 import { jsonBody } from './json-body.js';
-import { measureRequests, metricsEndpoint } from './metrics-endpoint.js';
+import { isMachine, machineIdentity } from './machine-key.js';
+import { measureRequests } from './measure-requests.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
 import { isMutating, MUTATING_METHODS } from './methods.js';
@@ -63,7 +64,6 @@ export function createApp(kernel: Kernel): HttpFront {
   });
   app.use(errors(kernel));
   app.use(browserGuard(kernel));
-  app.use(metricsEndpoint(kernel, kernel.metrics));
   app.use(authenticate(kernel));
   app.use(auditMutations(kernel));
   app.use(viewersOnlyRead());
@@ -146,9 +146,9 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
     ctx.state.public = isPublic;
     let identity: Identity;
     try {
-      identity = isPublic && !ctx.get('authorization')
+      identity = machineIdentity(kernel.routes, route, ctx.path, ctx.req) ?? (isPublic && !ctx.get('authorization')
         ? { ...ANONYMOUS, local: kernel.auth.clients.isLocal(ctx.req) }
-        : await kernel.auth.identify(ctx.req);
+        : await kernel.auth.identify(ctx.req));
     } catch (err) {
       // A refused key still costs its address a token, so keys cannot be guessed at full speed.
       await kernel.rateLimiter.take(`ip:${ctx.ip}`);
@@ -162,11 +162,11 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
   };
 }
 
-/** Runs inside auditMutations, so a viewer's refused change is in the audit trail. */
+/** Runs inside auditMutations, so a viewer's refused change is in the audit trail. A machine key's method that nothing serves goes on to its 405. */
 function viewersOnlyRead(): Koa.Middleware<State> {
   return async (ctx, next) => {
     const { identity } = ctx.state;
-    if (!ctx.state.public && identity.role === 'viewer' && isMutating(ctx.method) && !VIEWER_POSTS.has(ctx.path)) {
+    if (!ctx.state.public && identity.role === 'viewer' && isMutating(ctx.method) && !VIEWER_POSTS.has(ctx.path) && !(isMachine(identity) && !ctx.state.route)) {
       throw new RoostError('FORBIDDEN', 'viewers cannot change anything');
     }
     await next();

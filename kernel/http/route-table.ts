@@ -3,6 +3,7 @@
 import { match, type MatchFunction } from 'path-to-regexp';
 import { conflict } from '../../protocol/errors.js';
 import type { RouteDecl } from '../host/manifest.js';
+import { MUTATING_METHODS } from './methods.js';
 
 export interface RouteMatch {
   owner: string;
@@ -22,6 +23,8 @@ interface Entry {
 
 export class RouteTable {
   private readonly byMethod = new Map<string, Entry[]>();
+  /** The few routes that take a machine key, apart: every request asks for them. */
+  private machineKeyed: Entry[] = [];
 
   /** Adds every route of an owner, or none if one of them is already served by someone else. */
   addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
@@ -30,12 +33,18 @@ export class RouteTable {
       if ((clash && clash.owner !== owner) || reserved(decl.method, decl.path)) {
         throw conflict(`${owner} declares ${decl.method} ${decl.path}, which ${clash ? clash.owner : 'the kernel'} already serves`);
       }
+      // A machine key is an identity at its route's path: no kernel route may be reached with it.
+      if (decl.machineKey && ['GET', ...MUTATING_METHODS].some((method) => reserved(method, decl.path))) {
+        throw conflict(`${owner} declares ${decl.path} with a machine key, and the kernel serves that path`);
+      }
     }
     this.removeOwner(owner);
     for (const decl of routes) {
       const list = this.byMethod.get(decl.method) ?? [];
-      list.push({ owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path) });
+      const entry: Entry = { owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path) };
+      list.push(entry);
       this.byMethod.set(decl.method, list);
+      if (decl.machineKey && !decl.internal) this.machineKeyed.push(entry);
     }
     // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
     for (const method of new Set(routes.map((r) => r.method))) this.byMethod.get(method)!.sort((a, b) => b.specificity - a.specificity);
@@ -43,6 +52,7 @@ export class RouteTable {
 
   removeOwner(owner: string): void {
     for (const [method, list] of this.byMethod) this.byMethod.set(method, list.filter((e) => e.owner !== owner));
+    this.machineKeyed = this.machineKeyed.filter((e) => e.owner !== owner);
   }
 
   match(method: string, path: string): RouteMatch | undefined {
@@ -67,6 +77,11 @@ export class RouteTable {
       if (list.some((entry) => !entry.decl.internal && matches(entry, path))) methods.push(method);
     }
     return methods;
+  }
+
+  /** The machine key (an environment variable's name) a route at this path takes, whatever its method. */
+  machineKeyFor(path: string): string | undefined {
+    return this.machineKeyed.find((e) => matches(e, path))?.decl.machineKey;
   }
 
   /** Every route with its owner, internal ones included (for the OpenAPI document, which leaves those out). */

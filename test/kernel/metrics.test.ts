@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { RouteTable } from '../../kernel/http/route-table.js';
 import { loadFixture, waitForLog } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -149,6 +150,24 @@ describe('GET /metrics', () => {
     await systemMetrics();
     await scrape(METRICS_KEY);
     assert.ok(sample('roost_kernel_nodejs_eventloop_lag_p99_seconds') > 0, 'a sample did not empty the scrape\'s window');
+  });
+
+  it("is the prometheus extension's route: counted under it, and the metrics key opens no other route", async () => {
+    await scrape(METRICS_KEY);
+    const families = await scrape(METRICS_KEY);
+    assert.ok(Number(series(families, 'roost_http_requests_total', { method: 'GET', route: '/metrics', owner: 'prometheus', status: '200' })?.value) >= 1);
+    for (const path of ['/api/projects', '/api/openapi.json', '/api/health']) {
+      const res = await server.api('GET', path, { key: METRICS_KEY });
+      assert.equal(res.status, 403, `${path}: ${res.text}`);
+      assert.equal(res.body.code, 'INVALID_API_KEY');
+    }
+  });
+
+  it('refuses a machine-keyed route at a path the kernel serves (its key would reach a kernel route)', () => {
+    const kernelServes = (method: string, path: string) => method === 'POST' && path === '/api/backup';
+    const decl = { method: 'GET' as const, path: '/api/backup', public: false, raw: false, internal: false, machineKey: 'ROOST_METRICS_KEY' };
+    assert.throws(() => new RouteTable().addAll('x', [decl], kernelServes), /x declares \/api\/backup with a machine key, and the kernel serves that path/);
+    assert.doesNotThrow(() => new RouteTable().addAll('x', [{ ...decl, machineKey: undefined }], kernelServes));
   });
 
   it('serves the instance owner too', async () => {

@@ -121,7 +121,8 @@ describe('GET /api/openapi.json', () => {
     await call('POST', '/api/operational-mode', { body: { mode: 'asleep' }, expect: 400 });
     await call('POST', '/api/ws/ticket', { expect: 201 });
     await call('POST', '/api/backup', { expect: 201 });
-    await call('POST', '/api/selftest/run', { body: { scope: 'unit' }, expect: 200 });
+    // It starts every loaded extension, one after another: on a busy machine that is minutes.
+    await call('POST', '/api/selftest/run', { body: { scope: 'unit' }, expect: 200, timeoutMs: 300_000 });
 
     const tenant = await call('POST', '/api/tenants/register', { body: { org: 'openapi-tenant' }, expect: 201 });
     const key = tenant.body.apiKey as string;
@@ -200,6 +201,17 @@ describe('GET /api/openapi.json', () => {
     assert.equal(load.status, 201, load.text);
     const back = (await server.api('GET', '/api/openapi.json')).body as Doc;
     assert.ok(back.paths['/api/projects']?.post);
+  });
+
+  it('is rendered by the api-docs extension, which reads the route table only while it holds route_table', async () => {
+    assert.deepEqual(doc.paths['/api/openapi.json']?.get?.tags, ['api-docs']);
+    assert.deepEqual(doc.paths['/metrics']?.get?.tags, ['prometheus']);
+    assert.equal((await server.api('POST', '/api/plugins/api-docs/revoke', { body: { capability: 'route_table' } })).status, 200);
+    const denied = await server.api('GET', '/api/openapi.json');
+    assert.equal(denied.body.code, 'CAPABILITY_DENIED', denied.text);
+    assert.match(denied.body.error, /capability "route_table" is not granted to api-docs/);
+    assert.equal((await server.api('POST', '/api/plugins/api-docs/grant', { body: { capability: 'route_table' } })).status, 200);
+    assert.equal((await server.api('GET', '/api/openapi.json')).status, 200);
   });
 
   it('refuses a manifest whose [server.openapi] names a route it does not declare', async () => {

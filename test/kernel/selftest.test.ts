@@ -20,7 +20,8 @@ describe('self-test', () => {
   let server: TestServer;
   let databaseUrl: string | undefined;
   const run = async (scope: string, on = server) => {
-    const res = await on.api('POST', '/api/selftest/run', { body: { scope } });
+    // It starts every loaded extension, one after another: on a busy machine that is minutes.
+    const res = await on.api('POST', '/api/selftest/run', { body: { scope }, timeoutMs: 300_000 });
     assert.equal(res.status, 200, res.text);
     return res.body as { passed: boolean; counts: { failed: number }; checks: Check[] };
   };

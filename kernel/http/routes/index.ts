@@ -2,10 +2,10 @@
 import Router from '@koa/router';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
-import { openApiDocument } from '../openapi.js';
 import { registerAgentCardRoute } from './agent-card.js';
 import { registerAuditRoutes } from './audit.js';
 import { registerDeviceRoutes } from './device.js';
+import { KERNEL_ROUTE_DOCS } from './kernel-docs.js';
 import { registerPluginRoutes } from './plugins.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
@@ -25,9 +25,19 @@ export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
   registerPluginRoutes(router, k);
   registerAuditRoutes(router, k);
   registerAgentCardRoute(router, k);
-  router.get('/api/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(k, router);
-  });
+  assertEveryRouteDeclared(router);
+}
+
+/**
+ * The kernel's routes are named twice, here (the router) and in kernel-docs.ts (what the OpenAPI document
+ * says of them): a route one of them names and the other does not stops the start, naming it.
+ */
+export function assertEveryRouteDeclared(router: Router<State>): void {
+  const served = new Set(router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)));
+  const undeclared = [...served].filter((key) => !KERNEL_ROUTE_DOCS[key]);
+  const unserved = Object.keys(KERNEL_ROUTE_DOCS).filter((key) => !served.has(key));
+  if (undeclared.length + unserved.length === 0) return;
+  throw new Error(`the kernel's routes and kernel-docs.ts disagree:${undeclared.map((key) => ` ${key} has no entry in kernel-docs.ts;`).join('')}${unserved.map((key) => ` ${key} is in kernel-docs.ts but no kernel route;`).join('')}`);
 }
 
 /** The methods the kernel's own routes serve at this path. */

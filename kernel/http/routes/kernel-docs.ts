@@ -1,7 +1,8 @@
 // What the OpenAPI document says of the kernel's own routes (extensions say it of theirs in plugin.toml,
-// [server.openapi]). Schema paths are under schemas/. A kernel route missing here, or without a
-// response schema, is a test failure (test/kernel/openapi.test.ts), so the document cannot fall behind
-// the router.
+// [server.openapi]) and of its doors that are no REST route: data only, rendered by an extension
+// (through `route_table`, route-declarations.ts). Schema paths are under schemas/. A kernel
+// route missing here, or named here and not served, stops the server's start (registerKernelRoutes); one
+// without a response schema is a test failure (test/kernel/openapi.test.ts).
 export interface KernelRouteDoc {
   summary: string;
   query?: string;
@@ -19,7 +20,6 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'GET /health/live': { summary: 'Liveness: the process answers', response: 'api/health-live.json' },
   'GET /health/ready': { summary: 'Readiness: the server can serve (503 with reasons while it cannot)', response: 'api/health-ready.json', responses: { 503: { description: 'not ready: starting, degraded or stopping, with the reasons', schema: 'api/health-ready.json' } } },
   'GET /api/health': { summary: 'Version, uptime, schema versions and the state of every extension', response: 'api/health.json' },
-  'GET /api/openapi.json': { summary: 'This document: the routes of the kernel and of every loaded extension', response: 'api/openapi-document.json' },
   'GET /api/operational-mode': { summary: 'The operational mode and the modes there are', response: 'api/operational-mode-state.json' },
   'POST /api/operational-mode': { summary: 'Set the operational mode (instance owner)', request: 'api/operational-mode.json', response: 'api/operational-mode.json' },
   'GET /api/settings': { summary: "The caller's tenant, role, settings and the server's limits", response: 'api/settings.json' },
@@ -45,4 +45,41 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'GET /api/audit-log': { summary: "The tenant's audit log, newest first", query: 'api/audit-query.json', response: 'api/audit-page.json' },
   'GET /api/audit-log/verify': { summary: 'Verify the hash chain of the audit log', response: 'api/audit-verify.json' },
   'GET /.well-known/agent-card.json': { summary: "The server's A2A agent card", response: 'api/agent-card.json' },
+};
+
+const ERROR_RESPONSE = { description: 'an error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+/** The doors that are no REST route: the MCP endpoint and the WebSocket. */
+export const KERNEL_DOORS: Record<string, Record<string, Record<string, unknown>>> = {
+  '/mcp': {
+    post: {
+      operationId: 'post-mcp',
+      tags: ['kernel'],
+      summary: 'The Model Context Protocol (streamable HTTP, stateless): JSON-RPC 2.0 initialize, tools/list, tools/call of every tool the loaded extensions declare (people: an API key; agents: their session token)',
+      requestBody: { required: true, content: { 'application/json': { schema: { description: 'a JSON-RPC 2.0 request or notification, or a batch of them', type: ['object', 'array'] } } } },
+      responses: {
+        200: { description: 'the JSON-RPC answer, as JSON or as a server-sent event stream (the client chooses by its Accept header)', content: { 'application/json': { schema: { type: ['object', 'array'] } }, 'text/event-stream': { schema: { type: 'string' } } } },
+        202: { description: 'a notification or response accepted (no body)' },
+        default: ERROR_RESPONSE,
+      },
+    },
+    delete: {
+      operationId: 'delete-mcp',
+      tags: ['kernel'],
+      summary: 'End an MCP session (the server keeps none: nothing to end)',
+      responses: { default: { description: "the MCP SDK's answer" } },
+    },
+  },
+  '/ws': {
+    get: {
+      operationId: 'get-ws',
+      tags: ['kernel'],
+      summary: 'The JSON WebSocket: upgrade with the API key as bearer, or a one-time ticket (POST /api/ws/ticket) for browsers; the server sends welcome, pings every 30 s; clients subscribe to streams and send the message types the extensions declare',
+      parameters: [{ name: 'ticket', in: 'query', required: false, description: 'a one-time ticket instead of the Authorization header', schema: { type: 'string' } }],
+      responses: {
+        101: { description: 'Switching Protocols: the WebSocket is open' },
+        default: ERROR_RESPONSE,
+      },
+    },
+  },
 };

@@ -1,0 +1,14 @@
+// The api-docs extension: GET /api/openapi.json, rendered on each request from the route table the
+// kernel declares (`route_table`), so loading or unloading an extension changes the document at once.
+import { runExtension } from '../_shared/extension.js';
+import { ok } from '../_shared/http.js';
+import { openApiDocument, type RouteDeclarations } from './document.js';
+
+runExtension({
+  routes: {
+    'GET /api/openapi.json': async (_req, ctx) => {
+      const [declarations, { version }] = await Promise.all([ctx.host.routeTable<RouteDeclarations>(), ctx.host.metadata(['version'])]);
+      return ok(openApiDocument(declarations, String(version)));
+    },
+  },
+});

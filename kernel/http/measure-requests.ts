@@ -1,0 +1,27 @@
+// The middleware that records every REST request in the kernel's metrics (which an extension renders,
+// read with `system_metrics`).
+import type Koa from 'koa';
+import type { KernelMetrics } from '../metrics.js';
+import type { State } from './app.js';
+
+/** The route pattern and owner a method and path name, when anything serves them. */
+export type RouteOf = (method: string, path: string) => { pattern: string; owner: string } | undefined;
+
+/**
+ * Records each answered request under its route pattern: an extension's declaration or the kernel's
+ * router path. A request refused before routing (401, 429, a browser-guard 403) is matched against the
+ * route table here, so it counts under the route it named; what nothing serves is "unmatched".
+ */
+export function measureRequests(metrics: KernelMetrics, routeOf: RouteOf): Koa.Middleware<State> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const { route } = ctx.state;
+      const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
+      const named = route ? { pattern: route.decl.path, owner: route.owner } : kernelRoute ? { pattern: kernelRoute, owner: 'kernel' } : routeOf(ctx.method, ctx.path);
+      metrics.observe(ctx.method, named?.pattern ?? 'unmatched', named?.owner ?? 'kernel', ctx.status, (performance.now() - started) / 1000);
+    }
+  };
+}
