@@ -5,6 +5,7 @@
 // (each session's `cost`, in microUnits, as the credits extension charged it).
 import { RoostError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from './host-client.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 export type EffectKind = 'council' | 'work_task' | 'workflow';
 
@@ -60,7 +61,7 @@ export function sessionIdsOf(record: Body): string[] {
 export async function sessionsCost(host: HostClient, as: CallAs, ids: string[]): Promise<number> {
   let total = 0;
   for (const id of ids) {
-    const reply = await host.call<{ cost?: unknown } | null>('GET', `/api/sessions/${seg(id)}`, undefined, as).catch(() => undefined);
+    const reply = await sessionsClient(host, as).get(id).catch(() => undefined);
     if (reply?.status === 200 && typeof reply.body?.cost === 'number') total += reply.body.cost;
   }
   return total;

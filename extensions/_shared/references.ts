@@ -3,31 +3,35 @@
 // (400 `<field>: <kind> <id> not found`), and nothing of another tenant can be published, granted, run
 // or scheduled by naming it. Extensions that take ids in bodies check them here before storing anything.
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { upstreamError, type RouteAnswer } from './agent-lookup.js';
-import type { CallAs, HostClient } from './host-client.js';
+import { agentPaths } from '../agents/contract.js';
+import { sessionPaths } from '../sessions/contract.js';
+import { upstreamError, type CallAs, type HostClient, type RouteAnswer } from './host-client.js';
+
+const seg = encodeURIComponent;
 
 /** The route that reads one resource of each kind, as its caller sees it. */
 const ROUTES = {
-  agent: '/api/agents/',
-  project: '/api/projects/',
-  council: '/api/councils/',
-  workflow: '/api/workflows/',
-  'work task': '/api/work-tasks/',
-  session: '/api/sessions/',
-  'skill bundle': '/api/skill-bundles/',
-} as const;
+  agent: agentPaths.agent,
+  project: (id: string) => `/api/projects/${seg(id)}`,
+  council: (id: string) => `/api/councils/${seg(id)}`,
+  workflow: (id: string) => `/api/workflows/${seg(id)}`,
+  'work task': (id: string) => `/api/work-tasks/${seg(id)}`,
+  session: sessionPaths.session,
+  'skill bundle': agentPaths.skillBundle,
+} satisfies Record<string, (id: string) => string>;
 
 export type ReferenceKind = keyof typeof ROUTES;
 
 /** The resource `id` of `kind` as the caller reads it; a 400 naming `field` when the caller cannot. */
 export async function resolveReference(host: HostClient, as: CallAs, kind: ReferenceKind, id: string, field: string): Promise<Record<string, unknown>> {
-  const reply = (await host.call('GET', `${ROUTES[kind]}${encodeURIComponent(id)}`, undefined, as)) as RouteAnswer;
+  const path = ROUTES[kind](id);
+  const reply = (await host.call('GET', path, undefined, as)) as RouteAnswer;
   if (reply.status === 200 && reply.body) return reply.body;
   if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') {
-    throw new RoostError('EXTENSION_UNAVAILABLE', `${field} names a ${kind}, and no loaded extension serves ${ROUTES[kind]}:id; load it and retry`);
+    throw new RoostError('EXTENSION_UNAVAILABLE', `${field} names a ${kind}, and no loaded extension serves ${path.slice(0, path.lastIndexOf('/'))}/:id; load it and retry`);
   }
   if (reply.status === 404 || reply.status === 403) throw validationError(`${field}: ${kind} ${id} not found`);
-  throw upstreamError(reply, `looking up ${kind} ${id} (${field})`);
+  throw upstreamError(reply, `looking up ${kind} ${id} (${field})`, `${kind}s`);
 }
 
 /** Each of `refs` ([kind, id or undefined, field]) resolved as the caller, in turn. */

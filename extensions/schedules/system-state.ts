@@ -4,6 +4,7 @@
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
 import { scheduler } from './state.js';
+import { sessionPaths } from '../sessions/contract.js';
 
 interface Probe {
   status: number;
@@ -39,7 +40,7 @@ export async function systemState(ctx: ExtensionContext, requestId: string, tena
     return { agentId, available: true, balance, reserved, ok };
   }));
 
-  const sessions = await probe(ctx, '/api/sessions?limit=1', as);
+  const sessions = await probe(ctx, sessionPaths.sessions({ limit: 1 }), as);
   const sessionsUp = sessions.status === 200;
   if (!sessionsUp) blockers.push(unavailable(sessions) ? 'the sessions extension is not loaded: session actions would fail' : `the sessions extension answers ${errorOf(sessions)}`);
   const local = await probe(ctx, '/api/localmodel/status', as);

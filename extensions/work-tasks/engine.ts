@@ -10,6 +10,7 @@ import { removeWorktree } from './git.js';
 import { RepoLocks } from './lock.js';
 import { runTask } from './loop.js';
 import { isTerminal, TaskStore, toTask, type Status, type TaskRow } from './store.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** Thrown inside a task's run when the task ended elsewhere (cancelled, escalated): the run just stops. */
 export class TaskEnded extends Error {}
@@ -177,7 +178,7 @@ export class Engine {
   private async cleanUp(row: TaskRow): Promise<void> {
     const as = { tenantId: row.tenant_id };
     const quietly = (p: Promise<unknown>) => p.catch((err: Error) => this.ctx.host.log('warn', `work task ${row.id} clean-up: ${err.message}`));
-    if (row.session_id) await quietly(this.ctx.host.call('POST', `/api/sessions/${encodeURIComponent(row.session_id)}/stop`, {}, as));
+    if (row.session_id) await quietly(sessionsClient(this.ctx.host, as).stop(row.session_id));
     if (row.work_project_id) await quietly(this.ctx.host.call('DELETE', `/api/projects/${encodeURIComponent(row.work_project_id)}`, undefined, as));
     if (row.worktree_dir) await quietly(removeWorktree(row.repo_dir, row.worktree_dir));
   }
