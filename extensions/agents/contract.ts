@@ -21,7 +21,8 @@ export const agentPaths = {
 };
 
 /** Bus topic of one agent: `{type: 'agent_updated', agentId, action, agent}` and `{type: 'agent_message', agentId, message}`. */
-export const agentTopic = (agentId: string) => `agent.${agentId}`;
+export const AGENT_TOPIC_PREFIX = 'agent.';
+export const agentTopic = (agentId: string) => `${AGENT_TOPIC_PREFIX}${agentId}`;
 
 /**
  * The A2A binding an agent's card advertises. The agents extension defines it; the extension that speaks

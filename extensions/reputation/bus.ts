@@ -4,6 +4,7 @@
 import type { EventHandler, ExtensionContext } from '../_shared/extension.js';
 import { EventStore, type EventInput } from './events-store.js';
 import { EVENT_KINDS, type EventKind } from './scoring.js';
+import { SESSION_TOPICS } from '../sessions/contract.js';
 
 type Payload = Record<string, any>;
 
@@ -53,6 +54,6 @@ export const onEvent: EventHandler = async ({ topic, payload, tenantId }, ctx) =
     return;
   }
   const inputs = topic === 'councils.outcome' ? await councilEvents(ctx, tenantId, p)
-    : [topic === 'sessions.lifecycle' ? sessionEvent(p) : topic === 'work_tasks.outcome' ? workTaskEvent(p) : topic === 'marketplace.use' ? useEvent(p) : undefined];
+    : [topic === SESSION_TOPICS.lifecycle ? sessionEvent(p) : topic === 'work_tasks.outcome' ? workTaskEvent(p) : topic === 'marketplace.use' ? useEvent(p) : undefined];
   for (const input of inputs) if (input) await store.record(tenantId, input);
 };
