@@ -9,6 +9,7 @@ import { WORK_TASK_DONE, WORK_TASK_FAILED, WORK_TASKS_ROUTES } from '../work-tas
 import { RUN_DONE, RUN_FAILED, WORKFLOWS_ROUTES, type RunActionRequest } from '../workflows/contract.js';
 import type { CallAs, HostClient } from './host-client.js';
 import { routePath } from './route-call.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 export type EffectKind = 'council' | 'work_task' | 'workflow';
 
@@ -22,7 +23,6 @@ interface KindSpec {
   failed: readonly string[];
 }
 
-const seg = encodeURIComponent;
 const path = (route: Parameters<typeof routePath>[0], id: string) => routePath(route, { id }).path;
 
 export const EFFECTS: Record<EffectKind, KindSpec> = {
@@ -65,7 +65,7 @@ export function sessionIdsOf(record: Body): string[] {
 export async function sessionsCost(host: HostClient, as: CallAs, ids: string[]): Promise<number> {
   let total = 0;
   for (const id of ids) {
-    const reply = await host.call<{ cost?: unknown } | null>('GET', `/api/sessions/${seg(id)}`, undefined, as).catch(() => undefined);
+    const reply = await sessionsClient(host, as).get(id).catch(() => undefined);
     if (reply?.status === 200 && typeof reply.body?.cost === 'number') total += reply.body.cost;
   }
   return total;

@@ -1,5 +1,6 @@
 // The plugin side of cli-v1: what an extension or TypeScript plugin asks of its host.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
 import type { ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
@@ -16,6 +17,29 @@ export interface TenantPlanView {
 
 /** `public: true` reaches only routes served over HTTP too (never `internal = true` ones). */
 export type CallAs = ({ requestId: string } | { tenantId: string }) & { public?: boolean };
+
+/** What `HostClient.call` answers: the route's status and body. */
+export type RouteAnswer<T = Record<string, any> | null> = { status: number; body: T };
+
+/** The query string of `params` (values encoded, undefined ones left out), '' when none is left. */
+export function queryOf(params: Record<string, string | number | boolean | undefined>): string {
+  const pairs = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
+  return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
+}
+
+/**
+ * Another extension's refusal passed on with its status and code; a route no loaded extension serves
+ * (404 ROUTE_NOT_FOUND) says which extension, `provider`, to load.
+ */
+export function upstreamError(reply: RouteAnswer<unknown>, what: string, provider: string): RoostError {
+  const body = reply.body as { code?: unknown; error?: unknown } | null;
+  if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') {
+    return new RoostError('EXTENSION_UNAVAILABLE', `${what} needs the ${provider} extension, which is not loaded; load it and retry`);
+  }
+  const code = typeof body?.code === 'string' ? body.code : 'UPSTREAM_ERROR';
+  const why = typeof body?.error === 'string' ? body.error : `status ${reply.status}`;
+  return new RoostError(code, `${what} failed: ${why}`, { status: reply.status });
+}
 
 export class HostClient {
   /** The id of the request, tool call, WebSocket message or event whose handling is running now. */

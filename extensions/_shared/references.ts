@@ -3,37 +3,38 @@
 // (400 `<field>: <kind> <id> not found`), and nothing of another tenant can be published, granted, run
 // or scheduled by naming it. Extensions that take ids in bodies check them here before storing anything.
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { upstreamError, type RouteAnswer } from './agent-lookup.js';
+import { agentPaths } from '../agents/contract.js';
 import { COUNCILS_ROUTES } from '../councils/contract.js';
-import { PROJECTS_ROUTES } from '../projects/contract.js';
+import { projectPath } from '../projects/contract.js';
+import { sessionPaths } from '../sessions/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 import { WORKFLOWS_ROUTES } from '../workflows/contract.js';
-import type { CallAs, HostClient } from './host-client.js';
-import { routePath, type Route } from './route-call.js';
+import { upstreamError, type CallAs, type HostClient, type RouteAnswer } from './host-client.js';
+import { routePath } from './route-call.js';
 
 /** The route that reads one resource of each kind (by `:id`), as its caller sees it. */
 const ROUTES = {
-  agent: 'GET /api/agents/:id',
-  project: PROJECTS_ROUTES.get,
-  council: COUNCILS_ROUTES.get,
-  workflow: WORKFLOWS_ROUTES.get,
-  'work task': WORK_TASKS_ROUTES.get,
-  session: 'GET /api/sessions/:id',
-  'skill bundle': 'GET /api/skill-bundles/:id',
-} as const satisfies Record<string, Route>;
+  agent: agentPaths.agent,
+  project: projectPath,
+  council: (id: string) => routePath(COUNCILS_ROUTES.get, { id }).path,
+  workflow: (id: string) => routePath(WORKFLOWS_ROUTES.get, { id }).path,
+  'work task': (id: string) => routePath(WORK_TASKS_ROUTES.get, { id }).path,
+  session: sessionPaths.session,
+  'skill bundle': agentPaths.skillBundle,
+} satisfies Record<string, (id: string) => string>;
 
 export type ReferenceKind = keyof typeof ROUTES;
 
 /** The resource `id` of `kind` as the caller reads it; a 400 naming `field` when the caller cannot. */
 export async function resolveReference(host: HostClient, as: CallAs, kind: ReferenceKind, id: string, field: string): Promise<Record<string, unknown>> {
-  const { method, path } = routePath(ROUTES[kind], { id });
-  const reply = (await host.call(method, path, undefined, as)) as RouteAnswer;
+  const path = ROUTES[kind](id);
+  const reply = (await host.call('GET', path, undefined, as)) as RouteAnswer;
   if (reply.status === 200 && reply.body) return reply.body;
   if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') {
-    throw new RoostError('EXTENSION_UNAVAILABLE', `${field} names a ${kind}, and no loaded extension serves ${ROUTES[kind]}; load it and retry`);
+    throw new RoostError('EXTENSION_UNAVAILABLE', `${field} names a ${kind}, and no loaded extension serves GET ${path.slice(0, path.lastIndexOf('/'))}/:id; load it and retry`);
   }
   if (reply.status === 404 || reply.status === 403) throw validationError(`${field}: ${kind} ${id} not found`);
-  throw upstreamError(reply, `looking up ${kind} ${id} (${field})`);
+  throw upstreamError(reply, `looking up ${kind} ${id} (${field})`, `${kind}s`);
 }
 
 /** Each of `refs` ([kind, id or undefined, field]) resolved as the caller, in turn. */

@@ -4,6 +4,7 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import { checkCard, type AgentCard } from './card.js';
 import { connect, getJson } from './remote-client.js';
 import { RemoteStore, type Remote } from './remotes.js';
+import { agentPaths } from '../agents/contract.js';
 
 const TTL_MS = 60_000;
 const MAX_AGENTS_PER_REMOTE = 50;
@@ -37,13 +38,13 @@ async function listingOf(ctx: ExtensionContext, tenantId: string, remote: Remote
 
 async function fetchListing(ctx: ExtensionContext, tenantId: string, remote: Remote): Promise<Listing> {
   const connection = await connect(ctx, tenantId, remote);
-  const list = await getJson(connection, new URL(`${connection.base}/api/agents?limit=${MAX_AGENTS_PER_REMOTE}`));
+  const list = await getJson(connection, new URL(`${connection.base}${agentPaths.agents({ limit: MAX_AGENTS_PER_REMOTE })}`));
   const agents = (list.body as { agents?: Array<{ id: unknown }> } | null)?.agents;
   if (list.status === 401 && !remote.hasApiKey) throw new Error(`remote ${remote.name} answered 401 for its agent list: it needs an API key (PUT /api/a2a/remotes/${remote.id})`);
   if (list.status !== 200 || !Array.isArray(agents)) throw new Error(`remote ${remote.name} answered ${list.status} for its agent list`);
   const cards = await Promise.all(
     agents.filter((a) => typeof a.id === 'string').map(async (a) => {
-      const url = new URL(`${connection.base}/api/agents/${encodeURIComponent(a.id as string)}/agent-card`);
+      const url = new URL(`${connection.base}${agentPaths.card(a.id as string)}`);
       const reply = await getJson(connection, url);
       if (reply.status !== 200) throw new Error(`remote ${remote.name} answered ${reply.status} for ${url.pathname}`);
       const card = checkCard(reply.body, url.href);

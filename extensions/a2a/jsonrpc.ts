@@ -10,7 +10,7 @@ import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { scanJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { RouteReply } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
-import { resolveAgent } from '../_shared/agent-lookup.js';
+import { resolveAgent } from '../agents/contract.js';
 import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import { schema } from './context.js';
@@ -18,9 +18,6 @@ import { cancelTask, currentTask, startTask } from './run-tasks.js';
 import { FINAL_STATES, TaskStore, toA2ATask, type TaskRow } from './tasks.js';
 
 type Id = string | number | null;
-
-/** The version of the A2A protocol this binding and the cards follow. */
-export const A2A_PROTOCOL_VERSION = '0.3.0';
 
 const MAX_TEXT = 100_000;
 /** How long a blocking message/send waits for the answer before answering the working task. */

@@ -5,11 +5,11 @@
 // and a task survives a restart of this extension or of the server.
 import { randomUUID } from 'node:crypto';
 import { RoostError, conflict, validationError } from '../../protocol/errors.js';
-import { resolveAgent, upstreamError, type AgentRef, type RouteAnswer } from '../_shared/agent-lookup.js';
-import { deliverPrompt, waitForReply } from '../_shared/agent-reply.js';
-import { continueConversation } from '../_shared/conversation.js';
+import { agentsClient, agentsError, resolveAgent, type AgentRef } from '../agents/contract.js';
+import { continueConversation, deliverPrompt, waitForReply } from '../sessions/contract-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import { upstreamError, type CallAs } from '../_shared/host-client.js';
+import { sessionsClient } from '../sessions/contract.js';
 import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 
 /** How long one GET waits (by default) for a working task's session to finish its answer before answering "working". */
@@ -57,8 +57,8 @@ export async function currentTask(ctx: ExtensionContext, tenantId: string, as: C
 export async function cancelTask(ctx: ExtensionContext, tenantId: string, as: CallAs, row: TaskRow): Promise<TaskRow> {
   if (FINAL_STATES.has(row.state)) throw conflict(`task ${row.id} is ${row.state}; only a submitted or working task can be canceled`);
   if (row.session_id) {
-    const stopped = (await ctx.host.call('POST', `/api/sessions/${encodeURIComponent(row.session_id)}/stop`, {}, as)) as RouteAnswer;
-    if (stopped.status >= 400 && stopped.status !== 409) throw upstreamError(stopped, `stopping the session of task ${row.id}`);
+    const stopped = await sessionsClient(ctx.host, as).stop(row.session_id);
+    if (stopped.status >= 400 && stopped.status !== 409) throw upstreamError(stopped, `stopping the session of task ${row.id}`, 'sessions');
   }
   ctx.host.audit('a2a.task.cancel', `a2a-task:${row.id}`, {});
   return new TaskStore(ctx.db).update(tenantId, row.id, { state: 'canceled' });
@@ -66,9 +66,9 @@ export async function cancelTask(ctx: ExtensionContext, tenantId: string, as: Ca
 
 /** A task that names no agent goes to the tenant's only agent; with several, the client must choose. */
 async function onlyAgent(ctx: ExtensionContext, as: CallAs): Promise<AgentRef> {
-  const reply = (await ctx.host.call('GET', '/api/agents?limit=2', undefined, as)) as RouteAnswer;
-  if (reply.status !== 200 || !reply.body) throw upstreamError(reply, 'finding the agent for the task');
-  const agents = reply.body.agents as AgentRef[];
+  const reply = await agentsClient(ctx.host, as).list({ limit: 2 });
+  if (reply.status !== 200 || !reply.body) throw agentsError(reply, 'finding the agent for the task');
+  const agents = reply.body.agents;
   if (agents.length !== 1) throw validationError(agents.length === 0 ? 'this tenant has no agents to run the task' : 'this tenant has several agents: name one in "agent" (or metadata.agent), by name or id');
   return { id: agents[0]!.id, name: agents[0]!.name };
 }

@@ -1,27 +1,20 @@
 // The A2A agent card (https://a2a-protocol.org): how another agent system discovers this agent.
-// Skills come from the agent's skill bundles. The card names the agent's A2A endpoint (`url`, the a2a
-// extension's JSON-RPC binding at /a2a/agents/:id) only while that extension serves it — the route asks
-// it (GET /api/internal/a2a/interface) — since a card may only advertise a URL that answers.
+// Skills come from the agent's skill bundles. The card names the agent's A2A endpoint (`url`, the
+// contract's A2A_BINDING, which the a2a extension serves) only while a loaded extension declares that
+// route — the card route asks the kernel's route table — since a card may only advertise a URL that answers.
 import type { Bundle } from './bundles.js';
+import { A2A_BINDING } from './contract.js';
 import type { Agent } from './store.js';
 
-export const A2A_PROTOCOL_VERSION = '0.3.0';
-
-/** What the a2a extension serves for one agent: the transport and the path ({agentId} to fill in). */
-export interface A2AInterface {
-  protocolVersion: string;
-  transport: string;
-  agentPath: string;
-}
-
-export function agentCard(agent: Agent, bundles: Bundle[], serverUrl: string, version: string, a2a: A2AInterface | null) {
-  const url = a2a && `${serverUrl}${a2a.agentPath.replace('{agentId}', encodeURIComponent(agent.id))}`;
+export function agentCard(agent: Agent, bundles: Bundle[], serverUrl: string, version: string, a2aServed: boolean) {
+  const url = a2aServed ? `${serverUrl}${A2A_BINDING.path.replace(':id', encodeURIComponent(agent.id))}` : null;
+  const transport = A2A_BINDING.transport;
   return {
-    protocolVersion: a2a?.protocolVersion ?? A2A_PROTOCOL_VERSION,
+    protocolVersion: A2A_BINDING.protocolVersion,
     name: agent.name,
     description: agent.description || `${agent.name}: a Roost agent running ${agent.model} (${agent.provider})`,
     version,
-    ...(url ? { url, preferredTransport: a2a!.transport, additionalInterfaces: [{ url, transport: a2a!.transport }] } : {}),
+    ...(url ? { url, preferredTransport: transport, additionalInterfaces: [{ url, transport }] } : {}),
     provider: { organization: 'Roost', url: serverUrl },
     capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -9,6 +9,7 @@ import { MessageStore } from './messages.js';
 import { PersonaStore } from './personas.js';
 import { AgentStore, type Agent } from './store.js';
 import { requireRole } from '../_shared/roles.js';
+import { agentTopic } from './contract.js';
 
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);
 
@@ -31,5 +32,5 @@ export function requireOwner(auth: AuthContext, what: string): void {
 
 /** Tells subscribers of agent.{id} (WebSocket clients, the credits extension) that an agent changed. */
 export function announce(ctx: ExtensionContext, tenantId: string, action: 'created' | 'updated' | 'deleted', agent: Agent): void {
-  ctx.host.emit(`agent.${agent.id}`, { type: 'agent_updated', agentId: agent.id, action, agent }, tenantId);
+  ctx.host.emit(agentTopic(agent.id), { type: 'agent_updated', agentId: agent.id, action, agent }, tenantId);
 }

@@ -5,20 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader } from '../_shared/sql.js';
+import type { AgentMessage, NewAgentMessage as NewMessage } from './contract.js';
 
-export interface AgentMessage {
-  id: string;
-  /** The sending agent, or null when a person or script sent it. */
-  from: string | null;
-  to: string;
-  content: string;
-  /** The recipient's session that took the message (or, for a reply, that answered it). */
-  sessionId: string | null;
-  /** The conversation the message belongs to (the messaging extension's thread id). */
-  thread: string | null;
-  txid: string | null;
-  createdAt: string;
-}
 
 interface Row {
   id: string;
@@ -32,13 +20,6 @@ interface Row {
   created_at: string;
 }
 
-export interface NewMessage {
-  from: string | null;
-  to: string;
-  content: string;
-  sessionId: string | null;
-  thread: string | null;
-}
 
 export class MessageStore {
   constructor(

@@ -5,9 +5,9 @@ import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, ok, page } from '../_shared/http.js';
 import { notFound, validationError } from '../../protocol/errors.js';
-import { agentCard, type A2AInterface } from './card.js';
+import { agentCard } from './card.js';
 import { mustGetAgent, schema, stores } from './context.js';
-import type { NewMessage } from './messages.js';
+import { A2A_BINDING, agentTopic, type NewAgentMessage } from './contract.js';
 import { composeRuntime } from './runtime.js';
 import { listAgentsForTools } from './tools.js';
 
@@ -17,9 +17,9 @@ export const interactionRoutes: Record<string, RouteHandler> = {
   async 'GET /api/agents/:id/agent-card'(req, ctx) {
     const agent = await mustGetAgent(ctx, req.auth.tenantId, req.params.id!);
     const bundles = await stores(ctx).bundles.assigned(agent.id);
-    // The agent's A2A endpoint, while the a2a extension serves one (not loaded: no endpoint on the card).
-    const a2a = await ctx.host.call<A2AInterface>('GET', '/api/internal/a2a/interface', undefined, { requestId: req.id });
-    return ok(agentCard(agent, bundles, serverUrl(ctx.init.config), ctx.init.plugin.version, a2a.status === 200 ? a2a.body : null));
+    // The agent's A2A endpoint, while a loaded extension serves the binding (none: no endpoint on the card).
+    const served = (await ctx.host.routes(A2A_BINDING.path)).some((r) => r.method === 'POST' && r.path === A2A_BINDING.path);
+    return ok(agentCard(agent, bundles, serverUrl(ctx.init.config), ctx.init.plugin.version, served));
   },
 
   async 'GET /api/agents/:id/messages'(req, ctx) {
@@ -33,13 +33,13 @@ export const interactionRoutes: Record<string, RouteHandler> = {
 
   /** Records a delivered message or reply and tells both agents' streams. Both agents must be the caller tenant's. */
   async 'POST /api/internal/agent-messages'(req, ctx) {
-    const input = validate<NewMessage>(schema(ctx, 'internal-message.json'), req.body);
+    const input = validate<NewAgentMessage>(schema(ctx, 'internal-message.json'), req.body);
     const tenantId = req.auth.tenantId;
     const { agents, messages } = stores(ctx);
     for (const id of [input.to, input.from]) if (id !== null && !(await agents.get(tenantId, id))) throw notFound(`agent ${id}`);
     if (input.from === input.to) throw validationError('an agent cannot message itself');
     const message = await messages.record(tenantId, input);
-    for (const agentId of [input.to, input.from]) if (agentId !== null) ctx.host.emit(`agent.${agentId}`, { type: 'agent_message', agentId, message }, tenantId);
+    for (const agentId of [input.to, input.from]) if (agentId !== null) ctx.host.emit(agentTopic(agentId), { type: 'agent_message', agentId, message }, tenantId);
     return created(message);
   },
 

@@ -3,14 +3,13 @@
 import type { Bundle } from './bundles.js';
 import { ARCHETYPES, type Persona } from './personas.js';
 import type { Agent } from './store.js';
+import type { AgentRuntimeView } from './contract.js';
 
-export interface AgentRuntime {
+/** The contract's runtime view (GET /api/internal/agents/:id/runtime), with the persona and bundles it was built from. */
+export interface AgentRuntime extends AgentRuntimeView {
   agent: Agent;
   persona: Persona | null;
   bundles: Bundle[];
-  systemPrompt: string;
-  /** Union of the bundles' tools, in assignment order, without repeats. */
-  tools: string[];
 }
 
 export function composeRuntime(agent: Agent, persona: Persona | null, bundles: Bundle[]): AgentRuntime {

@@ -8,6 +8,7 @@ import { fromRow, pagedJson, type JsonPage, type Shape } from '../_shared/json-s
 import { PROVIDER_DEFAULTS } from '../_shared/providers/defaults.js';
 import { ECHO_MODEL } from '../_shared/providers/echo.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import type { AgentRecord } from './contract.js';
 
 /** `echo`: the built-in provider that answers with the prompt (self-tests; chosen only explicitly). */
 export const PROVIDERS = ['anthropic', 'ollama', 'echo'] as const;
@@ -18,19 +19,10 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 /** The model an agent runs when its creator names none: the one default the CLI uses too. */
 export const DEFAULT_MODEL: Record<Provider, string> = { anthropic: PROVIDER_DEFAULTS.anthropic.model, ollama: PROVIDER_DEFAULTS.ollama.model, echo: ECHO_MODEL };
 
-export interface Agent {
-  id: string;
-  name: string;
-  description: string;
-  model: string;
+/** The contract's record, with the vocabularies this extension keeps. */
+export interface Agent extends AgentRecord {
   provider: Provider;
-  systemPrompt: string;
   permissionMode: PermissionMode;
-  wallet: string;
-  tenant: string;
-  mcp_tool_permissions: string[];
-  createdAt: string;
-  updatedAt: string;
 }
 
 export type AgentInput = Partial<Pick<Agent, 'name' | 'description' | 'model' | 'provider' | 'systemPrompt' | 'permissionMode' | 'mcp_tool_permissions'>>;

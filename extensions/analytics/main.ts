@@ -4,6 +4,7 @@ import { runExtension, type ExtensionContext, type RouteRequest } from '../_shar
 import { ok, queryString } from '../_shared/http.js';
 import { migrations } from './migrations.js';
 import { record } from './record.js';
+import { agentsClient } from '../agents/contract.js';
 
 const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -35,10 +36,10 @@ runExtension({
       const tenantId = req.auth.tenantId;
       const byStatus: Record<string, number> = Object.fromEntries((await countBy(ctx, tenantId, 'status')).map((r) => [String(r.status), r.count]));
       const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
-      const agents = await ctx.host.call<{ total?: number }>('GET', '/api/agents?limit=1&total=true', null, { requestId: req.id }).catch(() => undefined);
+      const agents = await agentsClient(ctx.host, { requestId: req.id }).list({ limit: 1, total: true }).catch(() => undefined);
       return ok({
         sessions: { total, running: byStatus.running ?? 0, byStatus },
-        agents: agents?.status === 200 ? (agents.body.total ?? null) : null,
+        agents: agents?.status === 200 ? (agents.body?.total ?? null) : null,
         spending: { today: await spendingSince(ctx, tenantId, day(0)), last7Days: await spendingSince(ctx, tenantId, day(6)), last30Days: await spendingSince(ctx, tenantId, day(29)) },
       });
     },

@@ -1,11 +1,12 @@
 // Keeping the statistics from bus events: the latest state of each session, spending per day and agent.
 import type { Knex } from 'knex';
 import { CREDITS_EVENTS } from '../credits/contract.js';
+import { SESSION_TOPICS } from '../sessions/contract.js';
 
 type Payload = Record<string, any>;
 
 export async function record(db: Knex, topic: string, tenantId: string, payload: Payload): Promise<void> {
-  if (topic === 'sessions.lifecycle' && payload.session && typeof payload.session.id === 'string') {
+  if (topic === SESSION_TOPICS.lifecycle && payload.session && typeof payload.session.id === 'string') {
     const s = payload.session;
     await db('sessions')
       .insert({

@@ -9,6 +9,8 @@ import { agentOf } from './conversation.js';
 import type { Standing } from './inbound.js';
 import { sendText } from './outbound.js';
 import type { State } from './state.js';
+import { agentsClient } from '../agents/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 export const HELP = [
   'Write to talk to your agent.',
@@ -46,13 +48,13 @@ export async function runCommand(s: State, account: Account, address: string, st
     }
     case 'stop': {
       if (!participant.sessionId) return say('There is no session to stop.');
-      const res = await s.ctx.host.call<{ error?: string }>('POST', `/api/sessions/${encodeURIComponent(participant.sessionId)}/stop`, {}, { tenantId });
+      const res = await sessionsClient(s.ctx.host, { tenantId }).stop(participant.sessionId);
       await s.conversations.update(tenantId, address, { sessionId: null });
       return say(res.status === 200 ? `Stopped session ${participant.sessionId}.` : `Session ${participant.sessionId} is closed here (${res.body?.error ?? res.status}).`);
     }
     case 'agent': {
       const name = rest.join(' ').trim();
-      const list = await s.ctx.host.call<{ agents?: Array<{ id: string; name: string }> }>('GET', '/api/agents?limit=200', undefined, { tenantId });
+      const list = await agentsClient(s.ctx.host, { tenantId }).list({ limit: 200 });
       const agents = list.body?.agents ?? [];
       const names = agents.map((a) => a.name).join(', ') || 'none';
       if (!name) return say(`Agents: ${names}`);

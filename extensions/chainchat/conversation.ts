@@ -2,15 +2,16 @@
 // chainchat), one turn at a time, in the background so one slow agent holds up no other sender. While a
 // turn runs, the session's approvals go on-chain with a short id to answer with /approve or /deny.
 // Every reply, approval and error goes back on-chain; a turn's cost comes off the participant's credits.
-import { askAgent } from '../_shared/agent-reply.js';
+import { askAgent } from '../sessions/contract-reply.js';
 import { describeEscalation, watchEscalations, type Escalation } from '../_shared/bridge/escalations.js';
 import type { Account } from './accounts.js';
 import type { Standing } from './inbound.js';
 import { sendText } from './outbound.js';
 import type { State } from './state.js';
+import { agentsClient } from '../agents/contract.js';
+import { SESSION_ENDED, sessionsClient, type SessionStatus } from '../sessions/contract.js';
 
 const REPLY_TIMEOUT_MS = 10 * 60_000;
-const ENDED = new Set(['stopped', 'error', 'timeout']);
 const turns = new Map<string, Promise<void>>();
 
 /** Queues the text behind the participant's current turn. */
@@ -28,7 +29,7 @@ export function converse(s: State, account: Account, address: string, standing: 
 /** The participant's agent: the one it chose (/agent), else the tenant's first. */
 export async function agentOf(s: State, tenantId: string, address: string): Promise<{ id: string; name: string } | undefined> {
   const chosen = (await s.conversations.participant(tenantId, address))?.agentId;
-  const list = await s.ctx.host.call<{ agents?: Array<{ id: string; name: string }> }>('GET', '/api/agents?limit=200', undefined, { tenantId });
+  const list = await agentsClient(s.ctx.host, { tenantId }).list({ limit: 200 });
   const agents = list.status === 200 ? (list.body?.agents ?? []) : [];
   return agents.find((a) => a.id === chosen) ?? agents[0];
 }
@@ -72,8 +73,8 @@ async function turn(s: State, account: Account, address: string, standing: Stand
 
 async function liveSession(s: State, tenantId: string, sessionId: string | null): Promise<string | null> {
   if (!sessionId) return null;
-  const reply = await s.ctx.host.call<{ status?: string }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}`, undefined, { tenantId });
-  return reply.status !== 200 || ENDED.has(String(reply.body?.status)) ? null : sessionId;
+  const reply = await sessionsClient(s.ctx.host, { tenantId }).get(sessionId);
+  return reply.status !== 200 || SESSION_ENDED.includes(reply.body?.status as SessionStatus) ? null : sessionId;
 }
 
 async function showApproval(s: State, account: Account, address: string, standing: Standing, entry: Escalation): Promise<void> {

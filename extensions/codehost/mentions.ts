@@ -1,8 +1,8 @@
 // A comment on the code host that mentions an agent (@name): from a user on the tenant's allowlist, on
 // a repository that is not blocked, it starts a session of that agent; a comment "/answer <text>" on an
 // issue carrying an owner question answers it instead. Webhooks and mention polling both come here.
-import { deliverPrompt } from '../_shared/agent-reply.js';
-import { resolveAgent } from '../_shared/agent-lookup.js';
+import { deliverPrompt } from '../sessions/contract-reply.js';
+import { resolveAgent } from '../agents/contract.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { answerFromComment } from './channel.js';
 import { Lists, REPO } from './lists.js';

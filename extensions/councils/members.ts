@@ -3,12 +3,14 @@
 import { RoostError, validationError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import { CreditsClient } from '../credits/contract.js';
+import { agentsClient } from '../agents/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** The name of each agent, in order; 400 naming the first id the caller cannot see. */
 export async function resolveAgents(host: HostClient, as: CallAs, agentIds: string[], field: string): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   await Promise.all(agentIds.map(async (id) => {
-    const reply = await host.call<{ name?: unknown; code?: unknown; error?: unknown }>('GET', `/api/agents/${encodeURIComponent(id)}`, undefined, as);
+    const reply = await agentsClient(host, as).get(id);
     if (reply.status === 200) {
       names.set(id, typeof reply.body?.name === 'string' ? reply.body.name : id);
       return;
@@ -60,5 +62,5 @@ export function releaseTurns(host: HostClient, tenantId: string, reservationIds:
 
 /** Stops a member's session that is answering for a launch that no longer needs it (best effort). */
 export async function stopSession(host: HostClient, tenantId: string, sessionId: string): Promise<void> {
-  await host.call('POST', `/api/sessions/${encodeURIComponent(sessionId)}/stop`, {}, { tenantId }).catch(() => undefined);
+  await sessionsClient(host, { tenantId }).stop(sessionId).catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 // /api/council-launches: reading launches and their events, and the operations that move a launch.
 import { conflict, notFound, toRoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { askAgent, type AgentReply, type AskInput } from '../_shared/agent-reply.js';
+import { askAgent, type AgentReply, type AskInput } from '../sessions/contract-reply.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { ok, page, queryString } from '../_shared/http.js';
@@ -11,6 +11,7 @@ import { launchDetail, launchView } from './launching.js';
 import { schema } from './routes-councils.js';
 import { launches } from './runner.js';
 import { COUNCILS_ROUTES } from './contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** How long a chat question waits for the synthesizer at most (the manifest's timeout_ms leaves a margin above it). */
 const CHAT_WAIT_MAX_SECONDS = 570;
@@ -112,7 +113,7 @@ async function askResuming(host: HostClient, as: CallAs, input: AskInput & { ses
     return await askAgent(host, as, input);
   } catch (err) {
     if (toRoostError(err).code !== 'CONFLICT') throw err;
-    const resumed = await host.call('POST', `/api/sessions/${encodeURIComponent(input.sessionId)}/resume`, {}, as);
+    const resumed = await sessionsClient(host, as).resume(input.sessionId);
     if (resumed.status !== 200) throw err;
     return askAgent(host, as, input);
   }

@@ -3,7 +3,7 @@
 // the council goes on while the quorum holds. What was already answered is never asked again, and a
 // question sent before a restart is awaited again rather than sent twice (the pending step).
 import { RoostError, toRoostError } from '../../protocol/errors.js';
-import { askAgent, waitForReply } from '../_shared/agent-reply.js';
+import { askAgent, waitForReply } from '../sessions/contract-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { EventLog, type MessageKind } from './event-log.js';
 import { LaunchStore, type Launch, type Member } from './launch-store.js';

@@ -2,7 +2,8 @@
 // balance}, delivered to WebSocket clients of the same tenant subscribed with {agentId}.
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { BalanceChange } from './ledger.js';
+import { agentTopic } from '../agents/contract.js';
 
 export function announceBalance(ctx: ExtensionContext, change: BalanceChange): void {
-  ctx.host.emit(`agent.${change.agentId}`, { type: 'agent_balance', agentId: change.agentId, wallet: change.wallet, balance: change.balance }, change.tenantId);
+  ctx.host.emit(agentTopic(change.agentId), { type: 'agent_balance', agentId: change.agentId, wallet: change.wallet, balance: change.balance }, change.tenantId);
 }

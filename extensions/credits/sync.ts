@@ -4,12 +4,13 @@
 import type { CallAs } from '../_shared/host-client.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { openWallet } from './agents-client.js';
+import { agentsClient } from '../agents/contract.js';
 
 const PAGE = 200;
 
 export async function syncTenantWallets(ctx: ExtensionContext, as: CallAs, tenantId: string): Promise<void> {
   for (let offset = 0; ; offset += PAGE) {
-    const reply = await ctx.host.call<{ agents?: Array<{ id: string; name: string; wallet: string }>; total?: number }>('GET', `/api/agents?limit=${PAGE}&offset=${offset}`, null, as);
+    const reply = await agentsClient(ctx.host, as).list({ limit: PAGE, offset });
     if (reply.status !== 200 || !Array.isArray(reply.body?.agents)) return;
     for (const agent of reply.body.agents) await openWallet(ctx, tenantId, agent);
     if (offset + PAGE >= (reply.body.total ?? 0)) return;

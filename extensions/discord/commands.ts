@@ -9,6 +9,8 @@ import { converse } from '../_shared/bridge/converse.js';
 import { describeEscalation, type Escalation } from '../_shared/bridge/escalations.js';
 import type { DiscordBridge, DiscordConfig, DiscordOp, QueuedFile } from './bridge.js';
 import { channelOf, who, type Interaction } from './interactions.js';
+import { agentsClient } from '../agents/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 const EPHEMERAL = 64;
 const THREADS = new Set<number>([ChannelType.AnnouncementThread, ChannelType.PublicThread, ChannelType.PrivateThread]);
@@ -38,13 +40,13 @@ export async function command(bridge: DiscordBridge, config: DiscordConfig, i: I
     }
     case 'status': {
       if (!conversation?.sessionId) return say('No conversation here yet: /ask to start one.', true);
-      const session = await bridge.ctx.host.call<Record<string, unknown>>('GET', `/api/sessions/${encodeURIComponent(conversation.sessionId)}`, undefined, as);
+      const session = await sessionsClient(bridge.ctx.host, as).get(conversation.sessionId);
       if (session.status !== 200) return say(`Session ${conversation.sessionId} is gone.`, true);
-      return say(`Agent ${conversation.agentId}, session ${conversation.sessionId}: ${String(session.body.status)}${session.body.busy ? ' (working)' : ''}, ${Number(session.body.turns ?? 0)} turns.`);
+      return say(`Agent ${conversation.agentId}, session ${conversation.sessionId}: ${String(session.body?.status)}${session.body?.busy ? ' (working)' : ''}, ${Number(session.body?.turns ?? 0)} turns.`);
     }
     case 'stop': {
       if (!conversation?.sessionId) return say('Nothing to stop here.', true);
-      const stopped = await bridge.ctx.host.call<{ error?: string }>('POST', `/api/sessions/${encodeURIComponent(conversation.sessionId)}/stop`, {}, as);
+      const stopped = await sessionsClient(bridge.ctx.host, as).stop(conversation.sessionId);
       await bridge.store.forgetSession(config.tenantId, channelId);
       return say(stopped.status === 200 ? `Stopped session ${conversation.sessionId}; the next /ask starts a new one.` : `The session could not be stopped (${stopped.body?.error ?? stopped.status}); the next /ask starts a new one.`);
     }
@@ -52,7 +54,7 @@ export async function command(bridge: DiscordBridge, config: DiscordConfig, i: I
       const wanted = option(i, 'agent');
       const currentId = conversation?.agentId ?? mapped(channelId) ?? mapped(parentId) ?? config.settings.defaultAgentId;
       if (!wanted) return say(currentId ? `This channel talks to agent ${currentId}.` : 'No agent is mapped to this channel: /agent agent:<name or id>.', true);
-      const list = await bridge.ctx.host.call<{ agents?: Array<{ id: string; name: string }> }>('GET', '/api/agents?limit=200', undefined, as);
+      const list = await agentsClient(bridge.ctx.host, as).list({ limit: 200 });
       const agent = list.body?.agents?.find((a) => a.id === wanted || a.name.toLowerCase() === wanted.toLowerCase());
       if (!agent) return say(`No agent named ${wanted}.`, true);
       await bridge.store.upsertConversation(config.tenantId, { conversationId: channelId, channelId, threadId: conversation?.threadId ?? null, agentId: agent.id, sessionId: null, title: conversation?.title ?? `#${i.channel?.name ?? channelId}` });

@@ -10,6 +10,7 @@ import { CATEGORIES, tasksFor, type Category } from './catalogue.js';
 import { sit } from './sitting.js';
 import { ExamStore } from './store.js';
 import { MemoryClient } from '../memory/contract.js';
+import { agentsClient } from '../agents/contract.js';
 
 const store = (ctx: ExtensionContext) => new ExamStore(ctx.db);
 
@@ -47,9 +48,9 @@ export function routes(runner: string): Record<string, RouteHandler> {
     async 'POST /api/exam/run'(req, ctx) {
       requireRole(req.auth, 'operator', 'running an exam');
       const body = validate<{ agentId: string; categories?: Category[] }>(join(ctx.init.plugin.dir, 'schemas', 'exam-run.json'), req.body);
-      const agent = await ctx.host.call<{ id: string; permissionMode: string; code?: string }>('GET', `/api/agents/${encodeURIComponent(body.agentId)}`, undefined, { requestId: req.id });
+      const agent = await agentsClient(ctx.host, { requestId: req.id }).get(body.agentId);
       if (agent.status === 404 && agent.body?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'an exam needs the agents extension, which is not loaded');
-      if (agent.status !== 200) throw notFound(`agent ${body.agentId}`);
+      if (agent.status !== 200 || !agent.body) throw notFound(`agent ${body.agentId}`);
       const categories = [...new Set(body.categories ?? (Object.keys(CATEGORIES) as Category[]))];
       const run = await store(ctx).create(req.auth.tenantId, agent.body.id, categories, runner);
       ctx.host.audit('exam.started', `exam:${run.id}`, { agentId: run.agentId, categories });

@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { askAgent } from '../_shared/agent-reply.js';
+import { askAgent } from '../sessions/contract-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
 import { scratchRoot } from '../_shared/workspace-roots.js';
 import type { Task, ToolCall } from './catalogue.js';
 import type { TaskResult } from './store.js';
 import { ProjectsClient } from '../projects/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** How long one prompt of a task may take to be answered. */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
@@ -44,7 +45,7 @@ export async function sit(ctx: ExtensionContext, tenantId: string, agent: { id: 
     const why = err instanceof Error ? err.message : String(err);
     return { ...base, status: 'failed', checks: [{ name: 'the session answered', passed: false, detail: why }], reason: why, durationMs: Date.now() - started };
   } finally {
-    if (base.sessionId) await ctx.host.call('DELETE', `/api/sessions/${base.sessionId}`, undefined, as).catch(() => undefined);
+    if (base.sessionId) await sessionsClient(ctx.host, as).remove(base.sessionId).catch(() => undefined);
     if (projectId) await new ProjectsClient(ctx.host).remove(projectId, as).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
@@ -57,8 +58,8 @@ async function toolCallsOf(ctx: ExtensionContext, as: CallAs, sessionId: string)
   const calls: ToolCall[] = [];
   const byUseId = new Map<string, ToolCall>();
   for (let after = 0; ;) {
-    const reply = await ctx.host.call<{ events: StoredEvent[] }>('GET', `/api/sessions/${sessionId}/events?after=${after}&limit=1000`, undefined, as);
-    const events = reply.body?.events ?? [];
+    const reply = await sessionsClient(ctx.host, as).events(sessionId, { after, limit: 1000 });
+    const events = (reply.body?.events ?? []) as unknown as StoredEvent[];
     for (const e of events) {
       if (e.type === 'tool_use') {
         const call: ToolCall = { name: String(e.name), input: e.input ?? {}, isError: null };

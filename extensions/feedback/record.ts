@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { COUNCILS_EVENTS } from '../councils/contract.js';
 import { WORK_TASKS_EVENTS } from '../work-tasks/contract.js';
+import { SESSION_TOPICS } from '../sessions/contract.js';
 
 type Payload = Record<string, any>;
 
@@ -22,7 +23,7 @@ interface Outcome {
 const SESSION_OUTCOME: Record<string, number> = { stopped: 1, error: 0, timeout: 0 };
 
 export function outcomeOf(topic: string, payload: Payload): Outcome | undefined {
-  if (topic === 'sessions.lifecycle') {
+  if (topic === SESSION_TOPICS.lifecycle) {
     const s = payload.session ?? {};
     if (typeof s.id !== 'string' || !(s.status in SESSION_OUTCOME)) return undefined;
     // Deleting a running session stops it (reason `deleted`): it was thrown away, not completed —
@@ -30,7 +31,7 @@ export function outcomeOf(topic: string, payload: Payload): Outcome | undefined 
     if (s.statusReason === 'deleted') return undefined;
     return { kind: 'session', subjectId: s.id, agentId: s.agentId ?? null, label: s.status, value: SESSION_OUTCOME[s.status]! };
   }
-  if (topic === 'sessions.approval' && typeof payload.sessionId === 'string' && typeof payload.toolName === 'string') {
+  if (topic === SESSION_TOPICS.approval && typeof payload.sessionId === 'string' && typeof payload.toolName === 'string') {
     // Every decision counts once: no later event is about the same one.
     return { kind: 'approval', subjectId: randomUUID(), agentId: payload.agentId ?? null, label: `${payload.toolName}:${payload.by ?? ''}`, value: payload.behavior === 'allow' ? 1 : 0 };
   }

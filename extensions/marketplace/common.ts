@@ -1,7 +1,7 @@
 // What the marketplace's route handlers share: schema paths, the visible-listing lookup, agent checks.
 import { join } from 'node:path';
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
-import { agentById } from '../_shared/agent-lookup.js';
+import { agentById } from '../agents/contract.js';
 import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
 import { ListingStore, type ListingRow } from './listings.js';
 

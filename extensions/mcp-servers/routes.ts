@@ -13,6 +13,7 @@ import { namespaced } from './names.js';
 import { current } from './state.js';
 import { mayUse, type ServerConfig, type ServerInput } from './store.js';
 import { MCP_SERVERS_ROUTES, type AgentToolsReply, type ExternalTool, type ToolCallReply, type ToolCallRequest } from './contract.js';
+import { agentsClient } from '../agents/contract.js';
 
 /** The config, never opened: reading, changing and deleting work whatever key sealed it. */
 async function mustGet(req: RouteRequest): Promise<ServerConfig> {
@@ -44,8 +45,8 @@ function mayWrite(auth: AuthContext, ...transports: Array<ServerConfig['transpor
 async function checkAgents(req: RouteRequest, host: HostClient, input: ServerInput): Promise<void> {
   if (input.agentIds === 'all') return;
   for (const agentId of input.agentIds) {
-    const reply = await host.call('GET', `/api/agents/${encodeURIComponent(agentId)}`, null, { requestId: req.id });
-    if (reply.status === 404 && (reply.body as { code?: string } | null)?.code === 'ROUTE_NOT_FOUND') {
+    const reply = await agentsClient(host, { requestId: req.id }).get(agentId);
+    if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') {
       throw new RoostError('EXTENSION_UNAVAILABLE', 'checking agentIds needs the agents extension, which is not loaded');
     }
     if (reply.status !== 200) throw validationError(`body.agentIds: agent ${agentId} not found`);

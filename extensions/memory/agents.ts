@@ -3,9 +3,10 @@
 import { notFound, RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
+import { agentsClient } from '../agents/contract.js';
 
 export async function mustFindAgent(ctx: ExtensionContext, as: CallAs, agentId: string): Promise<void> {
-  const reply = await ctx.host.call<{ code?: string } | null>('GET', `/api/agents/${encodeURIComponent(agentId)}`, null, as);
+  const reply = await agentsClient(ctx.host, as).get(agentId);
   if (reply.status === 200) return;
   if (reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND') {
     throw new RoostError('EXTENSION_UNAVAILABLE', 'memory needs the agents extension to find agents, and it is not loaded');

@@ -6,12 +6,11 @@
 // agents extension's store.
 import { randomUUID } from 'node:crypto';
 import { RoostError, conflict, validationError } from '../../protocol/errors.js';
-import { deliverPrompt, type Delivery } from '../_shared/agent-reply.js';
-import { resolveAgent, type AgentRef, type RouteAnswer } from '../_shared/agent-lookup.js';
-import { continueConversation } from '../_shared/conversation.js';
+import { continueConversation, deliverPrompt, type Delivery } from '../sessions/contract-reply.js';
+import { recordAgentMessage as recordMessage, resolveAgent, type AgentMessage as StoredMessage, type AgentRef } from '../agents/contract.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { recordMessage, type StoredMessage } from './agents-client.js';
+import { SESSION_LIVE, sessionsClient } from '../sessions/contract.js';
 import { SendLedger, limitError, type Sender } from './limits.js';
 import { SettingsStore, type MessagingSettings } from './settings.js';
 import { ThreadStore, type Thread } from './threads.js';
@@ -41,9 +40,6 @@ export interface Delivered {
   session: Record<string, unknown> | null;
   settings: MessagingSettings;
 }
-
-/** Statuses of a session that still runs (or waits to): an agent sending without naming its session may be in any. */
-const LIVE = new Set(['created', 'running', 'paused', 'resumed']);
 
 export async function deliver(ctx: ExtensionContext, tenantId: string, as: CallAs, out: Outgoing, now = Date.now()): Promise<Delivered> {
   const to = await resolveAgent(ctx.host, as, out.to);
@@ -98,14 +94,14 @@ async function chainDepth(ctx: ExtensionContext, tenantId: string, as: CallAs, s
   const threads = new ThreadStore(ctx.db);
   if (sender.kind === 'session') return threads.depthOf(tenantId, [sender.sessionId]);
   if (sender.kind === 'caller') return 0;
-  const reply = (await ctx.host.call('GET', `/api/sessions?agentId=${encodeURIComponent(sender.agentId)}&limit=200`, undefined, as)) as RouteAnswer;
+  const reply = await sessionsClient(ctx.host, as).list({ agentId: sender.agentId, limit: 200 });
   if (reply.status !== 200 || !reply.body) {
     const missing = reply.status === 404 && reply.body?.code === 'ROUTE_NOT_FOUND';
     throw new RoostError(missing ? 'EXTENSION_UNAVAILABLE' : 'UPSTREAM_ERROR', missing
       ? 'delivering a message needs the sessions extension, which is not loaded; load it and retry'
       : `looking up the sessions of agent ${sender.name} failed: ${String(reply.body?.error ?? `status ${reply.status}`)}`);
   }
-  const live = (reply.body.sessions as Array<{ id: string; status: string }>).filter((s) => LIVE.has(s.status)).map((s) => s.id);
+  const live = reply.body.sessions.filter((s) => SESSION_LIVE.includes(s.status)).map((s) => s.id);
   return threads.depthOf(tenantId, live);
 }
 

@@ -1,10 +1,10 @@
 // svc_send_message and POST /api/mcp/send-message: deliver, wait for the recipient's reply, and record
 // the reply as a message back to the sender in the same thread.
 import { RoostError } from '../../protocol/errors.js';
-import { waitForReply } from '../_shared/agent-reply.js';
+import { waitForReply } from '../sessions/contract-reply.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { recordMessage } from './agents-client.js';
+import { recordAgentMessage as recordMessage } from '../agents/contract.js';
 import { deliver, type Outgoing } from './deliver.js';
 
 export interface Exchange {

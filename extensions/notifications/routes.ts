@@ -9,6 +9,7 @@ import type { ChannelInput } from './channels.js';
 import { NOTIFICATIONS_ROUTES, type AnswerQuestionRequest, type QuestionStatus } from './contract.js';
 import { checkWebhook } from './send.js';
 import { getState } from './state.js';
+import { agentsClient } from '../agents/contract.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const STATUSES: QuestionStatus[] = ['pending', 'answered', 'expired'];
@@ -109,7 +110,7 @@ export const routes: Record<string, RouteHandler> = {
 /** A channel's agent must be one of the caller's tenant (another tenant's agent is as unknown as none). */
 async function checkAgent(ctx: ExtensionContext, req: RouteRequest, agentId: string | null | undefined): Promise<void> {
   if (!agentId) return;
-  const res = await ctx.host.call('GET', `/api/agents/${encodeURIComponent(agentId)}`, undefined, { requestId: req.id });
+  const res = await agentsClient(ctx.host, { requestId: req.id }).get(agentId);
   if (res.status === 404) throw validationError(`body.agentId: agent ${agentId} not found`);
   if (res.status !== 200) throw new RoostError('EXTENSION_UNAVAILABLE', `cannot check agent ${agentId} right now (status ${res.status})`);
 }

@@ -6,6 +6,7 @@ import { EventStore, type EventInput } from './events-store.js';
 import { EVENT_KINDS, type EventKind } from './scoring.js';
 import { COUNCILS_EVENTS, CouncilsClient } from '../councils/contract.js';
 import { WORK_TASKS_EVENTS } from '../work-tasks/contract.js';
+import { SESSION_TOPICS } from '../sessions/contract.js';
 
 type Payload = Record<string, any>;
 
@@ -55,6 +56,6 @@ export const onEvent: EventHandler = async ({ topic, payload, tenantId }, ctx) =
     return;
   }
   const inputs = topic === COUNCILS_EVENTS.outcome ? await councilEvents(ctx, tenantId, p)
-    : [topic === 'sessions.lifecycle' ? sessionEvent(p) : topic === WORK_TASKS_EVENTS.outcome ? workTaskEvent(p) : topic === 'marketplace.use' ? useEvent(p) : undefined];
+    : [topic === SESSION_TOPICS.lifecycle ? sessionEvent(p) : topic === WORK_TASKS_EVENTS.outcome ? workTaskEvent(p) : topic === 'marketplace.use' ? useEvent(p) : undefined];
   for (const input of inputs) if (input) await store.record(tenantId, input);
 };

@@ -4,7 +4,7 @@ import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, ok, page } from '../_shared/http.js';
-import { agentById } from '../_shared/agent-lookup.js';
+import { agentById } from '../agents/contract.js';
 import { attest, latest, signingKey } from './attestations.js';
 import { EventStore } from './events-store.js';
 import { IdentityStore, type Tier } from './identities.js';

@@ -3,13 +3,14 @@
 // routes), so the provider, its credentials and the credits are the agent's exactly as in any session.
 // That session is stopped once it has answered, and may not start another deep research itself.
 import { RoostError } from '../../protocol/errors.js';
-import { askAgent } from '../_shared/agent-reply.js';
+import { askAgent } from '../sessions/contract-reply.js';
 import type { HostClient } from '../_shared/host-client.js';
 import type { Reach } from '../_shared/outbound.js';
 import type { Chromium } from './browser.js';
 import type { ResearchConfig } from './config.js';
 import { pageText } from './readers.js';
 import { webSearch, type SearchResult } from './search.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** Names the summary sessions; a deep research asked from one of them is refused (no recursion). */
 export const SUMMARY_SESSION_PREFIX = 'Research summary: ';
@@ -62,7 +63,7 @@ export async function deepResearch(host: HostClient, config: ResearchConfig, rea
     session: { source: 'agent', name: `${SUMMARY_SESSION_PREFIX}${question}`.slice(0, 200) },
     timeoutMs: SUMMARY_TIMEOUT_MS,
   });
-  await host.call('POST', `/api/sessions/${encodeURIComponent(reply.sessionId)}/stop`, {}, as).catch(() => undefined);
+  await sessionsClient(host, as).stop(reply.sessionId).catch(() => undefined);
   return { question, depth, summary: reply.text, sources, sessionId: reply.sessionId, cost: reply.cost };
 }
 
@@ -91,6 +92,6 @@ async function readTopPages(reader: PageReader, results: SearchResult[], wanted:
 }
 
 async function sessionName(host: HostClient, as: { tenantId: string }, sessionId: string): Promise<string> {
-  const reply = await host.call<{ name?: unknown }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}`, null, as);
+  const reply = await sessionsClient(host, as).get(sessionId);
   return reply.status === 200 && typeof reply.body?.name === 'string' ? reply.body.name : '';
 }

@@ -8,6 +8,7 @@ import { migrations } from './migrations.js';
 import { SandboxPool } from './pool.js';
 import { sandboxRoutes } from './routes.js';
 import { SandboxStore } from './store.js';
+import { SESSION_TOPICS } from '../sessions/contract.js';
 
 let pool: SandboxPool | undefined;
 
@@ -27,7 +28,7 @@ runExtension({
   }),
   async event({ topic, payload, tenantId }, ctx) {
     const session = (payload as { session?: { id?: unknown; statusReason?: unknown } } | null)?.session;
-    if (topic !== 'sessions.lifecycle' || !tenantId || session?.statusReason !== 'deleted' || typeof session.id !== 'string') return;
+    if (topic !== SESSION_TOPICS.lifecycle || !tenantId || session?.statusReason !== 'deleted' || typeof session.id !== 'string') return;
     const store = new SandboxStore(ctx.db);
     const assignment = await store.assignment(tenantId, session.id);
     if (assignment && (await store.release(tenantId, session.id))) ctx.host.emit('sandbox.assignment', { sessionId: session.id, sandboxId: assignment.sandboxId, assigned: false }, tenantId);

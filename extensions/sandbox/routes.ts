@@ -3,11 +3,12 @@
 import { join } from 'node:path';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { upstreamError, type RouteAnswer } from '../_shared/agent-lookup.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import { upstreamError, type RouteAnswer } from '../_shared/host-client.js';
 import { created, noContent, ok } from '../_shared/http.js';
 import { DEFAULT_POLICY, type SandboxGrant, type SandboxPolicy } from '../_shared/session-sandbox.js';
+import { agentsClient } from '../agents/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 import type { SandboxPool } from './pool.js';
 import { SandboxStore, type Assignment } from './store.js';
 import { SANDBOX_ROUTES } from './contract.js';
@@ -20,11 +21,11 @@ const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir
 const store = (ctx: ExtensionContext) => new SandboxStore(ctx.db);
 
 /** The record of another extension, or NOT_FOUND for an unknown or foreign id (the same answer). */
-async function mustExist(ctx: ExtensionContext, as: CallAs, path: string, what: string): Promise<Record<string, any>> {
-  const reply = (await ctx.host.call('GET', path, undefined, as)) as RouteAnswer;
+/** The record another extension (`provider`) answered, or NOT_FOUND for one the caller cannot read. */
+function mustExist<T extends object>(reply: RouteAnswer<(T & { code?: string }) | null>, what: string, provider: string): T {
   if (reply.status === 200 && reply.body) return reply.body;
   if ((reply.status === 404 && reply.body?.code !== 'ROUTE_NOT_FOUND') || reply.status === 403) throw notFound(what);
-  throw upstreamError(reply, `looking up ${what}`);
+  throw upstreamError(reply, `looking up ${what}`, provider);
 }
 
 async function policyFor(ctx: ExtensionContext, tenantId: string, agentId: string): Promise<SandboxPolicy> {
@@ -53,7 +54,7 @@ export function sandboxRoutes(services: SandboxServices): Record<string, RouteHa
     async 'PUT /api/sandbox/policies/:agentId'(req, ctx) {
       const input = validate<Partial<SandboxPolicy>>(schema(ctx, 'policy-put.json'), req.body);
       const agentId = req.params.agentId!;
-      await mustExist(ctx, { requestId: req.id }, `/api/agents/${encodeURIComponent(agentId)}`, `agent ${agentId}`);
+      mustExist(await agentsClient(ctx.host, { requestId: req.id }).get(agentId), `agent ${agentId}`, 'agents');
       const policy = await store(ctx).putPolicy(req.auth.tenantId, agentId, { ...DEFAULT_POLICY, ...input }, new Date().toISOString());
       ctx.host.audit('sandbox.policy_set', `agent:${agentId}`, policy);
       return ok(policy);
@@ -68,7 +69,7 @@ export function sandboxRoutes(services: SandboxServices): Record<string, RouteHa
     async 'POST /api/sandbox/assign'(req, ctx) {
       const { sessionId } = validate<{ sessionId: string }>(schema(ctx, 'assign.json'), req.body);
       const tenantId = req.auth.tenantId;
-      const session = await mustExist(ctx, { requestId: req.id }, `/api/sessions/${encodeURIComponent(sessionId)}`, `session ${sessionId}`);
+      const session = mustExist(await sessionsClient(ctx.host, { requestId: req.id }).get(sessionId), `session ${sessionId}`, 'sessions');
       if (await store(ctx).assignment(tenantId, sessionId)) throw conflict(`session ${sessionId} already has a sandbox; release it first`);
       const started = performance.now();
       const sandbox = await services.pool().take();

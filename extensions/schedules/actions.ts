@@ -4,13 +4,14 @@
 // it started: a session until it answered, a council launch, work task or workflow run until it ended
 // (it fails when that ended badly), and its cost is what their sessions were charged.
 import { RoostError } from '../../protocol/errors.js';
-import { waitForReply } from '../_shared/agent-reply.js';
+import { waitForReply } from '../sessions/contract-reply.js';
 import { awaitEffect, type EffectKind } from '../_shared/effects.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import { routePath, type Route } from '../_shared/route-call.js';
 import { COUNCILS_ROUTES, type LaunchRequest } from '../councils/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 import { WORKFLOWS_ROUTES, type TriggerRequest } from '../workflows/contract.js';
+import { sessionPaths, sessionsClient } from '../sessions/contract.js';
 
 export type Action =
   | { type: 'session'; agentId: string; prompt: string; projectId?: string; timeoutMinutes?: number }
@@ -60,7 +61,6 @@ export function checkAction(action: Action): void {
   }
 }
 
-const seg = encodeURIComponent;
 
 export async function perform(action: Action, run: ActionRun): Promise<ActionOutcome> {
   const as: CallAs = { tenantId: run.tenantId, public: true };
@@ -68,15 +68,15 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
   switch (action.type) {
     case 'session': {
       const body = { agentId: action.agentId, initialPrompt: action.prompt, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.timeoutMinutes ? { timeoutMinutes: action.timeoutMinutes } : {}) };
-      const session = await call(run, 'POST', '/api/sessions', body, as, 'starting a session');
+      const session = await call(run, 'POST', sessionPaths.sessions(), body, as, 'starting a session');
       const sessionId = String((session as { id: unknown }).id);
       await run.onStarted({ kind: 'session', id: sessionId });
       const reply = await waitForReply(run.host, as, sessionId, 0, { timeoutMs: run.timeoutMs, signal: run.signal });
       // A scheduled prompt is asked once: the session is stopped once it answered, so runs do not pile
       // up live sessions (and their runners) until each one's timeout.
-      await run.host.call('POST', `/api/sessions/${seg(sessionId)}/stop`, {}, as);
+      await sessionsClient(run.host, as).stop(sessionId);
       // The cost the session itself reports once it ended (it includes every turn it ran).
-      const after = (await call(run, 'GET', `/api/sessions/${seg(sessionId)}`, undefined, as, 'reading the session')) as { cost?: unknown; status?: unknown };
+      const after = (await call(run, 'GET', sessionPaths.session(sessionId), undefined, as, 'reading the session')) as { cost?: unknown; status?: unknown };
       const cost = typeof after.cost === 'number' ? after.cost : reply.cost;
       return { result: { sessionId, status: after.status ?? null, text: reply.text.slice(0, 4000) }, cost };
     }

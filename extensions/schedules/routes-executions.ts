@@ -10,6 +10,7 @@ import { expireUnanswered, toExecution, type Execution } from './executions.js';
 import { schemaPath } from './schemas.js';
 import { stores } from './service.js';
 import { scheduler } from './state.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 async function mustGet(ctx: ExtensionContext, req: RouteRequest): Promise<Execution> {
   const execution = await stores(ctx).executions.get(req.auth.tenantId, req.params.id!);
@@ -67,7 +68,7 @@ export const executionRoutes: Record<string, RouteHandler> = {
     if (execution.status === 'running') ctx.host.emit(CANCEL_TOPIC, { executionId: execution.id }, req.auth.tenantId);
     let sessionStopped: boolean | null = null;
     if (after.sessionId) {
-      const stop = await ctx.host.call('POST', `/api/sessions/${encodeURIComponent(after.sessionId)}/stop`, {}, { requestId: req.id });
+      const stop = await sessionsClient(ctx.host, { requestId: req.id }).stop(after.sessionId);
       sessionStopped = stop.status < 300;
     }
     if (after.effect) await stopEffect(ctx.host, { requestId: req.id }, after.effect.kind, after.effect.id);

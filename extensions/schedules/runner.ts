@@ -13,6 +13,7 @@ import type { Clock } from './clock.js';
 import type { SchedulerConfig } from './config.js';
 import { ExecutionStore, toExecution, type Execution, type ExecutionRow } from './executions.js';
 import { ScheduleStore, type Schedule } from './store.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** How often (real time) an instance running executions says it is alive: well within the expiry. */
 const heartbeatMs = (config: SchedulerConfig) => Math.min(5_000, (config.instanceExpirySeconds * 1000) / 3);
@@ -204,7 +205,7 @@ export class Runner {
   /** What a cancelled or timed-out run started is stopped (a cancel's route stops it too, if it knew it). */
   private async stopStarted(tenantId: string, what: Started): Promise<void> {
     if (what.kind !== 'session') return stopEffect(this.ctx.host, { tenantId }, what.kind, what.id);
-    const reply = await this.ctx.host.call('POST', `/api/sessions/${encodeURIComponent(what.id)}/stop`, {}, { tenantId }).catch(() => undefined);
+    const reply = await sessionsClient(this.ctx.host, { tenantId }).stop(what.id).catch(() => undefined);
     if (!reply || (reply.status >= 400 && reply.status !== 409)) this.ctx.host.log('warn', `schedules: stopping session ${what.id} answered ${reply?.status ?? 'nothing'}`);
   }
 

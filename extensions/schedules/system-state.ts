@@ -6,6 +6,7 @@ import type { CallAs } from '../_shared/host-client.js';
 import { CreditsClient } from '../credits/contract.js';
 import { LocalModelClient } from '../localmodel/contract.js';
 import { scheduler } from './state.js';
+import { sessionPaths } from '../sessions/contract.js';
 
 interface Probe {
   status: number;
@@ -45,7 +46,7 @@ export async function systemState(ctx: ExtensionContext, requestId: string, tena
     return { agentId, available: true, balance, reserved, ok };
   }));
 
-  const sessions = await probe(ctx, '/api/sessions?limit=1', as);
+  const sessions = await probe(ctx, sessionPaths.sessions({ limit: 1 }), as);
   const sessionsUp = sessions.status === 200;
   if (!sessionsUp) blockers.push(unavailable(sessions) ? 'the sessions extension is not loaded: session actions would fail' : `the sessions extension answers ${errorOf(sessions)}`);
   const local = await probeCall(() => new LocalModelClient(ctx.host).status(as));

@@ -6,8 +6,7 @@ import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader } from '../_shared/sql.js';
 
-export type EscalationReason = 'timeout' | 'queued';
-export type EscalationStatus = 'pending' | 'allowed' | 'denied';
+import type { EscalationEntry, EscalationReason, EscalationStatus } from './contract.js';
 
 interface Row {
   id: string;
@@ -100,7 +99,7 @@ export class EscalationStore {
   }
 }
 
-export function toEntry(row: Row) {
+export function toEntry(row: Row): EscalationEntry {
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -117,4 +116,4 @@ export function toEntry(row: Row) {
   };
 }
 
-export type Escalation = ReturnType<typeof toEntry>;
+export type Escalation = EscalationEntry;

@@ -4,14 +4,9 @@
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader } from '../_shared/sql.js';
+import type { SessionEvent } from './contract.js';
 
-export interface SessionEvent {
-  seq: number;
-  type: string;
-  turn: number;
-  at: string;
-  [field: string]: unknown;
-}
+export type { SessionEvent };
 
 export type Publish = (event: SessionEvent) => void;
 

@@ -6,6 +6,7 @@ import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
 import { projectPath } from '../projects/contract.js';
 import { SandboxClient } from '../sandbox/contract.js';
+import { agentPaths } from '../agents/contract.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -27,7 +28,7 @@ export interface ProjectSpec {
 }
 
 export async function agentSpec(host: HostClient, as: CallAs, agentId: string): Promise<AgentSpec> {
-  const body = await fetchRecord(host, as, `/api/internal/agents/${encodeURIComponent(agentId)}/runtime`, `agent ${agentId}`, 'agents');
+  const body = await fetchRecord(host, as, agentPaths.runtime(agentId), `agent ${agentId}`, 'agents');
   const agent = body.agent as Record<string, unknown>;
   const mode = PERMISSION_MODES.includes(agent.permissionMode as PermissionMode) ? (agent.permissionMode as PermissionMode) : 'default';
   return {

@@ -16,6 +16,7 @@ import type { RunnerEvent } from './runner/protocol.js';
 import type { SessionRuntime } from './runtime.js';
 import { pendingOf } from './store.js';
 import { buildSummary } from './summary.js';
+import { SESSION_TOPICS } from './contract.js';
 
 export type StartReason = 'start' | 'restart' | 'resume' | 'turn_limit' | 'crash';
 
@@ -185,7 +186,7 @@ export class RunnerSlot {
       record: (decision) => {
         rt.record('approval', decision);
         // For outcome statistics (the feedback extension): every decision, with whether a person was asked.
-        rt.deps.ctx.host.emit('sessions.approval', { sessionId: rt.id, agentId: rt.row.agent_id, toolName: decision.toolName, behavior: decision.behavior, by: decision.by, asked: decision.requestId !== null }, rt.tenantId);
+        rt.deps.ctx.host.emit(SESSION_TOPICS.approval, { sessionId: rt.id, agentId: rt.row.agent_id, toolName: decision.toolName, behavior: decision.behavior, by: decision.by, asked: decision.requestId !== null }, rt.tenantId);
       },
     };
   }

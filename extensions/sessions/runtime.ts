@@ -11,6 +11,7 @@ import type { RunnerPool } from './runner-pool.js';
 import { RunnerSlot, type StartReason } from './runner-slot.js';
 import { LIVE, pendingOf, toView, type PendingInput, type SessionRow, type SessionStatus, type SessionStore } from './store.js';
 import { pump } from './turns.js';
+import { SESSION_TOPICS } from './contract.js';
 
 export interface RuntimeDeps {
   ctx: ExtensionContext;
@@ -89,7 +90,7 @@ export class SessionRuntime {
 
   /** A message for whoever watches this session (subscribers of session.{id}, a chat client). */
   announce(message: { type: string } & Record<string, unknown>): void {
-    this.deps.ctx.host.emit(`session.${this.id}`, message, this.tenantId);
+    this.deps.ctx.host.emit(SESSION_TOPICS.stream(this.id), message, this.tenantId);
     this.deps.forward(this, message);
   }
 
@@ -247,7 +248,7 @@ export class SessionRuntime {
     await this.log.flush();
     this.announce({ type: 'session_status', sessionId: this.id, status, code, reason });
     // Tenant-wide lifecycle, for analytics and the activity feed (they never see the token stream).
-    this.deps.ctx.host.emit('sessions.lifecycle', { session: toView(this.row, null) }, this.tenantId);
+    this.deps.ctx.host.emit(SESSION_TOPICS.lifecycle, { session: toView(this.row, null) }, this.tenantId);
   }
 
   /** Announces the new session (its row was stored with status `created`) before it starts. */

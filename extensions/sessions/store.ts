@@ -2,11 +2,9 @@
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../_shared/db.js';
 import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { SESSION_LIVE as LIVE, SESSION_STATUSES as STATUSES, type SessionRecord, type SessionStatus } from './contract.js';
 
-export const STATUSES = ['created', 'running', 'paused', 'resumed', 'timeout', 'stopped', 'error'] as const;
-export type SessionStatus = (typeof STATUSES)[number];
-/** Sessions that still own (or will own again) a runner. */
-export const LIVE: readonly SessionStatus[] = ['created', 'running', 'resumed', 'paused'];
+export { LIVE, STATUSES, type SessionStatus };
 
 export interface PendingInput {
   content: string;
@@ -119,7 +117,7 @@ export function pendingOf(row: SessionRow): PendingInput[] {
 }
 
 /** The public shape of a session; `live` adds what only the running process knows. */
-export function toView(row: SessionRow, live: { pid: number | null; busy: boolean; contextTurns: number } | null) {
+export function toView(row: SessionRow, live: { pid: number | null; busy: boolean; contextTurns: number } | null): SessionRecord {
   return {
     id: row.id,
     name: row.name,
@@ -154,4 +152,4 @@ export function toView(row: SessionRow, live: { pid: number | null; busy: boolea
   };
 }
 
-export type SessionView = ReturnType<typeof toView>;
+export type SessionView = SessionRecord;

@@ -4,6 +4,8 @@
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { Sender } from './sender.js';
 import type { Chat, TelegramStore } from './store.js';
+import { agentsClient } from '../agents/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 export const HELP = [
   'Send a message to talk to this chat\'s agent.',
@@ -23,23 +25,23 @@ export async function runCommand(ctx: ExtensionContext, store: TelegramStore, se
     case 'start':
       return say(HELP);
     case 'status': {
-      const agent = chat.agentId ? await ctx.host.call<{ name?: string }>('GET', `/api/agents/${encodeURIComponent(chat.agentId)}`, undefined, as) : undefined;
-      const session = chat.sessionId ? await ctx.host.call<{ status?: string }>('GET', `/api/sessions/${encodeURIComponent(chat.sessionId)}`, undefined, as) : undefined;
+      const agent = chat.agentId ? await agentsClient(ctx.host, as).get(chat.agentId) : undefined;
+      const session = chat.sessionId ? await sessionsClient(ctx.host, as).get(chat.sessionId) : undefined;
       const lines = [
-        `Agent: ${agent?.status === 200 ? `${agent.body.name} (${chat.agentId})` : chat.agentId ? `${chat.agentId} (not found)` : 'none: send /agent <name>'}`,
-        `Session: ${session?.status === 200 ? `${chat.sessionId} (${session.body.status})` : 'none yet'}`,
+        `Agent: ${agent?.status === 200 ? `${agent.body?.name} (${chat.agentId})` : chat.agentId ? `${chat.agentId} (not found)` : 'none: send /agent <name>'}`,
+        `Session: ${session?.status === 200 ? `${chat.sessionId} (${session.body?.status})` : 'none yet'}`,
       ];
       return say(lines.join('\n'));
     }
     case 'stop': {
       if (!chat.sessionId) return say('There is no session to stop.');
-      const res = await ctx.host.call<{ error?: string }>('POST', `/api/sessions/${encodeURIComponent(chat.sessionId)}/stop`, {}, as);
+      const res = await sessionsClient(ctx.host, as).stop(chat.sessionId);
       await store.setSession(chat.tenantId, chat.chatId, chat, null);
       return say(res.status === 200 ? `Stopped session ${chat.sessionId}.` : `Session ${chat.sessionId} is closed here (${res.body?.error ?? res.status}).`);
     }
     case 'agent': {
       const name = rest.join(' ').trim();
-      const list = await ctx.host.call<{ agents?: Array<{ id: string; name: string }> }>('GET', '/api/agents?limit=200', undefined, as);
+      const list = await agentsClient(ctx.host, as).list({ limit: 200 });
       const agents = list.body?.agents ?? [];
       if (!name) return say(`Agents: ${agents.map((a) => a.name).join(', ') || 'none'}\nSend /agent <name> to choose one.`);
       const agent = agents.find((a) => a.name.toLowerCase() === name.toLowerCase());

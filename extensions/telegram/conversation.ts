@@ -5,12 +5,13 @@
 // escalation queue are shown with Allow/Deny buttons. A turn changes only the chat's session, and only
 // if nobody else did meanwhile (/stop, /agent).
 import { InlineKeyboard } from 'grammy';
-import { askAgent, waitForReply } from '../_shared/agent-reply.js';
+import { askAgent, waitForReply } from '../sessions/contract-reply.js';
 import { KeyedSerial } from '../_shared/bridge/serial.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { Sender } from './sender.js';
 import type { TelegramStore } from './store.js';
 import { apiFor, telegram, type BotAccess } from './telegram-api.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 const REPLY_TIMEOUT_MS = 10 * 60_000;
 const ESCALATION_POLL_MS = 1_000;
@@ -51,7 +52,7 @@ export class Conversations {
         }
       }
       if (!reply) {
-        const started = await this.ctx.host.call<{ id?: string; error?: string }>('POST', '/api/sessions', { agentId: chat.agentId, initialPrompt: text, name: `Telegram ${chat.title || chatId}`.slice(0, 200) }, as);
+        const started = await sessionsClient(this.ctx.host, as).create({ agentId: chat.agentId, initialPrompt: text, name: `Telegram ${chat.title || chatId}`.slice(0, 200) });
         if (started.status !== 201 || !started.body?.id) throw new Error(`starting a session failed: ${started.body?.error ?? started.status}`);
         const sessionId = started.body.id;
         await this.store.setSession(tenantId, chatId, chat, sessionId);
@@ -72,7 +73,7 @@ export class Conversations {
   private async watchApprovals(tenantId: string, chatId: string, sessionId: string, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
-        const res = await this.ctx.host.call<{ entries?: Array<{ id: string; toolName: string; input: unknown }> }>('GET', `/api/escalation-queue?sessionId=${encodeURIComponent(sessionId)}`, undefined, { tenantId });
+        const res = await sessionsClient(this.ctx.host, { tenantId }).escalations({ sessionId });
         for (const entry of res.body?.entries ?? []) {
           if (await this.store.promptFor(tenantId, 'approval', entry.id)) continue;
           const text = `Approval needed: the agent wants to use ${entry.toolName}\n${JSON.stringify(entry.input).slice(0, 1_000)}`;

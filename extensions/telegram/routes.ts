@@ -16,6 +16,7 @@ import { deliver } from './deliver.js';
 import { getState } from './state.js';
 import type { Mode } from './store.js';
 import { apiFor, botOf, reachOf, telegram } from './telegram-api.js';
+import { agentsClient } from '../agents/contract.js';
 
 const DELIVER = deliverSchema('telegram');
 
@@ -53,7 +54,7 @@ export const routes: Record<string, RouteHandler> = {
     const input = validate<ConfigInput>(schema(ctx, 'bridge-config.json'), req.body);
     // The agent must be one of the caller's tenant (another tenant's is as unknown as a missing one).
     if (input.defaultAgentId) {
-      const agent = await ctx.host.call('GET', `/api/agents/${encodeURIComponent(input.defaultAgentId)}`, undefined, { requestId: req.id });
+      const agent = await agentsClient(ctx.host, { requestId: req.id }).get(input.defaultAgentId);
       if (agent.status !== 200) throw validationError(`body.defaultAgentId: agent ${input.defaultAgentId} not found`);
     }
     const { store, poller } = getState();

@@ -10,6 +10,7 @@ import { originUrl, repoSlug, repoTop } from './git.js';
 import { branchName } from './naming.js';
 import type { TaskRow } from './store.js';
 import { projectPath } from '../projects/contract.js';
+import { agentPaths } from '../agents/contract.js';
 
 export interface CreateInput {
   agentId: string;
@@ -28,7 +29,7 @@ export async function record(engine: Engine, as: CallAs, path: string, what: str
 }
 
 export async function createTask(engine: Engine, as: CallAs, tenantId: string, input: CreateInput, createdBy: string): Promise<TaskRow> {
-  const agent = await record(engine, as, `/api/agents/${encodeURIComponent(input.agentId)}`, `agent ${input.agentId}`);
+  const agent = await record(engine, as, agentPaths.agent(input.agentId), `agent ${input.agentId}`);
   const project = await record(engine, as, projectPath(input.projectId), `project ${input.projectId}`);
   const repo = await repoTop(String(project.workingDir));
   const remote = await originUrl(repo);

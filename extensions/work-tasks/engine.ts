@@ -12,6 +12,7 @@ import { runTask } from './loop.js';
 import { isTerminal, TaskStore, toTask, type Status, type TaskRow } from './store.js';
 import { WORK_TASKS_EVENTS, type WorkTaskOutcome } from './contract.js';
 import { ProjectsClient } from '../projects/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 /** Thrown inside a task's run when the task ended elsewhere (cancelled, escalated): the run just stops. */
 export class TaskEnded extends Error {}
@@ -180,7 +181,7 @@ export class Engine {
   private async cleanUp(row: TaskRow): Promise<void> {
     const as = { tenantId: row.tenant_id };
     const quietly = (p: Promise<unknown>) => p.catch((err: Error) => this.ctx.host.log('warn', `work task ${row.id} clean-up: ${err.message}`));
-    if (row.session_id) await quietly(this.ctx.host.call('POST', `/api/sessions/${encodeURIComponent(row.session_id)}/stop`, {}, as));
+    if (row.session_id) await quietly(sessionsClient(this.ctx.host, as).stop(row.session_id));
     if (row.work_project_id) await quietly(new ProjectsClient(this.ctx.host).remove(row.work_project_id, as));
     if (row.worktree_dir) await quietly(removeWorktree(row.repo_dir, row.worktree_dir));
   }

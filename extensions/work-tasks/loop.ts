@@ -2,7 +2,7 @@
 // and each is safe to run again, so a task whose runner died (kill -9, a restart) resumes where it was.
 import { basename, join, relative } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { deliverPrompt, waitForReply } from '../_shared/agent-reply.js';
+import { deliverPrompt, waitForReply } from '../sessions/contract-reply.js';
 import { MAX_ITERATIONS } from './config.js';
 import { isBlocked, openPull } from './codehost.js';
 import { record } from './create.js';

@@ -8,6 +8,7 @@ import { repoTop } from './git.js';
 import { engine } from './state.js';
 import { toTask } from './store.js';
 import { projectPath } from '../projects/contract.js';
+import { sessionsClient } from '../sessions/contract.js';
 
 type Caller = ToolMessage['caller'];
 
@@ -18,7 +19,7 @@ async function sessionProject(caller: Caller): Promise<{ projectId: string; work
   if (!caller.sessionId) return undefined;
   const task = await engine().store.bySession(caller.tenantId, caller.sessionId);
   if (task) return { projectId: task.project_id, workTaskId: task.id };
-  const reply = await engine().ctx.host.call<Record<string, unknown>>('GET', `/api/sessions/${encodeURIComponent(caller.sessionId)}`, undefined, { tenantId: caller.tenantId });
+  const reply = await sessionsClient(engine().ctx.host, { tenantId: caller.tenantId }).get(caller.sessionId);
   const projectId = reply.status === 200 ? reply.body?.projectId : undefined;
   return typeof projectId === 'string' ? { projectId, workTaskId: null } : undefined;
 }

@@ -6,7 +6,7 @@
 // carries a name unique to its node run and is found again by it. What a node's sessions were charged
 // is recorded on the node run (and summed on the run).
 import { RoostError } from '../../protocol/errors.js';
-import { waitForReply } from '../_shared/agent-reply.js';
+import { waitForReply } from '../sessions/contract-reply.js';
 import { awaitEffect, costOfFailure, sessionsCost, stopEffect, type EffectKind } from '../_shared/effects.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import { done, type Executor, type NodeEnv } from './node-env.js';
@@ -14,6 +14,7 @@ import type { NodeType } from './node-types.js';
 import { routePath, type Route } from '../_shared/route-call.js';
 import { COUNCILS_ROUTES } from '../councils/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
+import { sessionPaths, sessionsClient } from '../sessions/contract.js';
 
 const DEFAULT_WAIT_SECONDS = 3_600;
 const SESSION_LOOKUP_PAGES = 5;
@@ -46,7 +47,7 @@ const sessionName = (env: NodeEnv) => `workflow ${env.run.id} ${env.node.id} #${
 
 async function findSession(env: NodeEnv, agentId: string, name: string): Promise<string | undefined> {
   for (let page = 0; page < SESSION_LOOKUP_PAGES; page++) {
-    const list = await call(env.host, env.as, 'GET', `/api/sessions?agentId=${encodeURIComponent(agentId)}&limit=200&offset=${page * 200}`, undefined, 'looking for the session a node started');
+    const list = await call(env.host, env.as, 'GET', sessionPaths.sessions({ agentId, limit: 200, offset: page * 200 }), undefined, 'looking for the session a node started');
     const sessions = (list.sessions as Array<{ id: string; name: string }> | undefined) ?? [];
     const found = sessions.find((s) => s.name === name);
     if (found) return found.id;
@@ -91,11 +92,11 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
     if (typeof env.state.sessionId !== 'string') await env.saveState({ starting: true });
     const sessionId = await startOnce(env, 'sessionId', async () => {
       const body = { agentId, initialPrompt: env.input.prompt, name, ...pick(env.input, ['projectId', 'timeoutMinutes']) };
-      return String((await call(env.host, env.as, 'POST', '/api/sessions', body, `starting a session for agent ${agentId}`)).id);
+      return String((await call(env.host, env.as, 'POST', sessionPaths.sessions(), body, `starting a session for agent ${agentId}`)).id);
     });
     const reply = await waitForReply(env.host, env.as, sessionId, 0, { timeoutMs: waitMs(env), signal: env.signal });
     // The node asked one thing: its session need not hold a runner any longer.
-    await env.host.call('POST', `/api/sessions/${encodeURIComponent(sessionId)}/stop`, {}, env.as).catch(() => undefined);
+    await sessionsClient(env.host, env.as).stop(sessionId).catch(() => undefined);
     // What the session was charged once it stopped (every turn it ran).
     const cost = (await sessionsCost(env.host, env.as, [sessionId])) || reply.cost;
     await env.recordCost(cost);
@@ -122,7 +123,7 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
 
 /** Stops what a cancelled node run started (best effort: it may have ended already). */
 export async function stopStarted(host: HostClient, as: CallAs, state: Record<string, unknown>): Promise<void> {
-  if (typeof state.sessionId === 'string') await host.call('POST', `/api/sessions/${encodeURIComponent(state.sessionId)}/stop`, {}, as).catch(() => undefined);
+  if (typeof state.sessionId === 'string') await sessionsClient(host, as).stop(state.sessionId).catch(() => undefined);
   if (typeof state.launchId === 'string') await stopEffect(host, as, 'council', state.launchId);
   if (typeof state.taskId === 'string') await stopEffect(host, as, 'work_task', state.taskId);
 }

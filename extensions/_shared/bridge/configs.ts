@@ -5,6 +5,7 @@ import type { RouteRequest } from '../extension.js';
 import type { HostClient } from '../host-client.js';
 import { Sealer } from '../sealed.js';
 import type { BridgeStore, ConfigRow } from './store.js';
+import { agentsClient } from '../../agents/contract.js';
 
 export interface BridgeConfig<S, K> {
   tenantId: string;
@@ -84,7 +85,7 @@ export async function mergeAgentMapping(host: HostClient, req: RouteRequest, inp
     channels: input.channels ?? current?.channels ?? {},
   };
   for (const id of new Set([...(mapping.defaultAgentId ? [mapping.defaultAgentId] : []), ...Object.values(mapping.channels)])) {
-    const reply = await host.call('GET', `/api/agents/${encodeURIComponent(id)}`, undefined, { requestId: req.id });
+    const reply = await agentsClient(host, { requestId: req.id }).get(id);
     if (reply.status === 404) throw validationError(`agent ${id} not found`);
     if (reply.status !== 200) throw new RoostError('UPSTREAM_ERROR', `checking agent ${id} failed with status ${reply.status}`);
   }

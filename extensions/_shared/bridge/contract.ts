@@ -13,13 +13,12 @@ import type { HostClient } from '../host-client.js';
 import { ok } from '../http.js';
 import type { OutboxStatus } from './outbox.js';
 import { publicConversation, type BridgeStore, type Conversation } from './store.js';
+import { SESSION_ENDED, sessionsClient, type SessionStatus } from '../../sessions/contract.js';
 
 /** How long the deliver route waits for its message to leave before answering 202 (queued). */
 export const DELIVER_WAIT_MS = 8_000;
 /** How long a conversation send waits before answering "queued" (an agent's tool call must not hang). */
 export const SEND_WAIT_MS = 3_000;
-/** Sessions in these states are over: their conversation is not live. */
-const ENDED = new Set(['stopped', 'error', 'timeout']);
 
 export interface DeliverBody {
   kind: 'notification' | 'question' | 'question_closed';
@@ -79,10 +78,10 @@ export function sendReply(status: OutboxStatus): RouteReply {
 /** Whether a session still runs (asked of the sessions extension; a session it cannot find is over). */
 export async function sessionLive(host: HostClient, tenantId: string, sessionId: string | null): Promise<boolean> {
   if (!sessionId) return false;
-  const reply = await host.call<{ status?: string }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}`, undefined, { tenantId });
+  const reply = await sessionsClient(host, { tenantId }).get(sessionId);
   if (reply.status === 404) return false;
   if (reply.status !== 200) throw new RoostError('UPSTREAM_ERROR', `asking for session ${sessionId} failed with status ${reply.status}`);
-  return !ENDED.has(String(reply.body?.status));
+  return !SESSION_ENDED.includes(reply.body?.status as SessionStatus);
 }
 
 /** The items whose session is live, in their order. */

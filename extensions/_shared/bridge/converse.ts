@@ -3,11 +3,12 @@
 // agent answers (a restart keeps the thread on its session), and the session's approvals are shown in
 // chat while the turn runs.
 import { RoostError } from '../../../protocol/errors.js';
-import { askAgent, type AgentReply } from '../agent-reply.js';
+import { askAgent, type AgentReply } from '../../sessions/contract-reply.js';
 import type { ExtensionContext } from '../extension.js';
 import { sessionLive } from './contract.js';
 import { watchEscalations, type Escalation } from './escalations.js';
 import type { BridgeStore } from './store.js';
+import { sessionsClient } from '../../sessions/contract.js';
 
 export interface ChatTurn {
   tenantId: string;
@@ -26,7 +27,7 @@ export async function converse(ctx: ExtensionContext, store: BridgeStore, turn: 
   const agentId = existing?.agentId ?? turn.agentId;
   let sessionId = (await sessionLive(ctx.host, turn.tenantId, existing?.sessionId ?? null)) ? existing!.sessionId! : undefined;
   if (!sessionId) {
-    const reply = await ctx.host.call<{ id?: string; error?: string; code?: string }>('POST', '/api/sessions', { agentId, name: `${store.bridge}: ${turn.title}`.slice(0, 200), source: 'web' }, as);
+    const reply = await sessionsClient(ctx.host, as).create({ agentId, name: `${store.bridge}: ${turn.title}`.slice(0, 200), source: 'web' });
     if (reply.status !== 201 || !reply.body?.id) {
       throw new RoostError(reply.body?.code ?? 'UPSTREAM_ERROR', `starting a session for agent ${agentId} failed: ${reply.body?.error ?? `status ${reply.status}`}`, { status: reply.status });
     }

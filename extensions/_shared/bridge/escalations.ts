@@ -1,14 +1,9 @@
 // Approvals in chat: while a bridged turn runs, the session's pending escalation-queue entries (tool uses
 // waiting for an owner) are shown once each in the conversation, with buttons that resolve them.
 import type { CallAs, HostClient } from '../host-client.js';
+import { sessionsClient, type EscalationEntry as Escalation } from '../../sessions/contract.js';
 
-export interface Escalation {
-  id: string;
-  sessionId: string;
-  toolName: string;
-  input: unknown;
-  reason: string;
-}
+export type { Escalation };
 
 const POLL_MS = 300;
 
@@ -20,8 +15,8 @@ export function watchEscalations(host: HostClient, as: CallAs, sessionId: () => 
       const id = sessionId();
       if (id) {
         try {
-          const reply = await host.call<{ entries: Escalation[] }>('GET', `/api/escalation-queue?sessionId=${encodeURIComponent(id)}`, undefined, as);
-          for (const entry of reply.status === 200 ? reply.body.entries : []) {
+          const reply = await sessionsClient(host, as).escalations({ sessionId: id });
+          for (const entry of reply.status === 200 && reply.body ? reply.body.entries : []) {
             if (shown.has(entry.id)) continue;
             await show(entry);
             shown.add(entry.id);
@@ -58,7 +53,7 @@ export async function resolveEscalation(host: HostClient, tenantId: string, id: 
 export async function settleEscalation(host: HostClient, tenantId: string, id: string, behavior: 'allow' | 'deny', who: string): Promise<Resolution> {
   let reply: { status: number; body: { error?: string } | null };
   try {
-    reply = await host.call('POST', `/api/escalation-queue/${encodeURIComponent(id)}/resolve`, { behavior }, { tenantId });
+    reply = await sessionsClient(host, { tenantId }).resolveEscalation(id, behavior);
   } catch (err) {
     return { final: false, text: `Could not resolve the approval: ${(err as Error).message}. Try again.` };
   }

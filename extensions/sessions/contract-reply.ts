@@ -1,10 +1,11 @@
-// Asking an agent something and waiting for its answer, through the sessions extension's routes only:
-// start a session (or add a user turn to one), then read its stored events until the turn that took the
+// Asking an agent something and waiting for its answer, through the sessions contract only: start a
+// session (or add a user turn to one), then read its stored events until the turn that took the
 // message ends. Councils, agent-to-agent messages, A2A tasks, workflows, schedules and chat bridges all
 // need exactly this; reading the stored events (rather than a live subscription) means a caller that
 // restarted can pick up a session it started before.
 import { RoostError } from '../../protocol/errors.js';
-import type { CallAs, HostClient } from './host-client.js';
+import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { SESSION_STUCK, sessionsAnswer, sessionsClient } from './contract.js';
 
 export interface AskInput {
   agentId: string;
@@ -31,14 +32,6 @@ export interface AgentReply {
   cost: number;
 }
 
-interface SessionEvent {
-  seq: number;
-  type: string;
-  [field: string]: unknown;
-}
-
-/** Statuses in which a session will not answer until someone acts. */
-const STUCK = new Set(['paused', 'error', 'timeout', 'stopped']);
 /** How long one read of the session's events may wait for the next (the sessions route allows 15 s). */
 const LONG_POLL_MS = 10_000;
 /** The events that can end a wait for a reply: a read need not wake for each streamed delta before them. */
@@ -65,14 +58,13 @@ export async function deliverPrompt(host: HostClient, as: CallAs, input: Pick<As
 
 async function startSession(host: HostClient, as: CallAs, input: Pick<AskInput, 'agentId' | 'prompt' | 'session' | 'reservationId'>): Promise<Delivery> {
   const body = { ...input.session, agentId: input.agentId, initialPrompt: input.prompt, ...(input.reservationId ? { reservationId: input.reservationId } : {}) };
-  const reply = await host.call<Record<string, unknown>>('POST', '/api/sessions', body, as);
-  const session = orThrow(reply, `starting a session for agent ${input.agentId}`);
-  return { sessionId: String(session.id), after: 0, session };
+  const session = sessionsAnswer(await sessionsClient(host, as).create(body), `starting a session for agent ${input.agentId}`);
+  return { sessionId: String(session.id), after: 0, session: session as unknown as Record<string, unknown> };
 }
 
 async function continueSession(host: HostClient, as: CallAs, sessionId: string, prompt: string, reservationId?: string): Promise<Delivery> {
-  const reply = await host.call<Record<string, unknown>>('POST', `/api/sessions/${encodeURIComponent(sessionId)}/messages`, { content: prompt, ...(reservationId ? { reservationId } : {}) }, as);
-  const body = orThrow(reply, `sending to session ${sessionId}`);
+  const reply = await sessionsClient(host, as).send(sessionId, { content: prompt, ...(reservationId ? { reservationId } : {}) });
+  const body = sessionsAnswer(reply, `sending to session ${sessionId}`);
   // Events before our user message belong to earlier turns.
   return { sessionId, after: Number(body.seq) - 1 };
 }
@@ -82,6 +74,7 @@ async function continueSession(host: HostClient, as: CallAs, sessionId: string, 
  * `done`. A paused, failed, timed-out or stopped session is an error naming its status and reason.
  */
 export async function waitForReply(host: HostClient, as: CallAs, sessionId: string, after: number, options: { timeoutMs: number; signal?: AbortSignal }): Promise<AgentReply> {
+  const sessions = sessionsClient(host, as);
   const deadline = Date.now() + options.timeoutMs;
   let cursor = after;
   let answering = false;
@@ -93,8 +86,8 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
     // then the backoff spaces the reads.
     const waitMs = Math.max(0, Math.min(LONG_POLL_MS, deadline - Date.now()));
     const asked = Date.now();
-    const reply = await host.call<{ events: SessionEvent[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}/events?after=${cursor}&limit=1000&waitMs=${waitMs}&until=${UNTIL}`, undefined, as);
-    const events = orThrow(reply, `reading session ${sessionId}`).events;
+    const reply = await sessions.events(sessionId, { after: cursor, limit: 1000, waitMs, until: UNTIL });
+    const events = sessionsAnswer(reply, `reading session ${sessionId}`).events;
     for (const event of events) {
       cursor = event.seq;
       if (event.type === 'turn_start') answering = true;
@@ -104,7 +97,7 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
         cost += typeof event.cost === 'number' ? event.cost : 0;
         if (event.done === true) return { sessionId, text: text.join('\n\n'), cost };
       }
-      if (event.type === 'status' && STUCK.has(String(event.status))) {
+      if (event.type === 'status' && (SESSION_STUCK as readonly string[]).includes(String(event.status))) {
         const why = event.reason ? `: ${String(event.reason)}` : '';
         throw new RoostError(typeof event.code === 'string' ? event.code : 'UPSTREAM_ERROR', `session ${sessionId} is ${String(event.status)}${why}`, { status: 502 });
       }
@@ -122,15 +115,60 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
   }
 }
 
-function orThrow<T>(reply: { status: number; body: T }, what: string): NonNullable<T> {
-  const body = reply.body as Record<string, unknown> | null;
-  if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') {
-    throw new RoostError('EXTENSION_UNAVAILABLE', `${what} needs the sessions extension, which is not loaded; load it and retry`);
+/** How much of the old transcript a new session is given. */
+const HISTORY_MESSAGES = 40;
+const HISTORY_MESSAGE_CHARS = 4_000;
+const HISTORY_CHARS = 40_000;
+
+export interface Continuation {
+  agentId: string;
+  /** The conversation's session so far. */
+  sessionId: string;
+  prompt: string;
+  /** Fields of a new session, should one be needed (source, name…). */
+  session: Record<string, unknown>;
+}
+
+/**
+ * Continuing a conversation with an agent whose session may have ended (agent-to-agent threads, A2A
+ * contexts): the message becomes a new user turn of the conversation's session; a session that timed out
+ * or failed is resumed first; one that was stopped, deleted or cannot be resumed is replaced by a new
+ * session of the agent, whose first prompt carries the conversation so far (the old session's
+ * transcript). Where the reply will come: `sessionId` differs from the one given when a new session took over.
+ */
+export async function continueConversation(host: HostClient, as: CallAs, input: Continuation): Promise<Delivery & { resumed: boolean }> {
+  const attempt = () => deliverPrompt(host, as, { agentId: input.agentId, prompt: input.prompt, sessionId: input.sessionId });
+  try {
+    return { ...(await attempt()), resumed: false };
+  } catch (err) {
+    // CONFLICT: the session is not live (timed out, failed, stopped); NOT_FOUND: it was deleted.
+    if (!(err instanceof RoostError) || (err.code !== 'CONFLICT' && err.code !== 'NOT_FOUND')) throw err;
   }
-  if (reply.status >= 400 || !body) {
-    const code = typeof body?.code === 'string' ? body.code : 'UPSTREAM_ERROR';
-    const why = typeof body?.error === 'string' ? body.error : `status ${reply.status}`;
-    throw new RoostError(code, `${what} failed: ${why}`, { status: reply.status });
+  const sessions = sessionsClient(host, as);
+  const current = await sessions.get(input.sessionId);
+  const status = current.status === 200 ? current.body?.status : undefined;
+  if (status === 'timeout' || status === 'error') {
+    const resumed = await sessions.resume(input.sessionId);
+    if (resumed.status === 200) return { ...(await attempt()), resumed: true };
   }
-  return reply.body as NonNullable<T>;
+  const history = current.status === 200 ? await transcript(host, as, input.sessionId) : '';
+  const prompt = history === ''
+    ? input.prompt
+    : `This continues an earlier conversation, whose session ended. What was said in it:\n\n${history}\n\nThe new message:\n\n${input.prompt}`;
+  return { ...(await deliverPrompt(host, as, { agentId: input.agentId, prompt, session: input.session })), resumed: false };
+}
+
+/** The last messages of a session, as "user: …" and "you: …" lines, bounded. */
+async function transcript(host: HostClient, as: CallAs, sessionId: string): Promise<string> {
+  const sessions = sessionsClient(host, as);
+  const counted = await sessions.messages(sessionId, { limit: 1, total: true });
+  const total = counted.status === 200 ? Number(counted.body?.total ?? 0) : 0;
+  if (total === 0) return '';
+  const page = await sessions.messages(sessionId, { limit: HISTORY_MESSAGES, offset: Math.max(0, total - HISTORY_MESSAGES) });
+  const lines = (page.body?.messages ?? [])
+    .filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content !== '')
+    .map((m) => `${m.role === 'user' ? 'user' : 'you'}: ${(m.content as string).slice(0, HISTORY_MESSAGE_CHARS)}`);
+  let text = lines.join('\n\n');
+  if (text.length > HISTORY_CHARS) text = `…${text.slice(text.length - HISTORY_CHARS)}`;
+  return text;
 }

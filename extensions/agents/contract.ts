@@ -1,0 +1,123 @@
+// The agents extension's contract: what other extensions may rely on. Its routes' paths (built here and
+// nowhere else), the records they answer, the bus topic it emits, the A2A binding its cards advertise,
+// and a thin typed client over the host client, with the lookups by id or name every caller needs.
+// Callers import this module instead of writing an agents URL; it imports nothing of the extension's
+// internals (the extension types its handlers with it).
+import { notFound } from '../../protocol/errors.js';
+import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../_shared/host-client.js';
+
+const seg = encodeURIComponent;
+
+export const agentPaths = {
+  agents: (query: { limit?: number; offset?: number; total?: boolean; search?: string; wallet?: string } = {}) => `/api/agents${queryOf(query)}`,
+  agent: (id: string) => `/api/agents/${seg(id)}`,
+  card: (id: string) => `/api/agents/${seg(id)}/agent-card`,
+  messages: (id: string) => `/api/agents/${seg(id)}/messages`,
+  skillBundle: (id: string) => `/api/skill-bundles/${seg(id)}`,
+  /** Internal: the agent composed for a run (record, persona and skills folded into one system prompt). */
+  runtime: (id: string) => `/api/internal/agents/${seg(id)}/runtime`,
+  /** Internal: records an agent-to-agent message (the one store of them). */
+  recordMessage: '/api/internal/agent-messages',
+};
+
+/** Bus topic of one agent: `{type: 'agent_updated', agentId, action, agent}` and `{type: 'agent_message', agentId, message}`. */
+export const AGENT_TOPIC_PREFIX = 'agent.';
+export const agentTopic = (agentId: string) => `${AGENT_TOPIC_PREFIX}${agentId}`;
+
+/**
+ * The A2A binding an agent's card advertises. The agents extension defines it; the extension that speaks
+ * A2A serves `POST` at `path` (the a2a extension), and a card names the endpoint only while a loaded
+ * extension declares that route (the card route asks the kernel's route table, never that extension).
+ */
+export const A2A_BINDING = { protocolVersion: '0.3.0', transport: 'JSONRPC', path: '/a2a/agents/:id' } as const;
+
+/** An agent as its routes answer it. */
+export interface AgentRecord {
+  id: string;
+  name: string;
+  description: string;
+  model: string;
+  provider: string;
+  systemPrompt: string;
+  permissionMode: string;
+  wallet: string;
+  tenant: string;
+  mcp_tool_permissions: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An agent-to-agent message as stored (GET /api/agents/:id/messages, POST /api/internal/agent-messages). */
+export interface AgentMessage {
+  id: string;
+  /** The sending agent, or null when a person or script sent it. */
+  from: string | null;
+  to: string;
+  content: string;
+  /** The recipient's session that took the message (or, for a reply, that answered it). */
+  sessionId: string | null;
+  /** The conversation the message belongs to (the messaging extension's thread id). */
+  thread: string | null;
+  /** Filled only when a message is also sent on-chain (the chainchat layer), which nothing does yet. */
+  txid: string | null;
+  createdAt: string;
+}
+
+export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'createdAt'>;
+
+/** What a session needs to run an agent (GET /api/internal/agents/:id/runtime). */
+export interface AgentRuntimeView {
+  agent: AgentRecord;
+  systemPrompt: string;
+  /** Union of the agent's skill bundles' tools. */
+  tools: string[];
+}
+
+type Refusal = { error?: string; code?: string };
+
+/** The agents routes, called as `as` (the request being served or a tenant). Answers are passed on as they come. */
+export function agentsClient(host: HostClient, as: CallAs) {
+  const call = <T>(method: string, path: string, body?: unknown) => host.call<(T & Refusal) | null>(method, path, body, as);
+  return {
+    list: (query?: Parameters<typeof agentPaths.agents>[0]) => call<{ agents: AgentRecord[]; total?: number; hasMore: boolean }>('GET', agentPaths.agents(query)),
+    get: (id: string) => call<AgentRecord>('GET', agentPaths.agent(id)),
+    runtime: (id: string) => call<AgentRuntimeView>('GET', agentPaths.runtime(id)),
+    recordMessage: (message: NewAgentMessage) => call<AgentMessage>('POST', agentPaths.recordMessage, message),
+  };
+}
+
+/** Records a delivered message (or a reply) in the agents extension's store; a refusal throws. */
+export async function recordAgentMessage(host: HostClient, as: CallAs, message: NewAgentMessage): Promise<AgentMessage> {
+  const reply = await agentsClient(host, as).recordMessage(message);
+  if (reply.status !== 201 || !reply.body) throw agentsError(reply, 'recording the message');
+  return reply.body;
+}
+
+/** A refusal of the agents extension passed on as an error naming `what` (and the extension when it is not loaded). */
+export const agentsError = (reply: RouteAnswer<unknown>, what: string) => upstreamError(reply, what, 'agents');
+
+export interface AgentRef {
+  id: string;
+  name: string;
+}
+
+/** An agent of the caller's tenant by id or by its (tenant-unique) name. */
+export async function resolveAgent(host: HostClient, as: CallAs, ref: string): Promise<AgentRef> {
+  const agents = agentsClient(host, as);
+  const byId = await agents.get(ref);
+  if (byId.status === 200 && byId.body) return { id: byId.body.id, name: byId.body.name };
+  if (byId.status !== 404 || byId.body?.code === 'ROUTE_NOT_FOUND') throw agentsError(byId, `looking up agent ${ref}`);
+  const search = await agents.list({ limit: 200, search: ref });
+  if (search.status !== 200 || !search.body) throw agentsError(search, `looking up agent ${ref}`);
+  const match = search.body.agents.find((a) => a.name === ref);
+  if (!match) throw notFound(`agent ${ref}`);
+  return { id: match.id, name: match.name };
+}
+
+/** An agent of the caller's tenant by id only (another tenant's answers NOT_FOUND, as an unknown one). */
+export async function agentById(host: HostClient, as: CallAs, id: string): Promise<AgentRef> {
+  const reply = await agentsClient(host, as).get(id);
+  if (reply.status === 200 && reply.body) return { id: reply.body.id, name: reply.body.name };
+  if (reply.status === 404 && reply.body?.code !== 'ROUTE_NOT_FOUND') throw notFound(`agent ${id}`);
+  throw agentsError(reply, `looking up agent ${id}`);
+}
