@@ -166,6 +166,16 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
   };
 }
 
+/**
+ * The environment variables the kernel's configuration reads, found by reading a configuration from an
+ * empty environment that notes each name asked for: no manifest may declare one as its secret or setting.
+ */
+export const KERNEL_VARIABLES: ReadonlySet<string> = (() => {
+  const read = new Set<string>();
+  loadConfig({}, new Proxy({}, { get: (_env, name) => void (typeof name === 'string' && read.add(name)) }), false);
+  return read;
+})();
+
 /** Where a developer expects projects: the home folder, the folder the server started in, the system temp folder. */
 function defaultRoots(): string[] {
   return [...new Set([homedir(), process.cwd(), tmpdir()])];

@@ -6,6 +6,8 @@ import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
 import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
+import { KERNEL_VARIABLES } from '../config.js';
+import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import { readSchemaFile, type FileCache } from './schema-files.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -98,6 +100,10 @@ export interface Manifest {
     startTimeoutMs: number | undefined;
     /** What its data folder may take on disk, in MiB (unset: the server's default; ROOST_EXTENSION_DISK_MB overrides it). */
     diskMb: number | undefined;
+    /** The environment variables its `secret` may read (with the secrets capability). */
+    secrets: string[];
+    /** [server.settings]: setting name → environment variable, for settings documented without ROOST_EXT_<NAME>_. */
+    namedSettings: Record<string, string>;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -124,6 +130,8 @@ interface RawManifest {
     timeout_ms?: number;
     start_timeout_ms?: number;
     disk_mb?: number;
+    secrets?: string[];
+    settings?: Record<string, string>;
     routes?: Array<string | { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean }>;
     ws?: string[];
     subscribe?: string[];
@@ -167,6 +175,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   const { build: buildHook, ...hooks } = raw.hooks ?? {};
   const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
   const sandbox = normaliseSandbox(raw.sandbox ?? {});
+  refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {})]);
   return {
     name,
     version: raw.plugin.version,
@@ -215,6 +224,16 @@ export function assertServerProtocol(manifest: Manifest): void {
   }
 }
 
+/**
+ * A manifest declares variables of its own feature, never the kernel's (its database URL, its keys):
+ * those, the sealing key `secret` hands out by name, and the two prefixes the kernel already routes
+ * (ROOST_EXT_<NAME>_ settings, ROOST_SECRET_ secrets) are refused.
+ */
+function refuseKernelVariables(plugin: string, names: string[]): void {
+  const taken = names.find((variable) => KERNEL_VARIABLES.has(variable) || variable === EXTENSION_KEY_SECRET || variable.startsWith('ROOST_EXT_') || variable.startsWith('ROOST_SECRET_'));
+  if (taken) throw new RoostError('VALIDATION_ERROR', `plugin ${plugin} declares ${taken} as a secret or setting: that variable is the kernel's own (or routed by its prefix); declare a variable of the extension's feature`);
+}
+
 /** fledge writes `filesystem = "none" | "project" | "plugin"`; the grant is a boolean plus its scope. */
 function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): { capabilities: Record<string, boolean>; filesystemScope?: FilesystemScope } {
   const capabilities: Record<string, boolean> = {};
@@ -251,6 +270,8 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
     diskMb: server.disk_mb,
+    secrets: server.secrets ?? [],
+    namedSettings: server.settings ?? {},
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
