@@ -15,7 +15,6 @@ import type { McpTokens } from './mcp/tokens.js';
 import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
 import type { TenantPlans } from './tenants/plans.js';
-import type { DeviceAuthorizations } from './auth/device.js';
 import type { WsHub } from './ws/hub.js';
 
 export interface Kernel {
@@ -28,7 +27,6 @@ export interface Kernel {
   audit: AuditLog;
   keys: KeyStore;
   tenantPlans: TenantPlans;
-  devices: DeviceAuthorizations;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   settings: Settings;

@@ -13,7 +13,6 @@ import { packageRoot } from '../protocol/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
-import { DeviceAuthorizations } from './auth/device.js';
 import { TenantPlans } from './tenants/plans.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { SharedRateLimiter } from './auth/rate-limit-shared.js';
@@ -107,7 +106,6 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
       tenantPlans: new TenantPlans(db, config.plans),
-      devices: new DeviceAuthorizations(db, keys, { ttlSeconds: config.deviceCodeTtlSeconds, intervalSeconds: config.devicePollIntervalSeconds }),
       bus: new EventBus(log),
       audit: new AuditLog(db, config.dataDir, log),
       auth: new Authenticator(keys, config.localAuthRequired),
@@ -168,6 +166,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         // Work another instance held (sessions) is looked for as often as a singleton's leadership is retried.
         takeoverMs: config.leaderRetryMs,
         protectedFiles: config.protectedFiles,
+        // The server's address as people reach it (ROOST_PUBLIC_URL), for links an extension hands out.
+        publicUrl: config.publicUrl ?? null,
         dataDir: config.dataDir,
         operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
       }),

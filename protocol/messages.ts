@@ -8,6 +8,8 @@ export const FLEDGE_PROTOCOL = 'fledge-v1';
 export interface WireError {
   code: string;
   message: string;
+  /** What the error's HTTP body carries as `details` (PLAN_LIMIT's limit, a retryAfter), passed on as it is. */
+  details?: unknown;
 }
 
 export interface ResponseMessage {
@@ -173,9 +175,11 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   queue_depth: undefined,
   tenant_plan: 'plans',
   set_tenant_plan: 'system',
+  key_grant: 'keys',
+  mint_key: 'keys',
 };
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'system', 'plans',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'system', 'plans', 'keys',
 ] as const;

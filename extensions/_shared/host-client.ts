@@ -2,8 +2,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
-import type { ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
+import type { AuthContext, ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
 import type { ToolSpec } from './providers/types.js';
+
+type Role = AuthContext['role'];
 
 export interface TenantPlanView {
   tenantId: string;
@@ -126,6 +128,19 @@ export class HostClient {
   /** Moves a tenant to a plan or billing state (capability `system`: what the payment processor reported). */
   setTenantPlan(tenantId: string, change: { plan?: string; billingStatus?: string; readOnlyAt?: string | null }): Promise<TenantPlanView> {
     return this.peer.request({ type: 'set_tenant_plan', tenantId, ...change });
+  }
+
+  /**
+   * A signed promise of an API key for the caller of the request being served, in their tenant with at
+   * most their role, valid `ttlSeconds` (capability `keys`); `mintKey` makes the key when it is collected.
+   */
+  keyGrant(requestId: string, role: Role, ttlSeconds: number): Promise<{ grant: string; tenantId: string; role: Role; expiresAt: string }> {
+    return this.peer.request({ type: 'key_grant', requestId, role, ttlSeconds });
+  }
+
+  /** The key a grant promised, made now (capability `keys`). */
+  mintKey(grant: string, label: string): Promise<{ key: string; tenantId: string; role: Role; expiresAt: string | null }> {
+    return this.peer.request({ type: 'mint_key', grant, label });
   }
 
   /** Ask to be started with the server while holding work that must go on (server extensions only). */

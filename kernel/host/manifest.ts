@@ -33,6 +33,8 @@ export interface RouteDoc {
   status?: number;
   /** The success body's media type when it is not JSON (`content_type` in plugin.toml). */
   contentType?: string;
+  /** Error answers of another shape than {error, code} (`errors` in plugin.toml), schemas already read. */
+  responses?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
 export interface ToolDecl {
@@ -138,7 +140,7 @@ interface RawManifest {
     broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
-    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string }>;
+    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string; errors?: Record<string, { description: string; schema: string }> }>;
   };
 }
 
@@ -296,7 +298,8 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
     if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
     const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`, files) : undefined);
     if (doc.content_type && doc.response) throw new RoostError('VALIDATION_ERROR', `[server.openapi] "${key}": a route answers either a JSON body (response) or another content_type, not both`);
-    const [query, request, response] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')]);
+    const [query, request, response, errors] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response'),
+      Promise.all(Object.entries(doc.errors ?? {}).map(async ([status, e]) => [status, { description: e.description, schema: (await schema(e.schema, `${status} error`))! }] as const))]);
     route.doc = {
       ...(doc.summary ? { summary: doc.summary } : {}),
       ...(query ? { query } : {}),
@@ -304,6 +307,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
       ...(response ? { response } : {}),
       ...(doc.status ? { status: doc.status } : {}),
       ...(doc.content_type ? { contentType: doc.content_type } : {}),
+      ...(errors.length > 0 ? { responses: Object.fromEntries(errors) } : {}),
     };
   }));
   return routes;

@@ -252,6 +252,11 @@ export class PluginProcess {
         return need('tenantPlan')(this.tenantOf(m));
       case 'set_tenant_plan':
         return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus, readOnlyAt: m.readOnlyAt });
+      case 'key_grant':
+        // Only for the caller of a request this extension is serving: never a tenant it names.
+        return need('keyGrant')(this.callerOf(m.requestId), m.role, m.ttlSeconds);
+      case 'mint_key':
+        return need('mintKey')(m.grant, m.label);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0 });
@@ -277,6 +282,12 @@ export class PluginProcess {
     }
     if (typeof m.tenantId === 'string') return m.tenantId;
     throw new RoostError('VALIDATION_ERROR', 'tenant_plan needs requestId (the request being served) or tenantId');
+  }
+
+  private callerOf(requestId: unknown): AuthContext {
+    const auth = typeof requestId === 'string' ? this.inFlightAuth.get(requestId) : undefined;
+    if (!auth) throw new RoostError('VALIDATION_ERROR', `requestId ${String(requestId)} is not a request in flight`);
+    return auth;
   }
 
   /** A call runs as the caller of the request it serves, or as this extension acting for a tenant. */

@@ -85,4 +85,8 @@ export interface HostServices {
   tenantPlan?(tenantId: string): Promise<unknown>;
   /** Moves a tenant to a plan or billing state: what the payment processor reported (capability `system`). */
   setTenantPlan?(tenantId: string, change: PlanChange): Promise<unknown>;
+  /** A signed grant to mint a key for the caller of a request in flight, at most their role (capability `keys`, kernel/auth/key-grants.ts). */
+  keyGrant?(caller: AuthContext, role: string, ttlSeconds: number): Promise<unknown>;
+  /** The key a grant promised (capability `keys`). */
+  mintKey?(grant: string, label: string): Promise<unknown>;
 }

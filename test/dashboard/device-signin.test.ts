@@ -42,7 +42,7 @@ describe('signing in to the dashboard with another device', () => {
     const { page } = d;
     const code = await startFlow();
     const complete = await page.getByRole('link', { name: 'Open with the code filled in' }).getAttribute('href');
-    assert.match(complete!, new RegExp(`/api/auth/verify\\?user_code=${code}$`));
+    assert.match(complete!, new RegExp(`/ui/#/device/${code}$`));
     assert.equal(await page.getByRole('link', { name: 'Approve in the dashboard' }).getAttribute('href'), `${d.server.url}/ui/#/device/${code}`);
     assert.deepEqual(await seriousViolations(page), [], 'accessibility of the waiting sign-in');
     await d.shot('device-signin-waiting');
