@@ -167,6 +167,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   token: 'tokens',
   mcp_tools: 'tokens',
   routes: 'call',
+  extensions: 'call',
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,

@@ -120,6 +120,11 @@ export class HostClient {
     return this.peer.request({ type: 'routes', prefix });
   }
 
+  /** The loaded extensions (capability `call`): name, description, MCP tool names, the routes they serve over HTTP. */
+  extensions(): Promise<Array<{ name: string; description: string; tools: string[]; routes: Array<{ method: string; path: string }> }>> {
+    return this.peer.request({ type: 'extensions' });
+  }
+
   /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */
   tenantPlan(as: { requestId: string } | { tenantId: string }): Promise<TenantPlanView> {
     return this.peer.request({ type: 'tenant_plan', ...as });

@@ -242,6 +242,8 @@ export class PluginProcess {
         return need('mcpTools')();
       case 'routes':
         return need('routes')(typeof m.prefix === 'string' ? m.prefix : '/');
+      case 'extensions':
+        return need('extensions')();
       case 'system_metrics':
         return need('systemMetrics')();
       case 'restart':

@@ -61,6 +61,12 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     systemMetrics: () => k.metrics.sample(),
     mcpTools: async () => listedTools(k),
     routes: async (prefix) => k.routes.all().filter((r) => r.decl.path.startsWith(prefix)).map((r) => ({ method: r.decl.method, path: r.decl.path, extension: r.owner })),
+    extensions: async () => k.registry.list().filter((ext) => ext.state !== 'unloaded').map((ext) => ({
+      name: ext.manifest.name,
+      description: ext.manifest.description,
+      tools: ext.manifest.server?.tools.map((tool) => tool.name) ?? [],
+      routes: (ext.manifest.server?.routes ?? []).filter((r) => !r.internal).map((r) => ({ method: r.method, path: r.path })),
+    })),
     tenantPlan: (tenantId) => k.tenantPlans.mustGet(tenantId),
     setTenantPlan: async (tenantId, change) => {
       const before = await k.tenantPlans.mustGet(tenantId);

@@ -77,6 +77,8 @@ export interface HostServices {
   mcpTools?(): Promise<unknown>;
   /** The routes the loaded extensions declare whose path starts with `prefix` (what `call` can reach). */
   routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
+  /** The loaded extensions as their manifests describe them: name, description, MCP tools and routes (what `call` can reach). */
+  extensions?(): Promise<Array<{ name: string; description: string; tools: string[]; routes: Array<{ method: string; path: string }> }>>;
   /** A graceful restart of the whole server, shortly after answering (capability `system`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */

@@ -108,7 +108,7 @@ describe('signing in to the dashboard with another device', () => {
 });
 
 describe('the device flow polling', () => {
-  const code: DeviceCode = { device_code: 'd', user_code: 'BCDF-GHJK', verification_uri: 'http://x/api/auth/verify', expires_in: 60, interval: 2 };
+  const code: DeviceCode = { device_code: 'd', user_code: 'BCDF-GHJK', verification_uri: 'http://x/ui/#/device', expires_in: 60, interval: 2 };
   /** A fake clock and token endpoint answering `answers` in turn; records each wait. */
   function io(answers: Array<{ status: number; body: unknown }>) {
     let now = 0;

@@ -3,13 +3,12 @@ import Router from '@koa/router';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
 import { openApiDocument } from '../openapi.js';
-import { registerAgentCardRoute } from './agent-card.js';
 import { registerAuditRoutes } from './audit.js';
 import { registerPluginRoutes } from './plugins.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
 
-const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register', 'GET /.well-known/agent-card.json']);
+const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register']);
 
 export function isKernelPublicRoute(method: string, path: string): boolean {
   return PUBLIC.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);
@@ -20,7 +19,6 @@ export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
   registerTenantRoutes(router, k);
   registerPluginRoutes(router, k);
   registerAuditRoutes(router, k);
-  registerAgentCardRoute(router, k);
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApiDocument(k, router);
   });

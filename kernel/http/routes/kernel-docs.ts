@@ -40,5 +40,4 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'POST /api/plugins/:name/revoke': { summary: 'Revoke a capability from an extension (instance owner)', request: 'api/plugin-grant.json', response: 'api/plugin.json' },
   'GET /api/audit-log': { summary: "The tenant's audit log, newest first", query: 'api/audit-query.json', response: 'api/audit-page.json' },
   'GET /api/audit-log/verify': { summary: 'Verify the hash chain of the audit log', response: 'api/audit-verify.json' },
-  'GET /.well-known/agent-card.json': { summary: "The server's A2A agent card", response: 'api/agent-card.json' },
 };
