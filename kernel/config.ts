@@ -81,11 +81,8 @@ export interface ServerConfig {
   extensionLogLimit: { linesPerSecond: number; burst: number };
   /** ROOST_PLANS: the plans tenants can be on and their limits (kernel/tenants/plans.ts). */
   plans: Record<string, PlanLimits>;
-  /** RFC 8628 device authorization: how long a device code lives, and the polling interval it asks for. */
-  deviceCodeTtlSeconds: number;
   /** ROOST_PUBLIC_URL: the server's address as people reach it (behind a proxy), for links such as the device flow's verification_uri. */
   publicUrl: string | undefined;
-  devicePollIntervalSeconds: number;
   /** ROOST_IDEMPOTENCY_TTL_SECONDS: how long an Idempotency-Key's answer is kept (kernel/http/idempotency.ts). */
   idempotencyTtlSeconds: number;
   /** Slow and greedy clients (kernel/http/connection-limits.ts); 0 turns a limit off. */
@@ -155,8 +152,6 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     },
     plans: plansFrom(env.ROOST_PLANS),
     publicUrl: env.ROOST_PUBLIC_URL ? publicUrlFrom(env.ROOST_PUBLIC_URL) : undefined,
-    deviceCodeTtlSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_CODE_TTL_SECONDS, 'ROOST_DEVICE_CODE_TTL_SECONDS') ?? 600),
-    devicePollIntervalSeconds: Math.max(1, intFrom(env.ROOST_DEVICE_POLL_INTERVAL_SECONDS, 'ROOST_DEVICE_POLL_INTERVAL_SECONDS') ?? 5),
     idempotencyTtlSeconds: Math.max(1, intFrom(env.ROOST_IDEMPOTENCY_TTL_SECONDS, 'ROOST_IDEMPOTENCY_TTL_SECONDS') ?? 86_400),
     headersTimeoutMs: intFrom(env.ROOST_HEADERS_TIMEOUT_MS, 'ROOST_HEADERS_TIMEOUT_MS') ?? 10_000,
     requestTimeoutMs: intFrom(env.ROOST_REQUEST_TIMEOUT_MS, 'ROOST_REQUEST_TIMEOUT_MS') ?? 60_000,
@@ -165,6 +160,16 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     wsMaxBufferedBytes: Math.max(65_536, intFrom(env.ROOST_WS_MAX_BUFFERED_BYTES, 'ROOST_WS_MAX_BUFFERED_BYTES') ?? 4 * 1024 * 1024),
   };
 }
+
+/**
+ * The environment variables the kernel's configuration reads, found by reading a configuration from an
+ * empty environment that notes each name asked for: no manifest may declare one as its secret or setting.
+ */
+export const KERNEL_VARIABLES: ReadonlySet<string> = (() => {
+  const read = new Set<string>();
+  loadConfig({}, new Proxy({}, { get: (_env, name) => void (typeof name === 'string' && read.add(name)) }), false);
+  return read;
+})();
 
 /** Where a developer expects projects: the home folder, the folder the server started in, the system temp folder. */
 function defaultRoots(): string[] {

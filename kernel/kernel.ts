@@ -16,7 +16,6 @@ import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
 import type { TenantPlans } from './tenants/plans.js';
 import type { TenantReadOnly } from './tenants/read-only.js';
-import type { DeviceAuthorizations } from './auth/device.js';
 import type { WsHub } from './ws/hub.js';
 
 export interface Kernel {
@@ -30,7 +29,6 @@ export interface Kernel {
   keys: KeyStore;
   tenantPlans: TenantPlans;
   readOnly: TenantReadOnly;
-  devices: DeviceAuthorizations;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   settings: Settings;

@@ -14,7 +14,6 @@ import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { clientAddresses } from './http/client-address.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
-import { DeviceAuthorizations } from './auth/device.js';
 import { TenantPlans } from './tenants/plans.js';
 import { TenantReadOnly } from './tenants/read-only.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
@@ -34,6 +33,7 @@ import { listenUiPort } from './http/ui-port.js';
 import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
+import { extensionSettings } from './host/extension-settings.js';
 import { ExtensionLauncher } from './host/launcher.js';
 import { ExtensionLogs } from './host/log-limit.js';
 import { followRemotePluginChanges } from './host/plugin-changes.js';
@@ -57,12 +57,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Environment variables an extension may read through the `secrets` capability. */
-const SECRET_NAMES = new Set([
-  'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OLLAMA_HOST', 'GITHUB_TOKEN', 'ROOST_GITHUB_API',
-  // the research extension: its search API and the Chromium it drives
-  'ROOST_SEARCH_API_URL', 'ROOST_SEARCH_API_KEY', 'ROOST_CHROMIUM_PATH',
-]);
 /** The only environment an extension process inherits; everything else arrives in init or via `secret`. */
 // ROOST_CLOCK: `test` gives extensions that keep time (schedules, workflows) a clock tests move by hand.
 const EXTENSION_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV', 'SYSTEMROOT', 'ROOST_CLOCK'];
@@ -115,7 +109,6 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
       tenantPlans: new TenantPlans(db, config.plans),
       readOnly: new TenantReadOnly(db),
-      devices: new DeviceAuthorizations(db, keys, { ttlSeconds: config.deviceCodeTtlSeconds, intervalSeconds: config.devicePollIntervalSeconds }),
       bus: new EventBus(log),
       audit: new AuditLog(db, config.dataDir, log),
       auth: new Authenticator(keys, config.localAuthRequired, clientAddresses(config.trustedProxies)),
@@ -162,20 +155,22 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       storageFor: (name) => storageFor(config, db, name, relays),
       servicesFor: (name) => {
         const ext = kernel.registry.get(name);
-        const services = serverServices(kernel, ws, name, ext.manifest.dir, { names: SECRET_NAMES, extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
+        const services = serverServices(kernel, ws, name, ext.manifest.dir, { names: new Set(ext.manifest.server?.secrets), extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
         // What it logs counts against its log rate limit.
         return { ...services, output: (text) => extensionLogs.write(name, 'info', `[${name}] ${text}`), log: (level, message, fields) => extensionLogs.write(name, level, message, fields) };
       },
       // What every extension learns at init; the operational mode then follows the system.operational_mode event.
       initConfig: async (name) => ({
-        // An extension's own settings: the environment variables named ROOST_EXT_<NAME>_… (see docs/configuration.md).
-        settings: extensionSettings(name, process.env),
+        // An extension's own settings: ROOST_EXT_<NAME>_… and its manifest's [settings] (see docs/configuration.md).
+        settings: extensionSettings(kernel.registry.get(name).manifest, process.env),
         serverUrl: `http://127.0.0.1:${server.address() ? (server.address() as AddressInfo).port : config.port}`,
         allowedRoots: config.allowedRoots,
         tenantWorkspaces: tenantWorkspaces(config) ?? null,
         // Work another instance held (sessions) is looked for as often as a singleton's leadership is retried.
         takeoverMs: config.leaderRetryMs,
         protectedFiles: config.protectedFiles,
+        // The server's address as people reach it (ROOST_PUBLIC_URL), for links an extension hands out.
+        publicUrl: config.publicUrl ?? null,
         dataDir: config.dataDir,
         operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
       }),
@@ -276,23 +271,6 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     throw err;
   }
 }
-
-/**
- * The environment variables an extension reads as its settings: ROOST_EXT_<ITS NAME>_* (name upper-cased,
- * - as _), without the prefix. A prefix of their own, so no extension name can reach the kernel's variables.
- */
-export function extensionSettings(name: string, env: NodeJS.ProcessEnv): Record<string, string> {
-  const prefix = `ROOST_EXT_${name.toUpperCase().replace(/-/g, '_')}_`;
-  const own = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(prefix) && entry[1] !== undefined).map(([key, value]) => [key.slice(prefix.length), value]));
-  // Variables documented without the prefix reach their one extension too; its prefixed ones win.
-  const named = Object.entries(NAMED_SETTINGS[name] ?? {}).filter(([, variable]) => env[variable] !== undefined && env[variable] !== '');
-  return { ...Object.fromEntries(named.map(([setting, variable]) => [setting, env[variable]!])), ...own };
-}
-
-/** Setting ← environment variable, per extension, for the variables the docs name without ROOST_EXT_. */
-const NAMED_SETTINGS: Record<string, Record<string, string>> = {
-  chainchat: { ALGOD_URL: 'ROOST_ALGOD_URL', INDEXER_URL: 'ROOST_INDEXER_URL', ALGOD_TOKEN: 'ROOST_ALGOD_TOKEN', INDEXER_TOKEN: 'ROOST_INDEXER_TOKEN' },
-};
 
 /** A port someone else holds is the one start-up failure a person fixes at once: say so, and how. */
 function listenError(err: NodeJS.ErrnoException, config: ServerConfig): Error {

@@ -8,6 +8,8 @@ export const FLEDGE_PROTOCOL = 'fledge-v1';
 export interface WireError {
   code: string;
   message: string;
+  /** What the error's HTTP body carries as `details` (PLAN_LIMIT's limit, a retryAfter), passed on as it is. */
+  details?: unknown;
 }
 
 export interface ResponseMessage {
@@ -166,6 +168,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   mcp_tools: 'tokens',
   routes: 'call',
   route_table: 'route_table',
+  extensions: 'call',
   ready: undefined,
   wake_on_start: undefined,
   leader: undefined,
@@ -175,9 +178,11 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   tenant_plan: 'plans',
   set_tenant_plan: 'tenants',
   set_tenant_read_only: 'tenants',
+  key_grant: 'keys',
+  mint_key: 'keys',
 };
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'plans', 'route_table',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'plans', 'route_table', 'keys',
 ] as const;

@@ -146,7 +146,7 @@ export class Peer {
   }
 
   respondError(id: string, error: WireError): void {
-    this.notify({ type: 'response', id, error: { code: error.code, message: error.message } });
+    this.notify({ type: 'response', id, error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } });
   }
 
   /** Fails every request still waiting (the other side is gone) and refuses new ones. */
@@ -224,7 +224,7 @@ export class Peer {
     if (message.error && typeof message.error === 'object') {
       const code = typeof message.error.code === 'string' ? message.error.code : 'PROTOCOL_ERROR';
       const text = typeof message.error.message === 'string' ? message.error.message : 'request failed';
-      entry.reject(new RoostError(code, text));
+      entry.reject(new RoostError(code, text, message.error.details === undefined ? {} : { details: message.error.details }));
     } else if (Buffer.isBuffer((message as { attachment?: unknown }).attachment)) {
       const value = typeof message.value === 'object' && message.value !== null ? message.value : {};
       entry.resolve({ ...value, attachment: (message as { attachment?: unknown }).attachment });
@@ -237,7 +237,7 @@ export class Peer {
     if (id === undefined) return this.warnFailure(type, err);
     const error = toRoostError(err);
     if (error.code === 'INTERNAL') this.warnFailure(type, err);
-    this.respondError(id, { code: error.code, message: error.message });
+    this.respondError(id, { code: error.code, message: error.message, details: error.details });
   }
 
   private warnFailure(type: string, err: unknown): void {

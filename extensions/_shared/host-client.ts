@@ -3,8 +3,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { Peer } from '../../protocol/peer.js';
-import type { ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
+import type { AuthContext, ExecOutputMessage, ExecResult } from '../../protocol/messages.js';
 import type { ToolSpec } from './providers/types.js';
+
+type Role = AuthContext['role'];
 
 export interface TenantPlanView {
   tenantId: string;
@@ -147,6 +149,11 @@ export class HostClient {
     return this.peer.request({ type: 'route_table' });
   }
 
+  /** The loaded extensions (capability `call`): name, description, MCP tool names, the routes they serve over HTTP. */
+  extensions(): Promise<Array<{ name: string; description: string; tools: string[]; routes: Array<{ method: string; path: string }> }>> {
+    return this.peer.request({ type: 'extensions' });
+  }
+
   /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */
   tenantPlan(as: { requestId: string } | { tenantId: string }): Promise<TenantPlanView> {
     return this.peer.request({ type: 'tenant_plan', ...as });
@@ -163,6 +170,19 @@ export class HostClient {
    */
   setTenantReadOnly(tenantId: string, at: string | null, reason?: string): Promise<{ at: string | null; reason: string | null; readOnly: boolean }> {
     return this.peer.request({ type: 'set_tenant_read_only', tenantId, at, ...(reason === undefined ? {} : { reason }) });
+  }
+
+  /**
+   * A signed promise of an API key for the caller of the request being served, in their tenant with at
+   * most their role, valid `ttlSeconds` (capability `keys`); `mintKey` makes the key when it is collected.
+   */
+  keyGrant(requestId: string, role: Role, ttlSeconds: number): Promise<{ grant: string; tenantId: string; role: Role; expiresAt: string }> {
+    return this.peer.request({ type: 'key_grant', requestId, role, ttlSeconds });
+  }
+
+  /** The key a grant promised, made now (capability `keys`). */
+  mintKey(grant: string, label: string): Promise<{ key: string; tenantId: string; role: Role; expiresAt: string | null }> {
+    return this.peer.request({ type: 'mint_key', grant, label });
   }
 
   /** Ask to be started with the server while holding work that must go on (server extensions only). */

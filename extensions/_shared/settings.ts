@@ -1,5 +1,5 @@
 // An extension's settings: the server's environment variables ROOST_EXT_<NAME>_<SETTING>, handed over in
-// init as `settings` (kernel/server.ts extensionSettings). A bad value stops the start with a clear error.
+// init as `settings` (kernel/host/extension-settings.ts). A bad value stops the start with a clear error.
 import { validationError } from '../../protocol/errors.js';
 import type { ExtensionContext } from './extension.js';
 

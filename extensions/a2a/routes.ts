@@ -3,11 +3,13 @@ import type { RouteHandler } from '../_shared/extension.js';
 import { A2A_BINDING } from '../agents/contract.js';
 import { serveJsonRpc } from './jsonrpc.js';
 import { remoteRoutes } from './routes-remotes.js';
+import { serveServerCard } from './server-card.js';
 import { taskRoutes } from './routes-tasks.js';
 
 export const routes: Record<string, RouteHandler> = {
   ...taskRoutes,
   ...remoteRoutes,
+  'GET /.well-known/agent-card.json': serveServerCard,
   'POST /a2a': (req, ctx) => serveJsonRpc(req, ctx),
   /** The binding agents' cards advertise (the agents contract defines it; a card names it while this route is declared). */
   [`POST ${A2A_BINDING.path}`]: (req, ctx) => serveJsonRpc(req, ctx, req.params.id!),

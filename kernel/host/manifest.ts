@@ -6,6 +6,8 @@ import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
 import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
+import { KERNEL_VARIABLES } from '../config.js';
+import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import { readSchemaFile, type FileCache } from './schema-files.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -35,6 +37,8 @@ export interface RouteDoc {
   status?: number;
   /** The success body's media type when it is not JSON (`content_type` in plugin.toml). */
   contentType?: string;
+  /** Error answers of another shape than {error, code} (`errors` in plugin.toml), schemas already read. */
+  responses?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
 export interface ToolDecl {
@@ -102,6 +106,10 @@ export interface Manifest {
     startTimeoutMs: number | undefined;
     /** What its data folder may take on disk, in MiB (unset: the server's default; ROOST_EXTENSION_DISK_MB overrides it). */
     diskMb: number | undefined;
+    /** The environment variables its `secret` may read (with the secrets capability). */
+    secrets: string[];
+    /** [server.settings]: setting name → environment variable, for settings documented without ROOST_EXT_<NAME>_. */
+    namedSettings: Record<string, string>;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -128,13 +136,15 @@ interface RawManifest {
     timeout_ms?: number;
     start_timeout_ms?: number;
     disk_mb?: number;
+    secrets?: string[];
+    settings?: Record<string, string>;
     routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
     broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
-    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string }>;
+    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string; errors?: Record<string, { description: string; schema: string }> }>;
   };
 }
 
@@ -171,6 +181,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   const { build: buildHook, ...hooks } = raw.hooks ?? {};
   const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
   const sandbox = normaliseSandbox(raw.sandbox ?? {});
+  refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {})]);
   return {
     name,
     version: raw.plugin.version,
@@ -219,6 +230,16 @@ export function assertServerProtocol(manifest: Manifest): void {
   }
 }
 
+/**
+ * A manifest declares variables of its own feature, never the kernel's (its database URL, its keys):
+ * those, the sealing key `secret` hands out by name, and the two prefixes the kernel already routes
+ * (ROOST_EXT_<NAME>_ settings, ROOST_SECRET_ secrets) are refused.
+ */
+function refuseKernelVariables(plugin: string, names: string[]): void {
+  const taken = names.find((variable) => KERNEL_VARIABLES.has(variable) || variable === EXTENSION_KEY_SECRET || variable.startsWith('ROOST_EXT_') || variable.startsWith('ROOST_SECRET_'));
+  if (taken) throw new RoostError('VALIDATION_ERROR', `plugin ${plugin} declares ${taken} as a secret or setting: that variable is the kernel's own (or routed by its prefix); declare a variable of the extension's feature`);
+}
+
 /** fledge writes `filesystem = "none" | "project" | "plugin"`; the grant is a boolean plus its scope. */
 function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): { capabilities: Record<string, boolean>; filesystemScope?: FilesystemScope } {
   const capabilities: Record<string, boolean> = {};
@@ -255,6 +276,8 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
     diskMb: server.disk_mb,
+    secrets: server.secrets ?? [],
+    namedSettings: server.settings ?? {},
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
@@ -282,7 +305,8 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
     if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
     const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`, files) : undefined);
     if (doc.content_type && doc.response) throw new RoostError('VALIDATION_ERROR', `[server.openapi] "${key}": a route answers either a JSON body (response) or another content_type, not both`);
-    const [query, request, response] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')]);
+    const [query, request, response, errors] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response'),
+      Promise.all(Object.entries(doc.errors ?? {}).map(async ([status, e]) => [status, { description: e.description, schema: (await schema(e.schema, `${status} error`))! }] as const))]);
     route.doc = {
       ...(doc.summary ? { summary: doc.summary } : {}),
       ...(query ? { query } : {}),
@@ -290,6 +314,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
       ...(response ? { response } : {}),
       ...(doc.status ? { status: doc.status } : {}),
       ...(doc.content_type ? { contentType: doc.content_type } : {}),
+      ...(errors.length > 0 ? { responses: Object.fromEntries(errors) } : {}),
     };
   }));
   return routes;

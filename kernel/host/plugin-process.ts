@@ -244,6 +244,8 @@ export class PluginProcess {
         return need('routes')(typeof m.prefix === 'string' ? m.prefix : '/');
       case 'route_table':
         return need('routeTable')();
+      case 'extensions':
+        return need('extensions')();
       case 'system_metrics':
         return need('systemMetrics')(m.scrape === true);
       case 'restart':
@@ -256,6 +258,11 @@ export class PluginProcess {
         return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus });
       case 'set_tenant_read_only':
         return need('setTenantReadOnly')(String(m.tenantId), { at: m.at ?? null, reason: m.reason ?? null });
+      case 'key_grant':
+        // Only for the caller of a request this extension is serving: never a tenant it names.
+        return need('keyGrant')(this.callerOf(m.requestId), m.role, m.ttlSeconds);
+      case 'mint_key':
+        return need('mintKey')(m.grant, m.label);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0, ...(Array.isArray(m.routes) ? { routes: m.routes } : {}) });
@@ -281,6 +288,12 @@ export class PluginProcess {
     }
     if (typeof m.tenantId === 'string') return m.tenantId;
     throw new RoostError('VALIDATION_ERROR', 'tenant_plan needs requestId (the request being served) or tenantId');
+  }
+
+  private callerOf(requestId: unknown): AuthContext {
+    const auth = typeof requestId === 'string' ? this.inFlightAuth.get(requestId) : undefined;
+    if (!auth) throw new RoostError('VALIDATION_ERROR', `requestId ${String(requestId)} is not a request in flight`);
+    return auth;
   }
 
   /** A call runs as the caller of the request it serves, or as this extension acting for a tenant. */

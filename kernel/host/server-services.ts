@@ -3,8 +3,11 @@
 import { hostname } from 'node:os';
 import { RoostError } from '../../protocol/errors.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
+import { KeyGrants } from '../auth/key-grants.js';
+import type { Role } from '../auth/keys.js';
 import type { Kernel } from '../kernel.js';
 import { routeDeclarations } from '../http/route-declarations.js';
+import { kernelSecret } from '../storage/pg-roles.js';
 import { listedTools } from '../mcp/tool-list.js';
 import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
@@ -22,6 +25,8 @@ export interface ExtensionSecrets {
 
 export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secrets: ExtensionSecrets, exec: ExecLaunch): HostServices {
   const source = `extension:${name}`;
+  // The key the grant promises makes the tenant one member more: the plan's member limit holds.
+  const keyGrants = new KeyGrants(k.keys, () => kernelSecret(k.db, 'key_grants'), async (tenantId) => k.tenantPlans.require(tenantId, 'members', await k.keys.countValid(tenantId)));
   return {
     exec: (request) => runExec(request, dir, exec),
     async store(key, value) {
@@ -58,6 +63,12 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     mcpTools: async () => listedTools(k),
     routes: async (prefix) => k.routes.all().filter((r) => r.decl.path.startsWith(prefix)).map((r) => ({ method: r.decl.method, path: r.decl.path, extension: r.owner })),
     routeTable: async () => routeDeclarations(k.routes),
+    extensions: async () => k.registry.list().filter((ext) => ext.state !== 'unloaded').map((ext) => ({
+      name: ext.manifest.name,
+      description: ext.manifest.description,
+      tools: ext.manifest.server?.tools.map((tool) => tool.name) ?? [],
+      routes: (ext.manifest.server?.routes ?? []).filter((r) => !r.internal).map((r) => ({ method: r.method, path: r.path })),
+    })),
     tenantPlan: (tenantId) => planWithReadOnly(k, tenantId),
     setTenantPlan: async (tenantId, change) => {
       const before = await k.tenantPlans.mustGet(tenantId);
@@ -79,6 +90,12 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
         throw new RoostError('VALIDATION_ERROR', `queue_depth: ${name} already reports ${MAX_QUEUES_PER_EXTENSION} queues, the most one extension may`);
       }
       queues.set(queue, depth);
+    },
+    keyGrant: (caller, role, ttlSeconds) => keyGrants.grant(name, caller, role as Role, ttlSeconds),
+    mintKey: async (grant, label) => {
+      const { key, record, grant: granted } = await keyGrants.mint(name, grant, label);
+      k.audit.append({ tenantId: record.tenantId, actor: source, action: 'grant.key_minted', resource: `tenant:${record.tenantId}`, detail: { role: record.role, grantedBy: granted.grantedBy, label: record.label } });
+      return { key, tenantId: record.tenantId, role: record.role, expiresAt: record.expiresAt };
     },
     restart: async (reason) => {
       k.audit.append({ tenantId: null, actor: source, action: 'server.restart', resource: 'server', detail: { reason } });

@@ -79,6 +79,8 @@ export interface HostServices {
   routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
   /** Every route a client can reach, with what its OpenAPI entry says (kernel/http/route-declarations.ts; capability `route_table`). */
   routeTable?(): Promise<unknown>;
+  /** The loaded extensions as their manifests describe them: name, description, MCP tools and routes (what `call` can reach). */
+  extensions?(): Promise<Array<{ name: string; description: string; tools: string[]; routes: Array<{ method: string; path: string }> }>>;
   /** A graceful restart of the whole server, shortly after answering (capability `restart`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */
@@ -89,4 +91,8 @@ export interface HostServices {
   setTenantPlan?(tenantId: string, change: PlanChange): Promise<unknown>;
   /** Makes a tenant read only from `at` (null: writable again), for the reason given (capability `tenants`). */
   setTenantReadOnly?(tenantId: string, change: { at: string | null; reason?: string | null }): Promise<unknown>;
+  /** A signed grant to mint a key for the caller of a request in flight, at most their role (capability `keys`, kernel/auth/key-grants.ts). */
+  keyGrant?(caller: AuthContext, role: string, ttlSeconds: number): Promise<unknown>;
+  /** The key a grant promised (capability `keys`). */
+  mintKey?(grant: string, label: string): Promise<unknown>;
 }

@@ -34,8 +34,6 @@ export interface State {
 const ANONYMOUS: Identity = { tenantId: '', role: 'viewer', actor: 'anonymous', keyHash: null, local: false };
 /** POSTs that change nothing a viewer could not see anyway. */
 const VIEWER_POSTS = new Set(['/api/ws/ticket']);
-/** OAuth endpoints (RFC 8628) take the form encoding their RFC names, as well as JSON. */
-const FORM_PATHS = new Set(['/api/auth/device', '/api/auth/device/token']);
 
 export interface HttpFront {
   koa: Koa<State>;
@@ -75,7 +73,7 @@ export function createApp(kernel: Kernel): HttpFront {
     // JSON is read as text and parsed by jsonBody(), which checks the JSON limits before JSON.parse.
     bodyParser({
       enableTypes: ['text'],
-      extendTypes: { text: ['application/json', '+json', 'application/x-www-form-urlencoded'] },
+      extendTypes: { text: ['application/json', '+json'] },
       parsedMethods: MUTATING_METHODS,
       textLimit: kernel.config.bodyLimitBytes,
       encoding: 'utf-8',
@@ -188,8 +186,7 @@ function bodyGuard(kernel: Kernel): Koa.Middleware<State> {
     const length = ctx.request.length ?? 0;
     if (length > kernel.config.bodyLimitBytes) throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${kernel.config.bodyLimitBytes} bytes`);
     const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
-    const form = FORM_PATHS.has(ctx.path) && ctx.request.is('urlencoded');
-    if (isMutating(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !form && !ctx.request.is('json', '+json')) {
+    if (isMutating(ctx.method) && hasBody && !ctx.state.route?.decl.raw && !ctx.request.is('json', '+json')) {
       throw new RoostError('VALIDATION_ERROR', `the body must be JSON (Content-Type: application/json), not ${ctx.get('content-type') || 'untyped'}`);
     }
     await next();

@@ -24,8 +24,7 @@ export function jsonBody(): Koa.Middleware {
   return async (ctx, next) => {
     const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
     if (typeof request.rawBody !== 'string') return next();
-    // Only the OAuth endpoints let a form through (app.ts bodyGuard); its fields arrive as strings.
-    request.body = ctx.request.is('urlencoded') ? Object.fromEntries(new URLSearchParams(request.rawBody)) : parseJsonBody(request.rawBody);
+    request.body = parseJsonBody(request.rawBody);
     await next();
   };
 }

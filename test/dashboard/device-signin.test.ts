@@ -42,7 +42,7 @@ describe('signing in to the dashboard with another device', () => {
     const { page } = d;
     const code = await startFlow();
     const complete = await page.getByRole('link', { name: 'Open with the code filled in' }).getAttribute('href');
-    assert.match(complete!, new RegExp(`/api/auth/verify\\?user_code=${code}$`));
+    assert.match(complete!, new RegExp(`/ui/#/device/${code}$`));
     assert.equal(await page.getByRole('link', { name: 'Approve in the dashboard' }).getAttribute('href'), `${d.server.url}/ui/#/device/${code}`);
     assert.deepEqual(await seriousViolations(page), [], 'accessibility of the waiting sign-in');
     await d.shot('device-signin-waiting');
@@ -108,7 +108,7 @@ describe('signing in to the dashboard with another device', () => {
 });
 
 describe('the device flow polling', () => {
-  const code: DeviceCode = { device_code: 'd', user_code: 'BCDF-GHJK', verification_uri: 'http://x/api/auth/verify', expires_in: 60, interval: 2 };
+  const code: DeviceCode = { device_code: 'd', user_code: 'BCDF-GHJK', verification_uri: 'http://x/ui/#/device', expires_in: 60, interval: 2 };
   /** A fake clock and token endpoint answering `answers` in turn; records each wait. */
   function io(answers: Array<{ status: number; body: unknown }>) {
     let now = 0;

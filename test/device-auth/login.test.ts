@@ -1,6 +1,6 @@
 // `roost login` end to end: the real binary (dist/cli/bin.js) runs the device flow against a real server,
-// a person approves in a real browser on the verification page (headless Chromium, under the page's
-// Content-Security-Policy), and the key lands in $ROOST_HOME/config.toml with mode 0600, beside the
+// a person approves in a real browser on the verification page, the dashboard's "Approve a device"
+// (headless Chromium, under the page's Content-Security-Policy), and the key lands in $ROOST_HOME/config.toml with mode 0600, beside the
 // tables already there. A denial, a bad --server and an unreachable one fail with clear messages.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -63,7 +63,7 @@ describe('roost login', { timeout: 90_000 }, () => {
     await writeFile(join(home, 'config.toml'), '[ai]\nprovider = "ollama"\n', { mode: 0o644 });
     const run = login(home, ['--server', server.url]);
     const { url, code } = await run.prompt;
-    assert.equal(url, `${server.url}/api/auth/verify?user_code=${code}`);
+    assert.equal(url, `${server.url}/ui/#/device/${code}`);
 
     const page = await browser.newPage();
     const refusals: string[] = [];
@@ -71,10 +71,12 @@ describe('roost login', { timeout: 90_000 }, () => {
       if (/Content Security Policy|Refused/i.test(message.text())) refusals.push(message.text());
     });
     await page.goto(url);
-    assert.equal(await page.inputValue('#user_code'), code, 'the link fills in the code');
-    await page.fill('#api_key', owner);
-    await page.click('button[value=approve]');
-    await page.waitForSelector('#result:has-text("Approved")');
+    await page.getByLabel('API key').fill(owner);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Approve a device' }).waitFor();
+    assert.equal(await page.getByLabel('User code').inputValue(), code, 'the link fills in the code');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
     await page.close();
     assert.deepEqual(refusals, [], 'the page runs under its own CSP');
 

@@ -12,7 +12,7 @@ const OWNER_KEY = 'rk_capabilities-test-owner-key-0123456789';
 describe('capabilities', () => {
   let server: TestServer;
   let dataDir: string;
-  const env = { ROOST_API_KEY: OWNER_KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/fake-provider' };
+  const env = { ROOST_API_KEY: OWNER_KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/fake-provider', ROOST_SEARCH_API_KEY: 'research-only', FX_PROBE_GREETING: 'hello', ROOST_ALGOD_URL: 'http://127.0.0.1:9/algod' };
   /** Has fx-probe send `message` to the host as a request and returns { value } or { error }. */
   const ask = async (message: Record<string, unknown>) => (await server.api('POST', '/api/fx-probe/host', { body: { message } })).body;
   const grant = (capability: string, action: 'grant' | 'revoke' = 'grant') => server.api('POST', `/api/plugins/fx-probe/${action}`, { body: { capability } });
@@ -91,6 +91,12 @@ describe('capabilities', () => {
     assert.equal((await ask({ type: 'tenant_plan', tenantId: 'default' })).error?.code, 'CAPABILITY_DENIED');
   });
 
+  it("hands an extension the settings its manifest names, and not another extension's", async () => {
+    const init = (await server.api('GET', '/api/fx-probe/init')).body;
+    assert.equal(init.config.settings.GREETING, 'hello');
+    assert.equal(init.config.settings.ALGOD_URL, undefined, "chainchat's named setting stays chainchat's");
+  });
+
   it('call and secret: refused without the grant, served at once with it', async () => {
     const call = { type: 'call', method: 'GET', path: '/api/projects' };
     assert.equal((await ask(call)).error.code, 'CAPABILITY_DENIED');
@@ -102,6 +108,7 @@ describe('capabilities', () => {
     assert.ok(Array.isArray(served.value.body.projects));
     assert.deepEqual(await ask({ type: 'secret', name: 'ANTHROPIC_BASE_URL' }), { value: env.ANTHROPIC_BASE_URL });
     assert.deepEqual(await ask({ type: 'secret', name: 'ROOST_API_KEY' }), { value: null }, 'the kernel key is never a secret extensions may read');
+    assert.deepEqual(await ask({ type: 'secret', name: 'ROOST_SEARCH_API_KEY' }), { value: null }, "another extension's declared secret is not this one's");
     await grant('call', 'revoke');
     assert.equal((await ask(call)).error.code, 'CAPABILITY_DENIED');
   });

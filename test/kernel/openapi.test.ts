@@ -136,7 +136,6 @@ describe('GET /api/openapi.json', () => {
     await call('POST', '/api/auth/device/token', { body: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.body.device_code, client_id: 'openapi-test' }, expect: 400 });
     await call('POST', '/api/auth/device', { body: {}, expect: 400 });
     await call('POST', '/api/auth/device/authorize', { body: { user_code: device.body.user_code, action: 'deny' }, expect: 200 });
-    await call('GET', '/api/auth/verify', { expect: 200 });
 
     await call('POST', '/api/plugins/feed/revoke', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/revoke' });
     await call('POST', '/api/plugins/feed/grant', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/grant' });

@@ -2,17 +2,13 @@
 import Router from '@koa/router';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
-import { registerAgentCardRoute } from './agent-card.js';
 import { registerAuditRoutes } from './audit.js';
-import { registerDeviceRoutes } from './device.js';
 import { KERNEL_ROUTE_DOCS } from './kernel-docs.js';
 import { registerPluginRoutes } from './plugins.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
 
-const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register', 'GET /.well-known/agent-card.json',
-  // RFC 8628: the device has no key yet; the verification page is plain HTML (approving needs one).
-  'POST /api/auth/device', 'POST /api/auth/device/token', 'GET /api/auth/verify']);
+const PUBLIC = new Set(['GET /api/health', 'GET /health/live', 'GET /health/ready', 'POST /api/tenants/register']);
 
 export function isKernelPublicRoute(method: string, path: string): boolean {
   return PUBLIC.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);
@@ -21,10 +17,8 @@ export function isKernelPublicRoute(method: string, path: string): boolean {
 export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
   registerSystemRoutes(router, k);
   registerTenantRoutes(router, k);
-  registerDeviceRoutes(router, k);
   registerPluginRoutes(router, k);
   registerAuditRoutes(router, k);
-  registerAgentCardRoute(router, k);
   assertEveryRouteDeclared(router);
 }
 

@@ -9,7 +9,7 @@ export interface KernelRouteDoc {
   request?: string;
   /** The success body's schema; for a body that is not JSON, `contentType` says what it is instead. */
   response?: string;
-  /** A success body that is not JSON (the device verification page: text/html). */
+  /** A success body that is not JSON (text/html, text/plain). */
   contentType?: string;
   status?: number;
   /** Answers besides the success and the shared Error body (a 503 readiness, RFC 6749 error bodies). */
@@ -33,10 +33,6 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'GET /api/tenants/me/members': { summary: "The tenant's members (operator)", response: 'api/members.json' },
   'POST /api/tenants/me/members': { summary: 'Add a member: a new key with a role (owner)', request: 'api/member-create.json', status: 201, response: 'api/member-created.json' },
   'DELETE /api/tenants/me/members/:keyHash': { summary: 'Remove a member (owner); the last working owner key cannot go', status: 204 },
-  'POST /api/auth/device': { summary: 'RFC 8628 device authorization request (public; form or JSON: client_id)', response: 'api/device-authorization.json', responses: { 400: { description: 'an RFC 6749 error', schema: 'api/oauth-error.json' } } },
-  'POST /api/auth/device/token': { summary: 'RFC 8628 device access token request (public; form or JSON): the key, or authorization_pending, slow_down, access_denied, expired_token', response: 'api/device-token.json', responses: { 400: { description: 'an RFC 6749 error: authorization_pending, slow_down, access_denied, expired_token, …', schema: 'api/oauth-error.json' } } },
-  'POST /api/auth/device/authorize': { summary: "Approve or deny a device's user code for the caller's tenant and role", response: 'api/device-decision.json' },
-  'GET /api/auth/verify': { summary: 'The device verification page (HTML)', contentType: 'text/html' },
   'GET /api/plugins': { summary: 'The extensions: state, capabilities, routes, tools', response: 'api/plugins.json' },
   'POST /api/plugins/load': { summary: 'Load an extension by name or absolute path (instance owner)', request: 'api/plugin-load.json', status: 201, response: 'api/plugin.json' },
   'POST /api/plugins/:name/unload': { summary: 'Unload an extension (instance owner)', response: 'api/plugin.json' },
@@ -44,7 +40,6 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'POST /api/plugins/:name/revoke': { summary: 'Revoke a capability from an extension (instance owner)', request: 'api/plugin-grant.json', response: 'api/plugin.json' },
   'GET /api/audit-log': { summary: "The tenant's audit log, newest first", query: 'api/audit-query.json', response: 'api/audit-page.json' },
   'GET /api/audit-log/verify': { summary: 'Verify the hash chain of the audit log', response: 'api/audit-verify.json' },
-  'GET /.well-known/agent-card.json': { summary: "The server's A2A agent card", response: 'api/agent-card.json' },
 };
 
 const ERROR_RESPONSE = { description: 'an error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
