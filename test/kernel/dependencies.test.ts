@@ -5,6 +5,7 @@
 // fx-cycle-a and fx-cycle-b require each other; fx-orphan requires fx-missing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { parseManifest } from '../../kernel/host/manifest.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fixture, pluginInfo } from '../fixtures/extensions/helpers.js';
 
@@ -20,6 +21,16 @@ describe('extension dependencies', () => {
     assert.equal(res.status, 200, res.text);
     return res.body as { pid: number; loadedAt: number; readyAt: number };
   };
+
+  it('validates the names in requires and uses', async () => {
+    const toml = (lines: string) => `[plugin]\nname = "x"\nversion = "1.0.0"\nprotocol = "cli-v1"\n[server]\nmain = "main.mjs"\n${lines}\n`;
+    const parsed = await parseManifest(toml('requires = ["b", "a"]\nuses = ["c"]'), '/tmp');
+    assert.deepEqual([parsed.server!.requires, parsed.server!.uses], [['a', 'b'], ['c']]);
+    await assert.rejects(parseManifest(toml('requires = ["Not A Name"]'), '/tmp'), /requires/);
+    await assert.rejects(parseManifest(toml('uses = ["a", "a"]'), '/tmp'), /uses/);
+    await assert.rejects(parseManifest(toml('requires = ["x"]'), '/tmp'), /plugin x names itself in \[server\] requires or uses/);
+    await assert.rejects(parseManifest(toml('requires = ["a"]\nuses = ["a"]'), '/tmp'), /names a in both \[server\] requires and uses/);
+  });
 
   it('refuses a cycle of hard requirements at start-up, naming it, and keeps the rest', async () => {
     for (const name of ['fx-cycle-a', 'fx-cycle-b']) {
