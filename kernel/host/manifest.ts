@@ -98,6 +98,10 @@ export interface Manifest {
   server?: {
     main: string;
     activation: 'eager' | 'lazy';
+    /** Extensions it cannot work without: started before it, and kept loaded while it is (host/dependencies.ts). */
+    requires: string[];
+    /** Extensions it calls when they are loaded; without one, what needs it answers a clear error. */
+    uses: string[];
     timeoutMs: number;
     /**
      * How long the start (spawn to `ready`, migrations included) may go without progress; unset: the
@@ -133,6 +137,8 @@ interface RawManifest {
   server?: {
     main: string;
     activation?: 'eager' | 'lazy';
+    requires?: string[];
+    uses?: string[];
     timeout_ms?: number;
     start_timeout_ms?: number;
     disk_mb?: number;
@@ -171,6 +177,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   }
   const raw = validate<RawManifest>('plugin-manifest.json', data, 'plugin.toml');
   const { name, protocol, runtime } = raw.plugin;
+  if (raw.server) checkDependencies(name, raw.server.requires ?? [], raw.server.uses ?? []);
   if (protocol !== undefined && protocol !== PROTOCOL && protocol !== FLEDGE_PROTOCOL) {
     throw new RoostError('VALIDATION_ERROR', `plugin ${name} speaks protocol "${protocol}"; this host speaks "${PROTOCOL}" (CLI plugins also "${FLEDGE_PROTOCOL}", or none for a plain plugin)`);
   }
@@ -224,6 +231,19 @@ export async function readManifestDir(dir: string): Promise<Array<{ folder: stri
   return read.filter(({ manifest }) => (manifest instanceof Error ? !(manifest instanceof RoostError && manifest.message.startsWith('no plugin.toml')) : manifest.server !== undefined));
 }
 
+/** The extensions of several dirs, in order; one that cannot be read, or whose name came earlier, is logged and left out. */
+export async function readManifestDirs(dirs: string[], log: (level: string, message: string) => void): Promise<Manifest[]> {
+  const found: Manifest[] = [];
+  for (const dir of dirs) {
+    for (const { folder, manifest } of await readManifestDir(dir)) {
+      if (manifest instanceof Error) log('warn', `extension ${folder}: ${manifest.message}`);
+      else if (found.some((m) => m.name === manifest.name)) log('warn', `extension ${manifest.name} in ${manifest.dir}: an extension of that name is already registered; skipped`);
+      else found.push(manifest);
+    }
+  }
+  return found;
+}
+
 export function assertServerProtocol(manifest: Manifest): void {
   if (manifest.protocol !== PROTOCOL) {
     throw new RoostError('VALIDATION_ERROR', `plugin ${manifest.name} speaks protocol "${manifest.protocol}"; server extensions speak "${PROTOCOL}"`);
@@ -238,6 +258,13 @@ export function assertServerProtocol(manifest: Manifest): void {
 function refuseKernelVariables(plugin: string, names: string[]): void {
   const taken = names.find((variable) => KERNEL_VARIABLES.has(variable) || variable === EXTENSION_KEY_SECRET || variable.startsWith('ROOST_EXT_') || variable.startsWith('ROOST_SECRET_'));
   if (taken) throw new RoostError('VALIDATION_ERROR', `plugin ${plugin} declares ${taken} as a secret or setting: that variable is the kernel's own (or routed by its prefix); declare a variable of the extension's feature`);
+}
+
+/** An extension neither depends on itself nor names one extension as both a requirement and an optional use. */
+function checkDependencies(name: string, requires: string[], uses: string[]): void {
+  if (requires.includes(name) || uses.includes(name)) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names itself in [server] requires or uses`);
+  const both = requires.filter((r) => uses.includes(r));
+  if (both.length > 0) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names ${both.join(', ')} in both [server] requires and uses: a requirement is used anyway`);
 }
 
 /** fledge writes `filesystem = "none" | "project" | "plugin"`; the grant is a boolean plus its scope. */
@@ -273,6 +300,8 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
   return {
     main: server.main,
     activation: server.activation ?? 'lazy',
+    requires: [...(server.requires ?? [])].sort(),
+    uses: [...(server.uses ?? [])].sort(),
     timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
     startTimeoutMs: server.start_timeout_ms,
     diskMb: server.disk_mb,

@@ -31,8 +31,9 @@ async function apply(registry: ExtensionRegistry, change: PluginChange): Promise
     if (known && known.state !== 'unloaded') return;
     await registry.load(known ? change.name : change.dir);
   } else if (change.action === 'unload') {
-    if (known && known.state !== 'unloaded') await registry.unload(change.name);
+    // Forced: the instance that made the change announces each dependent it unloaded, and those may arrive after this one.
+    if (known && known.state !== 'unloaded') await registry.unload(change.name, true);
   } else if (known) {
-    await registry.setGrant(change.name, change.capability, change.action === 'grant');
+    await registry.setGrant(change.name, change.capability, change.action === 'grant', true);
   }
 }

@@ -8,8 +8,9 @@ import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js
 import type { StopOptions } from '../../protocol/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
+import { assertLoadable, assertNoDependents, dependentsToUnload, refusedAtStart } from './dependencies.js';
 import type { Launch } from './launcher.js';
-import { assertServerProtocol, readManifest, readManifestDir, type Manifest } from './manifest.js';
+import { assertServerProtocol, readManifest, readManifestDirs, type Manifest } from './manifest.js';
 import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
@@ -75,30 +76,22 @@ export class ExtensionRegistry {
     for (const ext of this.extensions.values()) clearTimeout(ext.restartTimer);
   }
 
-  /** Registers every sub-folder of each dir that holds a plugin.toml with a [server] table. */
+  /** Registers each dir's extensions; one whose requirements are missing or form a cycle is kept unloaded, with why. */
   async discover(dirs: string[]): Promise<void> {
-    for (const dir of dirs) {
-      const found = await readManifestDir(dir);
-      const unloaded = new Set((await this.deps.db('extension_sources').where({ loaded: false }).select('name')).map((row: { name: string }) => row.name));
-      for (const { folder, manifest } of found) {
-        if (manifest instanceof Error) {
-          this.deps.log('warn', `extension ${folder}: ${manifest.message}`);
-          continue;
-        }
-        if (this.extensions.has(manifest.name)) {
-          this.deps.log('warn', `extension ${manifest.name} in ${manifest.dir}: an extension of that name is already registered; skipped`);
-          continue;
-        }
-        if (unloaded.has(manifest.name)) {
-          this.track(manifest, 'unloaded');
-          continue;
-        }
-        // One bad extension (a route clash) is skipped; it never keeps the server from starting.
-        await this.register(manifest).catch((err) => this.deps.log('warn', `extension ${manifest.name}: ${(err as Error).message}`));
-      }
+    const sources: Array<{ name: string; dir: string; loaded: number | boolean }> = await this.deps.db('extension_sources').select('name', 'dir', 'loaded');
+    const unloaded = new Set(sources.filter((s) => !s.loaded).map((s) => s.name));
+    const found = await readManifestDirs(dirs, this.deps.log);
+    const loadedElsewhere = new Set(sources.filter((s) => s.loaded && !found.some((m) => m.name === s.name)).map((s) => s.name));
+    const refused = refusedAtStart(found.filter((m) => !unloaded.has(m.name)), loadedElsewhere);
+    for (const manifest of found) {
+      const why = refused.get(manifest.name);
+      if (why) this.deps.log('error', `extension ${manifest.name} not loaded: ${why}`);
+      // One bad extension (a route clash, a missing requirement) is skipped; it never keeps the server from starting.
+      if (unloaded.has(manifest.name) || why) this.track(manifest, 'unloaded').lastError = why;
+      else await this.register(manifest).catch((err) => this.deps.log('warn', `extension ${manifest.name}: ${(err as Error).message}`));
     }
     // Extensions loaded at run time from other folders come back after a restart.
-    for (const source of await this.deps.db('extension_sources').where({ loaded: true })) {
+    for (const source of sources.filter((s) => loadedElsewhere.has(s.name))) {
       if (!this.extensions.has(source.name)) await this.load(source.dir).catch((err) => this.deps.log('warn', `extension ${source.name}: ${(err as Error).message}`));
     }
   }
@@ -171,6 +164,7 @@ export class ExtensionRegistry {
     ext.startOnDemand = onDemand;
     // A start waits for an idle stop under way: never two processes on one database.
     ext.starting = (ext.stopping ?? Promise.resolve())
+      .then(() => this.startRequirements(ext, onDemand))
       .then(() => this.start(ext))
       .then((proc) => (this.activation.touch(name), proc))
       .finally(() => {
@@ -178,6 +172,13 @@ export class ExtensionRegistry {
         this.changes.emit(name);
       });
     return ext.starting;
+  }
+
+  /** What an extension requires is started before it (their starts run side by side). */
+  private async startRequirements(ext: Extension, onDemand: boolean): Promise<void> {
+    await Promise.all((ext.manifest.server?.requires ?? []).map((required) => this.ensureRunning(required, onDemand).catch((err) => {
+      throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${ext.manifest.name} cannot start: it requires ${required}, which cannot start: ${(err as Error).message}`, { details: (err as RoostError).details });
+    })));
   }
 
   /**
@@ -221,6 +222,7 @@ export class ExtensionRegistry {
     assertServerProtocol(manifest);
     const current = this.extensions.get(manifest.name);
     if (current && current.state !== 'unloaded') throw conflict(`extension ${manifest.name} is already loaded`);
+    assertLoadable(manifest, this.extensions);
     // Remembered only once registered: a refused extension (a route clash) leaves no trace behind.
     const ext = await this.register(manifest);
     await this.deps.db('extension_sources')
@@ -230,22 +232,34 @@ export class ExtensionRegistry {
     return ext;
   }
 
-  async unload(name: string): Promise<void> {
+  /**
+   * Unloads an extension. One that loaded extensions require is refused (409 naming them) unless
+   * `force`, which unloads them first. Answers the names unloaded, in order.
+   */
+  async unload(name: string, force = false): Promise<string[]> {
     const ext = this.get(name);
     if (ext.state === 'unloaded') throw conflict(`extension ${name} is already unloaded`);
-    await this.deps.db('extension_sources')
-      .insert({ name, dir: ext.manifest.dir, loaded: false, updated_at: new Date().toISOString() })
-      .onConflict('name').merge();
-    await this.stopProcess(ext, 'unloaded');
-    ext.queues.clear();
-    this.deps.onChange(ext, 'unloaded');
+    if (!force) assertNoDependents(name, this.extensions, 'unload');
+    const names = [...dependentsToUnload(name, this.extensions), name];
+    for (const each of names) {
+      const target = this.get(each);
+      await this.deps.db('extension_sources')
+        .insert({ name: each, dir: target.manifest.dir, loaded: false, updated_at: new Date().toISOString() })
+        .onConflict('name').merge();
+      await this.stopProcess(target, 'unloaded');
+      target.queues.clear();
+      this.deps.onChange(target, 'unloaded');
+    }
+    return names;
   }
 
-  async setGrant(name: string, capability: string, granted: boolean): Promise<Extension> {
+  /** Revoking what an extension's manifest asks for, while loaded extensions require it, needs `force` (409 naming them). */
+  async setGrant(name: string, capability: string, granted: boolean, force = false): Promise<Extension> {
     const ext = this.get(name);
     if (!(KNOWN_CAPABILITIES as readonly string[]).includes(capability)) {
       throw new RoostError('VALIDATION_ERROR', `unknown capability "${capability}"; known: ${KNOWN_CAPABILITIES.join(', ')}`);
     }
+    if (!granted && !force && ext.manifest.capabilities[capability]) assertNoDependents(name, this.extensions, `revoke ${capability} from`);
     await this.deps.db('extension_grants')
       .insert({ extension: name, capability, granted, updated_at: new Date().toISOString() })
       .onConflict(['extension', 'capability']).merge();

@@ -88,9 +88,9 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { isError: result.isError === true, value, text };
 }
 
-/** Unloads the real sessions extension if this build has one, so invocation can be tested on its own. */
+/** Unloads the real sessions extension if this build has one (and what requires it), so invocation can be tested on its own. */
 export async function unloadSessions(server: TestServer): Promise<void> {
   const list = await server.api('GET', '/api/plugins');
   const sessions = list.body.plugins.find((p: { name: string; state: string }) => p.name === 'sessions');
-  if (sessions && sessions.state !== 'unloaded') assert.equal((await server.api('POST', '/api/plugins/sessions/unload')).status, 200);
+  if (sessions && sessions.state !== 'unloaded') assert.equal((await server.api('POST', '/api/plugins/sessions/unload?force=true')).status, 200);
 }

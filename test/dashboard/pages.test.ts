@@ -90,6 +90,10 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
     const card = page.locator('section.card', { has: page.getByRole('heading', { name: 'analytics', exact: true }) });
     await card.getByText('call: granted').waitFor();
     await d.checkAccessibility('the plugins page');
+    // What each extension requires, uses and is required by, and the graph they make.
+    const sessions = page.locator('section.card', { has: page.getByRole('heading', { name: 'sessions', exact: true }) });
+    await sessions.getByRole('definition').filter({ hasText: /^agents, projects$/ }).waitFor();
+    await page.getByRole('list', { name: 'Extension graph' }).getByRole('listitem').filter({ hasText: /^sessions · required by .*a2a/ }).waitFor();
     await card.getByRole('button', { name: 'Revoke call from analytics' }).click();
     await card.getByText('call: not granted').waitFor();
     await d.shot('plugin-capability-revoked');

@@ -92,7 +92,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
     const created = await createProject('while-full');
     assert.equal(created.status, 507, created.text);
     assert.equal(refusals, 3, 'the full disk showed');
-    const unload = await server!.api('POST', '/api/plugins/projects/unload');
+    const unload = await server!.api('POST', '/api/plugins/projects/unload?force=true');
     assert.equal(unload.status, 507, unload.text);
     assert.equal(unload.body.code, 'STORAGE_FULL');
 
@@ -118,7 +118,7 @@ describe('a full disk', { timeout: 120_000 }, () => {
     const report = await verify();
     assert.equal(report.valid, before.valid);
     assert.ok(!report.breaks.some((b) => /not in the log yet/.test(b.reason)), 'a loss is recorded in the chain once it can be');
-    const unload = await server!.api('POST', '/api/plugins/projects/unload');
+    const unload = await server!.api('POST', '/api/plugins/projects/unload?force=true');
     assert.equal(unload.status, 200, unload.text);
     assert.equal((await server!.api('POST', '/api/plugins/load', { body: { name: 'projects' } })).status, 201);
     assert.equal((await createProject('reloaded')).status, 201);

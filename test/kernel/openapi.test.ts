@@ -192,14 +192,14 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('follows an unload and a load of an extension', async () => {
-    assert.equal((await server.api('POST', '/api/plugins/projects/unload')).status, 200);
+    assert.equal((await server.api('POST', '/api/plugins/analytics/unload')).status, 200);
     const without = (await server.api('GET', '/api/openapi.json')).body as Doc;
-    assert.equal(without.paths['/api/projects'], undefined);
+    assert.equal(without.paths['/api/analytics/overview'], undefined);
     assert.ok(without.paths['/api/agents']);
-    const load = await server.api('POST', '/api/plugins/load', { body: { name: 'projects' } });
+    const load = await server.api('POST', '/api/plugins/load', { body: { name: 'analytics' } });
     assert.equal(load.status, 201, load.text);
     const back = (await server.api('GET', '/api/openapi.json')).body as Doc;
-    assert.ok(back.paths['/api/projects']?.post);
+    assert.ok(back.paths['/api/analytics/overview']?.get);
   });
 
   it('is rendered by the api-docs extension, which reads the route table only while it holds route_table', async () => {

@@ -70,7 +70,7 @@ describe('persistence across restarts', { timeout: 55_000 }, () => {
     const bundleIds = [await createBundle(server, tenantKey, 's1'), await createBundle(server, tenantKey, 's2')];
     assert.equal((await server.api('PUT', `/api/projects/${mine.body.id}/skills`, { key: tenantKey, body: { bundleIds } })).status, 200);
     assert.equal((await server.api('POST', '/api/plugins/projects/grant', { body: { capability: 'network' } })).status, 200);
-    assert.equal((await server.api('POST', '/api/plugins/projects/revoke', { body: { capability: 'events' } })).status, 200);
+    assert.equal((await server.api('POST', '/api/plugins/projects/revoke?force=true', { body: { capability: 'events' } })).status, 200);
     assert.equal((await server.api('POST', '/api/operational-mode', { body: { mode: 'queued' } })).status, 200);
     const snapshot = await state();
     assert.ok(snapshot.grants.includes('network') && !snapshot.grants.includes('events'));

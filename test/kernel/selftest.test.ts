@@ -94,7 +94,7 @@ describe('self-test', () => {
   it('runs only the scope asked for, and skips the round trips without the agents extension', async () => {
     const e2e = await run('e2e');
     assert.deepEqual(e2e.checks.map((c) => [c.scope, c.name]), E2E.map((name) => ['e2e', name]));
-    assert.equal((await server.api('POST', '/api/plugins/agents/unload')).status, 200);
+    assert.equal((await server.api('POST', '/api/plugins/agents/unload?force=true')).status, 200);
     const unit = await run('unit');
     assert.ok(unit.checks.every((c) => c.scope === 'unit'));
     assert.equal(check(unit, 'extension agents starts and answers').status, 'skipped');

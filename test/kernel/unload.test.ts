@@ -23,9 +23,13 @@ describe('unload and load', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('unloads projects: its process stops and its routes answer 404 ROUTE_NOT_FOUND', async () => {
-    const { pid } = await pluginInfo(server, 'projects');
-    const unloaded = await server.api('POST', '/api/plugins/projects/unload');
+  it('unloads projects (with what requires it): its process stops and its routes answer 404 ROUTE_NOT_FOUND', async () => {
+    const { pid, dependents } = await pluginInfo(server, 'projects');
+    assert.ok(dependents.includes('sessions'), JSON.stringify(dependents));
+    const refused = await server.api('POST', '/api/plugins/projects/unload');
+    assert.equal(refused.status, 409);
+    assert.deepEqual(refused.body.details.dependents, dependents);
+    const unloaded = await server.api('POST', '/api/plugins/projects/unload?force=true');
     assert.equal(unloaded.status, 200);
     assert.equal(unloaded.body.state, 'unloaded');
     assert.deepEqual(unloaded.body.routes, []);
@@ -35,6 +39,7 @@ describe('unload and load', () => {
       assert.equal(res.status, 404);
       assert.equal(res.body.code, 'ROUTE_NOT_FOUND');
     }
+    for (const name of dependents) assert.equal((await pluginInfo(server, name)).state, 'unloaded', name);
     const again = await server.api('POST', '/api/plugins/projects/unload');
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'CONFLICT');

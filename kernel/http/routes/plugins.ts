@@ -6,6 +6,7 @@ import { validationError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { requireInstanceOwner } from '../../auth/identity.js';
 import { announcePluginChange } from '../../host/plugin-changes.js';
+import { dependentsOf } from '../../host/dependencies.js';
 import type { Extension } from '../../host/registry.js';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
@@ -23,6 +24,9 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
     routes: ext.state === 'unloaded' ? [] : k.routes.routesOf(ext.manifest.name),
     tools: ext.manifest.server?.tools.map((t) => t.name) ?? [],
     ws: ext.manifest.server?.ws ?? [],
+    requires: ext.manifest.server?.requires ?? [],
+    uses: ext.manifest.server?.uses ?? [],
+    dependents: dependentsOf(ext.manifest.name, k.registry.list()),
     schemaVersion: ext.schemaVersion,
     restarts: ext.restarts,
     startedAt: ext.startedAt ?? null,
@@ -44,10 +48,13 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
     ctx.body = describe(ext);
   });
 
+  // ?force=true: a change that would strand the extensions requiring this one is made anyway (unload: they are unloaded first).
+  const forced = (query: Record<string, unknown>) => validate<{ force?: string }>('api/plugin-force.json', { ...query }, 'query').force === 'true';
+
   router.post('/api/plugins/:name/unload', async (ctx) => {
     requireInstanceOwner(ctx.state.identity);
-    await k.registry.unload(ctx.params.name!);
-    announcePluginChange(k.bus, { action: 'unload', name: ctx.params.name! });
+    const force = forced(ctx.query);
+    for (const name of await k.registry.unload(ctx.params.name!, force)) announcePluginChange(k.bus, { action: 'unload', name });
     ctx.body = describe(k.registry.get(ctx.params.name!));
   });
 
@@ -56,7 +63,8 @@ export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
       const { identity } = ctx.state;
       requireInstanceOwner(identity);
       const { capability } = validate<{ capability: string }>('api/plugin-grant.json', ctx.request.body);
-      const ext = await k.registry.setGrant(ctx.params.name!, capability, action === 'grant');
+      const force = action === 'revoke' && forced(ctx.query);
+      const ext = await k.registry.setGrant(ctx.params.name!, capability, action === 'grant', force);
       announcePluginChange(k.bus, { action, name: ext.manifest.name, capability });
       k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: `grant.capability_${action === 'grant' ? 'granted' : 'revoked'}`, resource: `extension:${ext.manifest.name}`, detail: { capability } });
       ctx.body = describe(ext);

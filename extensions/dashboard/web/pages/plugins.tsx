@@ -1,10 +1,11 @@
-// The server's extensions: state, capabilities (granted or only requested, with grant and revoke), and
-// load or unload. Changing them is for the instance owner; everyone else sees the list.
+// The server's extensions: state, capabilities (granted or only requested, with grant and revoke), what
+// each requires and uses (and the graph they make), and load or unload. Changing them is for the instance owner; everyone else sees the list.
 import { api, listOf } from '../api.js';
 import type { Me } from '../app.js';
 import { Button, Card, ErrorNote, Loading, Page, Status } from '../components/ui.js';
 import { useAction, useGet } from '../hooks.js';
 import { SandboxPool } from '../components/sandbox-pool.js';
+import { DependencyLine, PluginGraph } from './plugins-graph.js';
 
 export function Plugins({ me }: { me: Me }) {
   const plugins = useGet('/api/plugins', 10000);
@@ -19,6 +20,8 @@ export function Plugins({ me }: { me: Me }) {
       <ErrorNote error={act.error} />
       <Loading loaded={plugins}>
         {(data) => (
+          <>
+          <PluginGraph plugins={listOf(data)} />
           <div class="plugin-list">
             {listOf(data).map((p: any) => {
               const base = `/api/plugins/${encodeURIComponent(p.name)}`;
@@ -31,6 +34,7 @@ export function Plugins({ me }: { me: Me }) {
                   </p>
                   <p class="muted">{p.description}</p>
                   {p.lastError && <ErrorNote error={`Last error: ${p.lastError}`} />}
+                  <DependencyLine plugin={p} />
                   {capabilities.length > 0 && (
                     <ul class="caps" aria-label={`Capabilities of ${p.name}`}>
                       {capabilities.map((c) => {
@@ -39,7 +43,7 @@ export function Plugins({ me }: { me: Me }) {
                           <li key={c}>
                             <span class={granted ? 'cap cap-on' : 'cap cap-off'}>{c}: {granted ? 'granted' : 'not granted'}</span>
                             {owner && (granted
-                              ? <Button kind="plain" disabled={act.busy} onClick={() => act.run(`${base}/revoke`, { capability: c })} aria-label={`Revoke ${c} from ${p.name}`}>Revoke</Button>
+                              ? <Button kind="plain" disabled={act.busy} onClick={() => revokeConfirmed(p, c) && act.run(`${base}/revoke${p.dependents.length > 0 ? '?force=true' : ''}`, { capability: c })} aria-label={`Revoke ${c} from ${p.name}`}>Revoke</Button>
                               : <Button kind="plain" disabled={act.busy} onClick={() => act.run(`${base}/grant`, { capability: c })} aria-label={`Grant ${c} to ${p.name}`}>Grant</Button>)}
                           </li>
                         );
@@ -49,14 +53,24 @@ export function Plugins({ me }: { me: Me }) {
                   {owner && p.name !== 'dashboard' && (
                     p.state === 'unloaded'
                       ? <Button kind="plain" disabled={act.busy} onClick={() => act.run('/api/plugins/load', { name: p.name })} aria-label={`Load ${p.name}`}>Load</Button>
-                      : <Button kind="danger" disabled={act.busy} onClick={() => confirm(`Unload ${p.name}? Its routes stop answering.`) && act.run(`${base}/unload`, {})} aria-label={`Unload ${p.name}`}>Unload</Button>
+                      : <Button kind="danger" disabled={act.busy} onClick={() => confirm(unloadQuestion(p)) && act.run(`${base}/unload${p.dependents.length > 0 ? '?force=true' : ''}`, {})} aria-label={`Unload ${p.name}`}>Unload</Button>
                   )}
                 </Card>
               );
             })}
           </div>
+          </>
         )}
       </Loading>
     </Page>
   );
 }
+
+const unloadQuestion = (p: { name: string; dependents: string[] }) =>
+  p.dependents.length > 0
+    ? `Unload ${p.name}? ${p.dependents.join(', ')} ${p.dependents.length === 1 ? 'requires' : 'require'} it and will be unloaded too. Their routes stop answering.`
+    : `Unload ${p.name}? Its routes stop answering.`;
+
+/** Revoking from an extension others require may break them: asked first. */
+const revokeConfirmed = (p: { name: string; dependents: string[] }, capability: string) =>
+  p.dependents.length === 0 || confirm(`Revoke ${capability} from ${p.name}? ${p.dependents.join(', ')} ${p.dependents.length === 1 ? 'requires' : 'require'} it.`);
