@@ -7,6 +7,7 @@ import { RoostError } from '../../protocol/errors.js';
 import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
 import { readSchemaFile, type FileCache } from './schema-files.js';
+import type { Role } from '../auth/keys.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -56,6 +57,13 @@ export interface StreamDecl {
    * `subscribe` may carry `since` and miss nothing.
    */
   replay?: string;
+  /** The server message types the stream carries, as `welcome` lists them. */
+  types?: string[];
+  /**
+   * The lowest role that receives the whole stream of its own tenant without subscribing (a client that
+   * knows no key still sees it); a keyed `subscribe` narrows the client to the keys it names.
+   */
+  tenantWide?: Role;
 }
 
 /** How the host talks to the plugin: cli-v1, its fledge-v1 dialect, or plain (argv in, stdio passed through). */
