@@ -7,11 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { instanceMembers, registerTenant, type Tenant } from '../agents/support.js';
+import { Participant, setUpChainchat } from '../chainchat/support.js';
 import { startCouncils, type CouncilFixture } from '../councils/support.js';
+import { startFakeChain, type FakeChain } from '../fakes/algod.js';
 import type { TestSocket } from '../helpers/server.js';
 
 describe('a seed-only WebSocket client', () => {
   let f: CouncilFixture;
+  let chain: FakeChain;
   let a: Tenant;
   let b: Tenant;
   let members: string[];
@@ -24,7 +27,8 @@ describe('a seed-only WebSocket client', () => {
   };
 
   before(async () => {
-    f = await startCouncils();
+    chain = await startFakeChain();
+    f = await startCouncils({ env: { ROOST_ALGOD_URL: chain.algodUrl, ROOST_INDEXER_URL: chain.indexerUrl, ROOST_ALGOD_TOKEN: chain.token, ROOST_EXT_CHAINCHAT_POLL_MS: '100' } });
     a = await instanceMembers(f.server);
     b = await registerTenant(f.server, 'seed-ws-other');
     members = await f.members(['ALPHA', 'BETA']);
@@ -32,6 +36,7 @@ describe('a seed-only WebSocket client', () => {
   after(async () => {
     await Promise.all(sockets.map((s) => s.close()));
     await f.h.close();
+    await chain.close();
   });
 
   it('welcome lists each stream with its key, its message types and whether it arrives unasked', async () => {
@@ -47,7 +52,7 @@ describe('a seed-only WebSocket client', () => {
     assert.deepEqual(byKey.get('chainchat'), { key: 'chainchat', types: ['chainchat_message'], since: false, tenantWide: true });
   });
 
-  it('receives its tenant\'s council, balance, work-task and chat events without naming a key; another tenant receives none', async () => {
+  it('receives its tenant\'s council, balance, work-task, chainchat and chat events without naming a key; another tenant receives none', async () => {
     const watcher = await open(a.viewer);
     const actor = await open(a.operator);
     const foreign = await open(b.owner);
@@ -74,6 +79,13 @@ describe('a seed-only WebSocket client', () => {
     assert.equal(task.status, 201, task.text);
     await f.server.api('POST', `/api/work-tasks/${task.body.id}/cancel`, { body: {} });
     await watcher.next((m) => m.type === 'work_task_update' && m.workTaskId === task.body.id, 15_000);
+
+    // An on-chain note from a stranger is refused, and the refusal is a chainchat_message of the tenant.
+    const roost = (await setUpChainchat(f.server, a.owner)).address;
+    chain.fund(roost, 50_000_000);
+    const stranger = new Participant(chain);
+    await stranger.send(roost, { mode: 'P', psk: Buffer.alloc(32, 7) }, 'let me in');
+    await watcher.next((m) => m.type === 'chainchat_message' && m.participant === stranger.address && m.direction === 'refused', 15_000);
 
     // The seed's chat_send answers its sender (chat_stream …); no other client sees a chat.
     actor.send({ type: 'chat_send', agentId: members[1], content: 'hello' });
