@@ -1,6 +1,7 @@
 // A WebSocket client written from the seed alone: it knows `subscribe`/`unsubscribe` with a sessionId
 // and the seed's action messages, never launchId, agentId, workTaskId or chainchat. It still receives
-// the council, balance and work-task events of its own tenant, and none of another tenant's; `welcome`
+// each of the seed's 13 server message types it may see (council, balance, work-task and chainchat
+// events of its own tenant unasked), and none of another tenant's; `welcome`
 // says what can be subscribed to; a keyed subscribe narrows a stream to the keys it names.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -103,6 +104,34 @@ describe('a seed-only WebSocket client', () => {
     assert.ok(!watcher.messages.some((m) => String(m.type).startsWith('chat_')), 'a chat is its sender\'s');
     const leaked = foreign.messages.filter((m) => /^(council_|work_task_|chat_|chainchat_)/.test(String(m.type)) || (m.type === 'agent_balance' && m.agentId !== theirs.id));
     assert.deepEqual(leaked, []);
+  });
+
+  it('gets the session types for the sessions it subscribed to, the chat types for its own chat, and error', async () => {
+    const watcher = await open(a.viewer);
+    const actor = await open(a.operator);
+    const project = await f.h.project();
+    const asking = await f.h.agent({ permissionMode: 'default' });
+    const session = await f.h.session({ agentId: asking.id, projectId: project.id }, a.operator);
+    f.h.anthropic.setScript([{ toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, 'Written.', { thinking: 'Hmm.', text: 'Hi.', toolUses: [{ name: 'list_dir', input: {} }] }, 'Nothing to see.']);
+    actor.send({ type: 'subscribe', sessionId: session.id });
+    await actor.next((m) => m.type === 'subscribed' && m.sessionId === session.id);
+    actor.send({ type: 'send_message', sessionId: session.id, content: 'write a file' });
+    const asked = await actor.next((m) => m.type === 'approval_request' && m.sessionId === session.id, 15_000);
+    actor.send({ type: 'approval_response', requestId: asked.request.id, behavior: 'allow' });
+    await actor.next((m) => m.type === 'session_event' && m.sessionId === session.id, 15_000);
+    await f.h.until(session.id, (x) => x.turns >= 2 && !x.busy, 15_000, a.operator);
+    assert.equal((await f.server.api('POST', `/api/sessions/${session.id}/stop`, { key: a.operator, body: {} })).status, 200);
+    await actor.next((m) => m.type === 'session_status' && m.sessionId === session.id, 15_000);
+
+    const chatty = await f.h.agent({ permissionMode: 'full-auto' });
+    actor.send({ type: 'chat_send', agentId: chatty.id, content: 'hello' });
+    await actor.next((m) => m.type === 'chat_stream' && m.done === true, 30_000);
+    for (const type of ['chat_thinking', 'chat_tool_use']) assert.ok(actor.messages.some((m) => m.type === type), type);
+
+    actor.send({ type: 'subscribe', sessionId: 'no-such-session' });
+    assert.match((await actor.next((m) => m.type === 'error')).message, /not found/);
+    // Seed rule 1: session messages only for the sessions a client subscribed to.
+    assert.ok(!watcher.messages.some((m) => /^(session_|approval_request|chat_)/.test(String(m.type))));
   });
 
   it('a keyed subscribe narrows that stream to the keys it names, and leaves the others tenant-wide', async () => {
