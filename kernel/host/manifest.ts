@@ -9,6 +9,7 @@ import { validate } from '../../protocol/validate.js';
 import { KERNEL_VARIABLES } from '../config.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import { readSchemaFile, type FileCache } from './schema-files.js';
+import type { Role } from '../auth/keys.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -62,6 +63,13 @@ export interface StreamDecl {
    * `subscribe` may carry `since` and miss nothing.
    */
   replay?: string;
+  /** The server message types the stream carries, as `welcome` lists them. */
+  types?: string[];
+  /**
+   * The lowest role that receives the whole stream of its own tenant without subscribing (a client that
+   * knows no key still sees it); a keyed `subscribe` narrows the client to the keys it names.
+   */
+  tenantWide?: Role;
 }
 
 /** How the host talks to the plugin: cli-v1, its fledge-v1 dialect, or plain (argv in, stdio passed through). */

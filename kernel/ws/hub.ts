@@ -1,7 +1,8 @@
 // The WebSocket front on /ws: Host and Origin checks, then auth at upgrade (bearer header or a
 // one-time ticket), `welcome`, ping/pong and heartbeats, subscriptions authorised by the extension
 // that owns the stream, client messages (within the JSON limits) routed to the extension that
-// declared their type, bus events fanned out to subscribers of the same tenant.
+// declared their type, bus events fanned out to subscribers of the same tenant (and, for streams
+// declared tenant-wide, to every client of that tenant: tenant-feeds.ts).
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,6 +13,7 @@ import type { Identity } from '../auth/identity.js';
 import { browserPolicy, browserRefusal, recordRefusal, type BrowserPolicy } from '../http/browser-guard.js';
 import type { Kernel } from '../kernel.js';
 import { StreamSubscriptions } from './subscriptions.js';
+import { TenantFeeds } from './tenant-feeds.js';
 import type { TicketStore } from './tickets.js';
 
 export const HEARTBEAT_MS = 30_000;
@@ -30,11 +32,13 @@ export class WsHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly clients = new Map<string, WsClient>();
   private readonly subscriptions: StreamSubscriptions;
+  private readonly feeds: TenantFeeds;
   private readonly browsers: BrowserPolicy;
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly kernel: Kernel, private readonly tickets: TicketStore) {
-    this.subscriptions = new StreamSubscriptions(kernel, (client, encoded) => this.deliver(client, encoded));
+    this.feeds = new TenantFeeds(kernel, (client, encoded) => this.deliver(client, encoded));
+    this.subscriptions = new StreamSubscriptions(kernel, (client, encoded) => this.deliver(client, encoded), this.feeds);
     this.browsers = browserPolicy(kernel.config);
   }
 
@@ -110,9 +114,12 @@ export class WsHub {
     socket.on('close', () => {
       this.clients.delete(client.id);
       this.subscriptions.dropClient(client);
+      this.feeds.dropClient(client);
     });
     socket.on('error', () => socket.terminate());
-    this.write(client, JSON.stringify({ type: 'welcome', clientId: client.id, tenantId: identity.tenantId, role: identity.role, serverVersion: this.kernel.version, heartbeatSeconds: HEARTBEAT_MS / 1000 }));
+    // `streams`: what may be subscribed to (key, message types, `since`), and which arrive unasked (tenantWide).
+    const streams = this.feeds.join(client);
+    this.write(client, JSON.stringify({ type: 'welcome', clientId: client.id, tenantId: identity.tenantId, role: identity.role, serverVersion: this.kernel.version, heartbeatSeconds: HEARTBEAT_MS / 1000, streams }));
   }
 
   private async receive(client: WsClient, text: string | null): Promise<void> {

@@ -9,6 +9,7 @@ import type { BusEvent } from '../bus.js';
 import type { StreamDecl } from '../host/manifest.js';
 import type { Kernel } from '../kernel.js';
 import type { WsClient } from './hub.js';
+import type { TenantFeeds } from './tenant-feeds.js';
 
 /** Sends an already encoded text frame payload to one client. */
 type Deliver = (client: WsClient, encoded: Buffer) => void;
@@ -30,7 +31,7 @@ export class StreamSubscriptions {
   private readonly topics = new Map<string, Topic>();
   private readonly byClient = new Map<WsClient, Set<string>>();
 
-  constructor(private readonly kernel: Kernel, private readonly deliver: Deliver) {}
+  constructor(private readonly kernel: Kernel, private readonly deliver: Deliver, private readonly feeds: TenantFeeds) {}
 
   /** Answers `subscribed` (then, with `since`, the replay) to the client itself. */
   async subscribe(client: WsClient, message: Record<string, unknown>): Promise<void> {
@@ -40,6 +41,8 @@ export class StreamSubscriptions {
     const mine = this.byClient.get(client) ?? new Set<string>();
     if (mine.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) throw new RoostError('CONFLICT', `at most ${MAX_SUBSCRIPTIONS_PER_CLIENT} subscriptions per connection`);
     await this.authorise(client, stream, value);
+    // A keyed subscription narrows a tenant-wide stream to the keys the client names.
+    this.feeds.narrow(client, stream.key);
     mine.add(topic);
     this.byClient.set(client, mine);
     let entry = this.topics.get(topic);
