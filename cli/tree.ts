@@ -91,8 +91,8 @@ export const builtinCommands: CommandSpec[] = [
     load: async () => (await import('./commands/lanes-import.js')).handler,
   },
   {
-    name: 'work start', args: '<name>', description: 'Create the branch <author>/<kind>/<name> and push it with upstream',
-    options: [['--issue <number>', 'Issue number, prefixed to the branch name'], ['--kind <kind>', 'Kind segment of the branch', { default: 'feat' }]],
+    name: 'work start', args: '[name]', description: 'Create the branch <author>/<kind>/<name> and push it with upstream',
+    options: [['--issue <number>', 'Issue number, prefixed to the branch name; with GITHUB_TOKEN its title names the branch when no name is given and becomes the commit template, and work push opens the pull request closing it'], ['--kind <kind>', 'Kind segment of the branch', { default: 'feat' }]],
     load: async () => (await import('./commands/work-start.js')).handler,
   },
   {

@@ -8,5 +8,7 @@ export const handler: CommandHandler = async ({ options }, ctx) => {
   const text = pushed.pushed
     ? `${committed}Pushed ${pushed.commits} commit${pushed.commits === 1 ? '' : 's'} of ${pushed.branch} to origin.`
     : `Nothing to push: ${pushed.branch} is up to date with origin.`;
-  return { data: pushed, text };
+  const pull = pushed.pullRequest;
+  const linked = pull ? (pull.created ? ` Opened pull request #${pull.number} (${pull.url}), closing #${pushed.issue}.` : ' Its pull request is already open.') : '';
+  return { data: pushed, text: text + linked };
 };

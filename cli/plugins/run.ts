@@ -14,7 +14,7 @@ import { entryManifest, withSandboxGrant, type RegistryEntry } from './registry.
 import { pluginEnv } from './plugin-env.js';
 import { startPlain, type RunningPlugin } from './run-plain.js';
 import { pluginBox, type PluginBox } from './sandbox.js';
-import { createCliServices } from './services.js';
+import { NOTHING_STORED, createCliServices } from './services.js';
 
 export interface RunPluginOptions {
   home: string;
@@ -98,6 +98,7 @@ function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginO
     entry: binary,
     grants: new Set(entry.capabilities),
     services,
+    nothingStored: NOTHING_STORED,
     init: { args: options.args, project, host: { name: 'roost', version: hostVersion }, ...(options.command ? { command: options.command } : {}) },
     cwd: options.cwd,
     env: box.env,

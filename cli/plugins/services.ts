@@ -26,13 +26,17 @@ export interface CliServicesOptions {
 
 const PROGRESS_INTERVAL_MS = 500;
 
+/** What a plugin's `load` of a key with nothing stored answers, in both dialects (and when denied). */
+export const NOTHING_STORED = '';
+
 export function createCliServices(options: CliServicesOptions): HostServices {
   const store = new PluginStore(options.home, options.pluginName);
   let lastProgress = 0;
   return {
     exec: (request) => runExec(request, options.project?.root ?? options.cwd),
     store: (key, value) => store.store(key, value),
-    load: (key) => store.load(key),
+    // The seed's reply to load: "value (string, absent or empty when nothing is stored)" — empty here.
+    load: async (key) => (await store.load(key)) ?? NOTHING_STORED,
     metadata: (keys) => metadataReply(options.project, options.cwd, keys, options.env),
     ask: (request) => answer(request, options.ask),
     output: (text) => options.output(text),

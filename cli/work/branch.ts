@@ -14,12 +14,13 @@ export function branchName(author: string, kind: string, name: string, issue?: n
   return `${author}/${kind}/${issue === undefined ? name : `${issue}-${name}`}`;
 }
 
-/** "ada/fix/42-null-check" → "fix: null check (#42)"; other branch names → "Update <branch>". */
-export function defaultCommitMessage(branch: string): string {
+/** "ada/fix/42-null-check" → "fix: null check (#42)" (the issue's title in place of the words when
+ * known); other branch names → "Update <branch>". */
+export function defaultCommitMessage(branch: string, issueTitle?: string): string {
   const parts = branch.split('/');
   if (parts.length !== 3) return `Update ${branch}`;
   const [, kind, name] = parts as [string, string, string];
   const issue = /^(\d+)-(.+)$/.exec(name);
-  const words = (issue ? issue[2]! : name).replace(/-/g, ' ');
+  const words = issue && issueTitle ? issueTitle : (issue ? issue[2]! : name).replace(/-/g, ' ');
   return issue ? `${kind}: ${words} (#${issue[1]})` : `${kind}: ${words}`;
 }

@@ -36,6 +36,8 @@ export interface PluginProcessOptions {
   onExit?: (exit: ChildExit) => void;
   /** A server extension announces it has migrated and can serve. */
   onReady?: (info: { schemaVersion: number; routes?: string[] }) => void;
+  /** What a denied `load` answers: the CLI says '' (as for a key with nothing stored), the server null. */
+  nothingStored?: string | null;
 }
 
 const MAX_WARNINGS_PER_SECOND = 5;
@@ -180,11 +182,11 @@ export class PluginProcess {
     return this.serve(type, message as Record<string, any>);
   }
 
-  /** The answer a plugin gets when it lacks the capability (cli-v1: exec 126, load null, metadata {}). */
+  /** The answer a plugin gets when it lacks the capability (exec 126, load nothing stored, metadata {}). */
   private deny(type: string, capability: string): unknown {
     const why = `capability "${capability}" is not granted to ${this.name}`;
     if (type === 'exec') return { code: 126, stdout: '', stderr: `roost: ${why}\n` };
-    if (type === 'load') return null;
+    if (type === 'load') return this.options.nothingStored ?? null;
     if (type === 'metadata') return {};
     this.options.services.log('warn', `[${this.name}] ${type} refused: ${why}`);
     throw new RoostError('CAPABILITY_DENIED', why);

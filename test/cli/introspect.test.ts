@@ -51,6 +51,6 @@ describe('roost introspect', () => {
     const result = await plugins.run(['introspect'], tmpdir());
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^lanes run <lane>\s+Run a lane from lanes\.toml$/m);
-    assert.match(result.stdout, /^work start <name>\s+/m);
+    assert.match(result.stdout, /^work start \[name\]\s+/m);
   });
 });

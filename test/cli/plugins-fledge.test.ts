@@ -72,7 +72,7 @@ describe('fledge plugins', () => {
       fledge: ['version'],
       capabilities: { exec: false, filesystem: true, metadata: true, store: true },
       'plugin dir': true,
-      before: null,
+      before: '', // nothing stored yet: the seed's "absent or empty" (empty)
       after: 'teal',
       select: 'staging',
       multi: ['us', 'ap'],

@@ -1,6 +1,6 @@
 // cli-v1 end to end through the built roost binary: plugins written as a shell script, a Python script
 // and a Node script each speak every message (init, exec, store/load, metadata, prompt, output, log,
-// progress), and each capability they lack is refused the cli-v1 way (exec 126, load null, metadata {}).
+// progress), and each capability they lack is refused the cli-v1 way (exec 126, load empty, metadata {}).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ describe('plugins speak cli-v1 in three languages', () => {
         'args: one two',
         'project: work',
         'exec: code=0 stdout=hello-from-exec',
-        'before: null',
+        'before: ', // nothing stored yet: the seed's "absent or empty" (empty)
         'load: hi there',
         'metadata: {"name":"work","language":"rust"}',
         'prompt: anon',
@@ -51,12 +51,12 @@ describe('plugins speak cli-v1 in three languages', () => {
       assert.deepEqual(stored, { greeting: 'hi there' });
     });
 
-    test(`${lang}: capabilities it was not granted are refused (exec 126, load null, metadata {})`, async () => {
+    test(`${lang}: capabilities it was not granted are refused (exec 126, load empty, metadata {})`, async () => {
       const run = await env.run([`bare-${lang}`], repo.work);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /^exec: code=126 stdout=$/m);
-      assert.match(run.stdout, /^before: null$/m);
-      assert.match(run.stdout, /^load: null$/m);
+      assert.match(run.stdout, /^before: $/m);
+      assert.match(run.stdout, /^load: $/m);
       assert.match(run.stdout, /^metadata: \{\}$/m);
       assert.match(run.stdout, /^prompt: anon$/m, 'prompt needs no capability');
       assert.match(run.stderr, new RegExp(`store refused: capability "store" is not granted to cli-plugin-bare-${lang}`));

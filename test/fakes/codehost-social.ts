@@ -96,6 +96,12 @@ export function socialRoute(state: SocialState, repos: Record<string, FakeRepo>,
       return send(res, 200, { id: review.id, state: review.event === 'APPROVE' ? 'APPROVED' : review.event === 'COMMENT' ? 'COMMENTED' : 'CHANGES_REQUESTED', body: review.body }), true;
     }
   }
+  const oneIssue = /^\/issues\/(\d+)$/.exec(rest);
+  if (oneIssue && method === 'GET') {
+    const issue = state.issues.find((i) => i.repo === slug && i.number === Number(oneIssue[1]));
+    if (!issue) return send(res, 404, { message: 'Not Found' }), true;
+    return send(res, 200, { ...issue, html_url: `https://codehost.test/${slug}/issues/${issue.number}`, user: { login: issue.user } }), true;
+  }
   if (rest === '/issues' && method === 'GET') return send(res, 200, state.issues.filter((i) => i.repo === slug).map((i) => ({ ...i, user: { login: i.user } }))), true;
   if (rest === '/issues' && method === 'POST') {
     if (typeof body?.title !== 'string' || body.title === '') return send(res, 422, { message: 'Validation Failed', errors: [{ field: 'title', code: 'missing_field' }] }), true;

@@ -34,7 +34,16 @@ export interface FakeCodeHost {
   close(): Promise<void>;
 }
 
-export async function startCodeHost(options: { token: string; repos: Record<string, FakeRepo>; scopes?: string[]; login?: string }): Promise<FakeCodeHost> {
+export interface CodeHostOptions {
+  token: string;
+  repos: Record<string, FakeRepo>;
+  scopes?: string[];
+  login?: string;
+  /** The clone_url POST /user/repos hands back for a new repository (a bare repository on disk in tests). */
+  cloneUrl?: (fullName: string) => string;
+}
+
+export async function startCodeHost(options: CodeHostOptions): Promise<FakeCodeHost> {
   const requests: CodeHostRequest[] = [];
   const pulls: FakeCodeHost['pulls'] = [];
   const social = newSocialState(options.login ?? 'roost-bot');
@@ -48,6 +57,7 @@ export async function startCodeHost(options: { token: string; repos: Record<stri
     }
     res.setHeader('x-oauth-scopes', (options.scopes ?? ['repo']).join(', '));
     const url = new URL(path, 'http://codehost');
+    if (req.method === 'POST' && url.pathname === '/user/repos') return createRepo(res, body);
     if (socialRoute(social, options.repos, pulls, req, res, url, body)) return;
     const match = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
     const slug = match ? `${decodeURIComponent(match[1]!)}/${decodeURIComponent(match[2]!)}` : '';
@@ -67,6 +77,21 @@ export async function startCodeHost(options: { token: string; repos: Record<stri
     }
     return send(res, 404, { message: 'Not Found' });
   });
+
+  function createRepo(res: ServerResponse, body: any): void {
+    if (typeof body?.name !== 'string' || body.name === '') {
+      return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'Repository', field: 'name', code: 'missing_field' }] });
+    }
+    const fullName = `${social.login}/${body.name}`;
+    if (options.repos[fullName]) {
+      return send(res, 422, { message: 'Repository creation failed.', errors: [{ resource: 'Repository', code: 'custom', field: 'name', message: 'name already exists on this account' }] });
+    }
+    options.repos[fullName] = { defaultBranch: 'main' };
+    send(res, 201, {
+      name: body.name, full_name: fullName, private: Boolean(body.private), description: body.description ?? null, default_branch: 'main',
+      html_url: `https://codehost.test/${fullName}`, clone_url: options.cloneUrl?.(fullName) ?? `https://codehost.test/${fullName}.git`,
+    });
+  }
 
   function createPull(res: ServerResponse, repo: string, body: any): void {
     const missing = ['title', 'head', 'base'].filter((field) => typeof body?.[field] !== 'string' || body[field] === '');
