@@ -16,7 +16,7 @@ describe('docs/architecture.md extension graph', () => {
     const nodes: Array<{ name: string; requires: string[]; uses: string[] }> = readGraph();
     const block: string = renderGraph(nodes);
     assert.match(block, /\n {2}sessions --> agents\n/);
-    assert.match(block, /\n {2}agents -\.-> a2a\n/);
+    assert.match(block, /\n {2}messaging -\.-> sessions\n/);
     const byName = new Map(nodes.map((n) => [n.name, n]));
     for (const node of nodes) for (const name of [...node.requires, ...node.uses]) assert.ok(byName.has(name), `${node.name} names ${name}, which no extension is`);
     const visiting = new Set<string>();

@@ -12,6 +12,11 @@ import { readManifestDir } from '../../kernel/host/manifest.js';
 const root = join(import.meta.dirname, '..', '..');
 const extensionsDir = join(root, 'extensions');
 const NOT_SCANNED = [join('extensions', 'dashboard', 'web') + sep];
+/**
+ * Extension points: a path one extension defines and another serves. Agents' cards advertise the A2A
+ * binding a2a serves for each agent (A2A_BINDING), and find it in the route table instead of calling a2a.
+ */
+const EXTENSION_POINTS = new Map([[join('extensions', 'agents', 'contract.ts'), new Set(['/a2a/agents/:id'])]]);
 
 /** One path segment: literal text, a route's `:param`, or a literal's `${…}` (maybe inside text). */
 type Segment = { kind: 'text'; text: string } | { kind: 'param' } | { kind: 'pattern'; regex: RegExp };
@@ -182,6 +187,7 @@ function foreignPaths(file: string, routes: Route[]): string[] {
   for (const literal of literalsOf(readFileSync(file, 'utf8'))) {
     const text = literal.text.replace(METHOD, ''); // 'GET /api/x/:id' names a route as a manifest does
     if (!/^\/[\w-]/.test(text)) continue; // a path starts with a named segment
+    if (EXTENSION_POINTS.get(relativePath)?.has(text)) continue;
     const parsed: Literal = { segments: literalSegments(text), open: literal.open };
     let best = 0;
     let owners: Route[] = [];
