@@ -165,7 +165,10 @@ export class ExtensionRegistry {
     // A start waits for an idle stop under way: never two processes on one database.
     ext.starting = (ext.stopping ?? Promise.resolve())
       .then(() => this.startRequirements(ext, onDemand))
-      .then(() => this.start(ext))
+      .then(() => {
+        if (ext.state !== 'starting') throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} was stopped while it started`);
+        return this.start(ext);
+      })
       .then((proc) => (this.activation.touch(name), proc))
       .finally(() => {
         ext.starting = undefined;
@@ -176,8 +179,15 @@ export class ExtensionRegistry {
 
   /** What an extension requires is started before it (their starts run side by side). */
   private async startRequirements(ext: Extension, onDemand: boolean): Promise<void> {
+    // It is starting from now on, as /api/plugins and readiness say: waiting for its requirements is part of its start.
+    ext.state = 'starting';
     await Promise.all((ext.manifest.server?.requires ?? []).map((required) => this.ensureRunning(required, onDemand).catch((err) => {
-      throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${ext.manifest.name} cannot start: it requires ${required}, which cannot start: ${(err as Error).message}`, { details: (err as RoostError).details });
+      const error = new RoostError('EXTENSION_UNAVAILABLE', `extension ${ext.manifest.name} cannot start: it requires ${required}, which cannot start: ${(err as Error).message}`, { details: (err as RoostError).details });
+      if (ext.state === 'starting') {
+        ext.state = 'stopped';
+        ext.lastError = error.message;
+      }
+      throw error;
     })));
   }
 

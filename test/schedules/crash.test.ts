@@ -50,7 +50,7 @@ describe('executions survive a crash of the server', () => {
       const running = await runningExecution(s.id);
       await restart(kill);
       const plugins = (await server.api('GET', '/api/plugins')).body.plugins;
-      assert.ok(['starting', 'running'].includes(plugins.find((p: any) => p.name === 'schedules').state), 'started with the server, unasked');
+      assert.ok(['starting', 'running'].includes(plugins.find((p: any) => p.name === 'schedules').state), `started with the server, unasked: ${JSON.stringify(plugins.find((p: any) => p.name === 'schedules'))}`);
       const failed = await waitFor('the interrupted execution to be marked', async () => {
         const e = (await server.api('GET', `/api/schedule-executions/${running.id}`)).body;
         return e.status === 'failed' ? e : undefined;

@@ -70,6 +70,8 @@ const CASES: Record<string, Case | Case[] | string> = {
   'a2a/task-send.json#contextId': 'an A2A context id of the remote conversation',
   'a2a/task-send.json#message.messageId': 'an A2A message id the client picks',
   'agents/skills-put.json#bundleIds': { method: 'PUT', path: (i) => `/api/agents/${i.own.agent}/skills`, body: (i) => ({ bundleIds: [i.foreign.bundle] }) },
+  'device-login/device-decision.json#clientId': "a device approval's answer (a response): the client id the device gave, no resource",
+  'device-login/device-decision.json#tenantId': "a device approval's answer (a response): the approver's own tenant",
   'billing/subscription-create.json#tenantId': 'names the tenant whose plan changes: only the instance owner manages another tenant (requireManager)',
   'codehost/allowlist-create.json#agentId': { method: 'POST', path: () => '/api/vcshost-allowlist', body: (i) => ({ username: 'foreign-helper', agentId: i.foreign.agent }) },
   'codehost/allowlist-update.json#agentId': { method: 'PUT', path: () => '/api/vcshost-allowlist/own-helper', body: agentOnly('agentId') },
