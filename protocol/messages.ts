@@ -147,6 +147,37 @@ export interface ExecOutputMessage {
   data: string;
 }
 
+type JsonSchema = Record<string, unknown>;
+
+/** One route a client can reach, as `route_table` answers it: its owner and its OpenAPI declaration, schemas self-contained. */
+export interface DeclaredRoute {
+  owner: string;
+  method: string;
+  path: string;
+  public: boolean;
+  raw: boolean;
+  doc: {
+    summary?: string;
+    query?: JsonSchema;
+    request?: JsonSchema;
+    response?: JsonSchema;
+    status?: number;
+    /** The success body's media type when it is not JSON. */
+    contentType?: string;
+    /** Error answers of another shape than {error, code}. */
+    responses?: Record<string, { description: string; schema: JsonSchema }>;
+  };
+}
+
+/** Host → plugin: the answer to `route_table`. */
+export interface RouteTableReply {
+  routes: DeclaredRoute[];
+  /** OpenAPI path items of the kernel's doors that are no REST route (/mcp, /ws), by path. */
+  doors: Record<string, Record<string, JsonSchema>>;
+  /** The body every error answers (protocol/errors.ts). */
+  errorSchema: JsonSchema;
+}
+
 /** Plugin → host message types and the capability each needs (undefined: always allowed). */
 export const CAPABILITY_OF: Record<string, string | undefined> = {
   exec: 'exec',

@@ -3,40 +3,17 @@
 // are no REST route (/mcp, /ws) and the Error body. A route that declares no response schema is marked
 // `x-roost-response-undescribed: true` (its success body is then any JSON): the gap is visible in the
 // document, and test/kernel/openapi.test.ts lists the routes that have one.
+import type { DeclaredRoute, RouteTableReply } from '../../protocol/messages.js';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
-
-/** One route as `route_table` answers it (kernel/http/route-declarations.ts), its schemas self-contained. */
-export interface DeclaredRoute {
-  owner: string;
-  method: string;
-  path: string;
-  public: boolean;
-  raw: boolean;
-  doc: {
-    summary?: string;
-    query?: Schema;
-    request?: Schema;
-    response?: Schema;
-    status?: number;
-    contentType?: string;
-    responses?: Record<string, { description: string; schema: Schema }>;
-  };
-}
-
-export interface RouteDeclarations {
-  routes: DeclaredRoute[];
-  doors: Record<string, Record<string, Operation>>;
-  errorSchema: Schema;
-}
 
 /** The extension on the operation of a route whose success body no schema describes. */
 export const UNDESCRIBED = 'x-roost-response-undescribed';
 
 const ERROR_RESPONSE = { description: 'an error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
-export function openApiDocument(declarations: RouteDeclarations, version: string): Schema {
+export function openApiDocument(declarations: RouteTableReply, version: string): Schema {
   const paths: Record<string, Record<string, Operation>> = { ...declarations.doors };
   for (const route of declarations.routes) {
     const item = (paths[openApiPath(route.path)] ??= {});

@@ -2,12 +2,13 @@
 // kernel declares (`route_table`), so loading or unloading an extension changes the document at once.
 import { runExtension } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
-import { openApiDocument, type RouteDeclarations } from './document.js';
+import type { RouteTableReply } from '../../protocol/messages.js';
+import { openApiDocument } from './document.js';
 
 runExtension({
   routes: {
     'GET /api/openapi.json': async (_req, ctx) => {
-      const [declarations, { version }] = await Promise.all([ctx.host.routeTable<RouteDeclarations>(), ctx.host.metadata(['version'])]);
+      const [declarations, { version }] = await Promise.all([ctx.host.routeTable<RouteTableReply>(), ctx.host.metadata(['version'])]);
       return ok(openApiDocument(declarations, String(version)));
     },
   },

@@ -43,6 +43,8 @@ export interface ReserveRequest {
   ttlSeconds?: number;
 }
 
+export type ReservationState = 'held' | 'committed' | 'released' | 'expired';
+
 /** A hold as credits stores it. */
 export interface Reservation {
   id: string;
@@ -50,7 +52,7 @@ export interface Reservation {
   wallet: string;
   sessionId: string;
   microUnits: number;
-  state: string;
+  state: ReservationState;
   provider: string | null;
   model: string | null;
   actualMicroUnits: number | null;

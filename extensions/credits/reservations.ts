@@ -6,28 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { num } from './amounts.js';
+import type { Reservation } from './contract.js';
 import { costOf, priceFor, type CreditConfig } from './config.js';
 import { lockedWallet, post, type BalanceChange, type Entry, type Wallet } from './ledger.js';
 import { Spending } from './spending.js';
-
-export type ReservationState = 'held' | 'committed' | 'released' | 'expired';
-
-export interface Reservation {
-  id: string;
-  agentId: string;
-  wallet: string;
-  sessionId: string;
-  microUnits: number;
-  state: ReservationState;
-  provider: string | null;
-  model: string | null;
-  actualMicroUnits: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  createdAt: string;
-  expiresAt: string;
-  settledAt: string | null;
-}
 
 export interface ReserveRequest {
   sessionId: string;

@@ -5,8 +5,8 @@
 // The kernel declares; an extension renders the OpenAPI document from this.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DeclaredRoute, RouteTableReply } from '../../protocol/messages.js';
 import { schemasDir } from '../../protocol/paths.js';
-import type { RouteDoc } from '../host/manifest.js';
 import { withoutLocalRefs } from '../host/schema-files.js';
 import type { RouteTable } from './route-table.js';
 import { isKernelPublicRoute } from './routes/index.js';
@@ -14,26 +14,9 @@ import { KERNEL_DOORS, KERNEL_ROUTE_DOCS } from './routes/kernel-docs.js';
 
 type Schema = Record<string, unknown>;
 
-export interface DeclaredRoute {
-  owner: string;
-  method: string;
-  path: string;
-  public: boolean;
-  raw: boolean;
-  doc: RouteDoc & { responses?: Record<string, { description: string; schema: Schema }> };
-}
-
-export interface RouteDeclarations {
-  routes: DeclaredRoute[];
-  /** OpenAPI path items of the doors that are no REST route (/mcp, /ws), by path. */
-  doors: Record<string, Record<string, Schema>>;
-  /** The body every error answers (protocol/errors.ts). */
-  errorSchema: Schema;
-}
-
 const kernelSchema = (file: string): Schema => JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as Schema;
 
-export function routeDeclarations(routes: RouteTable): RouteDeclarations {
+export function routeDeclarations(routes: RouteTable): RouteTableReply {
   return { routes: [...kernelRoutes(), ...extensionRoutes(routes)], doors: KERNEL_DOORS, errorSchema: kernelSchema('api/error.json') };
 }
 
