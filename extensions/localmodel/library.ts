@@ -1,5 +1,6 @@
 // The library of models one can pull. Ollama offers no search API, so a curated catalogue ships with
-// the extension; entries already installed are marked.
+// the extension; beside it stand the models the runner holds that the catalogue does not name. Each
+// entry says which of its tags are installed and which are loaded now.
 export interface LibraryModel {
   name: string;
   description: string;
@@ -19,10 +20,31 @@ export const LIBRARY: LibraryModel[] = [
   { name: 'nomic-embed-text', description: 'Nomic embeddings for search and retrieval', tags: ['latest'], capabilities: ['embedding'] },
 ];
 
-export function searchLibrary(query: string | undefined, installed: Set<string>) {
+/** What the runner holds: installed name:tag pairs, and those loaded in memory now. */
+export interface RunnerModels {
+  installed: Set<string>;
+  running: Set<string>;
+}
+
+const split = (full: string) => {
+  const at = full.lastIndexOf(':');
+  return at < 0 ? { name: full, tag: 'latest' } : { name: full.slice(0, at), tag: full.slice(at + 1) };
+};
+
+/**
+ * The catalogue, each entry with its tags installed and running on the runner, then the runner's models
+ * the catalogue does not name (source `runner`), so a model pulled by hand or by another tool is listed too.
+ */
+export function searchLibrary(query: string | undefined, runner: RunnerModels) {
   const q = query?.trim().toLowerCase();
-  return LIBRARY.filter((m) => !q || m.name.includes(q) || m.description.toLowerCase().includes(q) || m.capabilities.includes(q)).map((m) => ({
-    ...m,
-    installed: m.tags.filter((tag) => installed.has(`${m.name}:${tag}`)).concat(installed.has(`${m.name}:latest`) ? ['latest'] : []),
-  }));
+  const tagsOf = (name: string, among: Set<string>) => [...among].map(split).filter((m) => m.name === name).map((m) => m.tag).sort();
+  const catalogued = LIBRARY.map((m) => ({ ...m, source: 'catalogue' as const }));
+  const known = new Set(LIBRARY.map((m) => m.name));
+  const uncatalogued = [...new Set([...runner.installed].map((full) => split(full).name))]
+    .filter((name) => !known.has(name))
+    .sort()
+    .map((name) => ({ name, description: 'On the runner; not in the catalogue', tags: tagsOf(name, runner.installed), capabilities: [] as string[], source: 'runner' as const }));
+  return [...catalogued, ...uncatalogued]
+    .filter((m) => !q || m.name.includes(q) || m.description.toLowerCase().includes(q) || m.capabilities.includes(q))
+    .map((m) => ({ ...m, installed: tagsOf(m.name, runner.installed), running: tagsOf(m.name, runner.running) }));
 }

@@ -54,11 +54,14 @@ runExtension({
       return ok({ deleted: full(name) });
     },
     async 'GET /api/localmodel/library'(req) {
-      const installed = await client.json<{ models: Array<{ name: string }> }>('GET', '/api/tags').then(
-        (r) => new Set(r.models.map((m) => m.name)),
-        () => new Set<string>(),
-      );
-      return ok({ models: searchLibrary(queryString(req.query, 'search'), installed) });
+      // A runner that does not answer leaves the catalogue alone, with nothing marked installed.
+      const names = (path: '/api/tags' | '/api/ps') =>
+        client.json<{ models: Array<{ name: string }> }>('GET', path).then(
+          (r) => new Set(r.models.map((m) => m.name)),
+          () => new Set<string>(),
+        );
+      const [installed, running] = await Promise.all([names('/api/tags'), names('/api/ps')]);
+      return ok({ models: searchLibrary(queryString(req.query, 'search'), { installed, running }) });
     },
   },
 });

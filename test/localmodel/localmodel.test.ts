@@ -8,7 +8,7 @@ describe('local model runner over the Ollama API', () => {
   let server: TestServer;
   let tenantKey: string;
   before(async () => {
-    ollama = await startFakeOllama({ models: ['llama3.2'], registry: ['qwen3:4b', 'mistral'] });
+    ollama = await startFakeOllama({ models: ['llama3.2'], registry: ['qwen3:4b', 'mistral', 'house-finetune:q4'] });
     server = await startTestServer({ env: { OLLAMA_HOST: ollama.url } });
     tenantKey = (await server.api('POST', '/api/tenants/register', { body: { org: 'acme' } })).body.apiKey;
   });
@@ -31,6 +31,29 @@ describe('local model runner over the Ollama API', () => {
     assert.deepEqual(library.body.models[0].installed, ['latest']);
     const everything = await server.api('GET', '/api/localmodel/library');
     assert.ok(everything.body.models.length > 5);
+  });
+
+  it('lists the models the runner holds beside the catalogue, with the tags loaded now', async () => {
+    // Pulled and loaded behind Roost's back, as another Ollama client would.
+    const pulled = await fetch(`${ollama.url}/api/pull`, { method: 'POST', body: JSON.stringify({ model: 'house-finetune:q4', stream: false }) });
+    assert.equal(pulled.status, 200);
+    await pulled.text();
+    const chat = await fetch(`${ollama.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'llama3.2', stream: false, messages: [{ role: 'user', content: 'hi' }] }) });
+    assert.equal(chat.status, 200);
+    await chat.text();
+    try {
+      const library = (await server.api('GET', '/api/localmodel/library')).body.models;
+      const extra = library.find((m: { name: string }) => m.name === 'house-finetune');
+      assert.deepEqual(extra, { name: 'house-finetune', description: 'On the runner; not in the catalogue', tags: ['q4'], capabilities: [], source: 'runner', installed: ['q4'], running: [] });
+      assert.equal(library.at(-1).name, 'house-finetune', 'the catalogue comes first');
+      const llama = library.find((m: { name: string }) => m.name === 'llama3.2');
+      assert.equal(llama.source, 'catalogue');
+      assert.deepEqual(llama.running, ['latest']);
+      const searched = (await server.api('GET', '/api/localmodel/library?search=finetune')).body.models;
+      assert.deepEqual(searched.map((m: { name: string }) => m.name), ['house-finetune']);
+    } finally {
+      await fetch(`${ollama.url}/api/delete`, { method: 'DELETE', body: JSON.stringify({ model: 'house-finetune:q4' }) }).then((r) => r.text());
+    }
   });
 
   it('pulls a model with progress on the WebSocket and at pull/status, then deletes it', async () => {
