@@ -1,13 +1,17 @@
-// svc_agent_directory: the agents of every registered remote, each with its A2A card. A remote's list is
-// cached for a minute (per tenant and remote; a change to the remote forgets it).
+// svc_agent_directory: the agents of every registered remote, each with its A2A card (a remote's list is
+// cached for a minute, per tenant and remote; a change to the remote forgets it), and the agents other
+// servers offer in the marketplace's federation, when the marketplace is loaded.
 import type { ExtensionContext } from '../_shared/extension.js';
 import { checkCard, type AgentCard } from './card.js';
 import { connect, getJson } from './remote-client.js';
 import { RemoteStore, type Remote } from './remotes.js';
 import { agentPaths } from '../agents/contract.js';
+import { FEDERATED_PAGE_MAX, MarketplaceClient, type FederatedListing } from '../marketplace/contract.js';
 
 const TTL_MS = 60_000;
 const MAX_AGENTS_PER_REMOTE = 50;
+/** Federated listings read for the directory at most (five pages). */
+const MAX_FEDERATED_LISTINGS = 5 * FEDERATED_PAGE_MAX;
 
 interface Listing {
   remote: { id: string; name: string; url: string };
@@ -22,9 +26,34 @@ export function forgetDirectory(tenantId: string, remoteId: string): void {
   cache.delete(`${tenantId}/${remoteId}`);
 }
 
-export async function agentDirectory(ctx: ExtensionContext, tenantId: string, refresh: boolean): Promise<{ remotes: Listing[] }> {
+/** The federation's part: agents offered by other servers, or why they cannot be listed now. */
+interface Federated {
+  agents: Array<Pick<FederatedListing, 'instance' | 'name' | 'description' | 'tags' | 'priceMicroUnits' | 'rating' | 'syncedAt'> & { listingId: string }>;
+  error?: string;
+}
+
+export async function agentDirectory(ctx: ExtensionContext, tenantId: string, refresh: boolean): Promise<{ remotes: Listing[]; federated: Federated }> {
   const remotes = await new RemoteStore(ctx.db).list(tenantId);
-  return { remotes: await Promise.all(remotes.map((remote) => listingOf(ctx, tenantId, remote, refresh))) };
+  const [listings, federated] = await Promise.all([Promise.all(remotes.map((remote) => listingOf(ctx, tenantId, remote, refresh))), federatedAgents(ctx, tenantId)]);
+  return { remotes: listings, federated };
+}
+
+/** Read from the marketplace's own copy of the feeds (its sync keeps them fresh), so never cached here. */
+async function federatedAgents(ctx: ExtensionContext, tenantId: string): Promise<Federated> {
+  const marketplace = new MarketplaceClient(ctx.host);
+  const agents: Federated['agents'] = [];
+  for (let offset = 0; offset < MAX_FEDERATED_LISTINGS; offset += FEDERATED_PAGE_MAX) {
+    const page = await marketplace.federated({ limit: FEDERATED_PAGE_MAX, offset }, { tenantId });
+    if (page.status !== 200 || !page.body) {
+      const error = page.status === 404 ? 'the marketplace extension is not loaded' : `the marketplace answered ${page.status}`;
+      return { agents, error };
+    }
+    for (const l of page.body.listings) {
+      if (l.kind === 'agent') agents.push({ instance: l.instance, listingId: l.id, name: l.name, description: l.description, tags: l.tags, priceMicroUnits: l.priceMicroUnits, rating: l.rating, syncedAt: l.syncedAt });
+    }
+    if (page.body.listings.length < FEDERATED_PAGE_MAX) break;
+  }
+  return { agents };
 }
 
 async function listingOf(ctx: ExtensionContext, tenantId: string, remote: Remote, refresh: boolean): Promise<Listing> {

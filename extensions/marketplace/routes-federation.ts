@@ -6,6 +6,7 @@ import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { checkReach, parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
 import { publicKeyFrom } from '../_shared/signing.js';
 import { schema } from './common.js';
+import { MARKETPLACE_ROUTES } from './contract.js';
 import { feed, signingKey } from './feed.js';
 import { InstanceStore } from './instances.js';
 import { federationReach, syncAll } from './sync.js';
@@ -65,7 +66,7 @@ export const federationRoutes: Record<string, RouteHandler> = {
     return ok({ instances: await syncAll(ctx, req.auth.tenantId) });
   },
 
-  async 'GET /api/marketplace/federated'(req, ctx) {
+  async [MARKETPLACE_ROUTES.federated](req, ctx) {
     const { limit, offset } = page(req.query);
     const instance = queryString(req.query, 'instance');
     return ok({ listings: await new InstanceStore(ctx.db).federated(req.auth.tenantId, { limit, offset }, instance === undefined ? undefined : instanceUrl(instance)) });

@@ -28,7 +28,7 @@ describe('a2a: two servers', () => {
   const oddAuthorization: Array<string | null> = [];
 
   before(async () => {
-    a = await startMessagingServer({ env: { ROOST_EXT_A2A_ALLOW_LOOPBACK: '1' } });
+    a = await startMessagingServer({ env: { ROOST_EXT_A2A_ALLOW_LOOPBACK: '1', ROOST_EXT_MARKETPLACE_ALLOW_LOOPBACK: '1' } });
     // B shares A's fake model provider; it is another server, with its own data, keys and tenants.
     b = await startTestServer({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: a.anthropic.url, ROOST_EXTENSION_DIRS: FIXTURES } });
     otherA = await registerTenant(a.server, 'a2a-home-other');
@@ -196,7 +196,7 @@ describe('a2a: two servers', () => {
     await namedAgent(b, tb.operator, 'newcomer');
     assert.equal((await callTool(asker, 'svc_agent_directory', {})).value.remotes[0].agents.length, 2);
     assert.equal((await callTool(asker, 'svc_agent_directory', { refresh: true })).value.remotes[0].agents.length, 3);
-    assert.deepEqual((await callTool(outsider, 'svc_agent_directory', {})).value, { remotes: [] });
+    assert.deepEqual((await callTool(outsider, 'svc_agent_directory', {})).value, { remotes: [], federated: { agents: [] } });
     assert.equal((await callTool(asker, 'svc_agent_directory', { refresh: 'yes' })).isError, true);
 
     // A remote whose key is wrong is listed with the reason, not dropped silently.
@@ -212,7 +212,37 @@ describe('a2a: two servers', () => {
     const invoked = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'oracle' });
     assert.match(invoked.text, /agent oracle not found/);
     assert.equal((await a.server.api('DELETE', `/api/a2a/remotes/${remoteId}`)).status, 204);
-    assert.deepEqual((await callTool(asker, 'svc_agent_directory', {})).value, { remotes: [] });
+    assert.deepEqual((await callTool(asker, 'svc_agent_directory', {})).value, { remotes: [], federated: { agents: [] } });
+  });
+
+  it('svc_agent_directory also lists the agents other servers offer in the marketplace federation', async () => {
+    const offered = await b.api('POST', '/api/marketplace/listings', { key: tb.operator, body: { kind: 'agent', name: 'Oracle for hire', description: 'Answers as the oracle', agentId: oracle.id, tags: ['answers'], visibility: 'public' } });
+    assert.equal(offered.status, 201, offered.text);
+    const bundle = await b.api('POST', '/api/marketplace/listings', { key: tb.operator, body: { kind: 'skill_bundle', name: 'Not an agent', description: 'A bundle', visibility: 'public' } });
+    assert.equal(bundle.status, 201, bundle.text);
+    assert.equal((await a.server.api('POST', '/api/marketplace/federation/instances', { body: { url: b.url } })).status, 201);
+    const synced = await a.server.api('POST', '/api/marketplace/federation/sync');
+    assert.equal(synced.body.instances[0].status, 'ok', synced.text);
+
+    const listed = await callTool(asker, 'svc_agent_directory', {});
+    assert.equal(listed.isError, false, listed.text);
+    assert.equal(listed.value.federated.error, undefined);
+    assert.deepEqual(
+      listed.value.federated.agents.map((x: any) => [x.name, x.instance, x.listingId, x.tags]),
+      [['Oracle for hire', b.url, offered.body.id, ['answers']]],
+      'agents only, never another kind of listing',
+    );
+    assert.deepEqual((await callTool(outsider, 'svc_agent_directory', {})).value.federated, { agents: [] }, 'federation is per tenant');
+
+    // Without the marketplace, the directory still answers its remotes and says why the rest is missing.
+    assert.equal((await a.server.api('POST', '/api/plugins/marketplace/unload')).status, 200);
+    try {
+      const without = await callTool(asker, 'svc_agent_directory', {});
+      assert.equal(without.isError, false, without.text);
+      assert.deepEqual(without.value.federated, { agents: [], error: 'the marketplace extension is not loaded' });
+    } finally {
+      assert.equal((await a.server.api('POST', '/api/plugins/load', { body: { name: 'marketplace' } })).status, 201);
+    }
   });
 
   it('calls a remote registered without a key with no Authorization header at all', async () => {
