@@ -1,7 +1,8 @@
 // POST /webhooks/vcshost: the code host's webhook. The raw body's HMAC-SHA256 (header
 // X-Hub-Signature-256) is checked with @octokit/webhooks-methods (constant time) against
 // ROOST_EXT_CODEHOST_WEBHOOK_SECRET, and each delivery id (X-GitHub-Delivery) is taken once: a replay
-// is refused. A comment that mentions an agent starts a session (mentions.ts) for the instance's
+// is refused. GitHub sends either content type a hook may pick: JSON, or form-encoded with the JSON in
+// its `payload` field (the default); the signature covers the raw body either way. A comment that mentions an agent starts a session (mentions.ts) for the instance's
 // tenant: the webhook secret is the deployment's, so its allowlist and agents are the instance owner's.
 import { verify } from '@octokit/webhooks-methods';
 import { RoostError } from '../../protocol/errors.js';
@@ -21,12 +22,7 @@ export async function receive(req: RouteRequest, ctx: ExtensionContext) {
   const delivery = req.headers['x-github-delivery'] ?? '';
   const event = req.headers['x-github-event'] ?? '';
   if (!/^[\w-]{1,100}$/.test(delivery) || !/^[a-z_]{1,60}$/.test(event)) throw new RoostError('VALIDATION_ERROR', 'X-GitHub-Delivery and X-GitHub-Event are required');
-  let body: Record<string, any>;
-  try {
-    body = JSON.parse(payload) as Record<string, any>;
-  } catch {
-    throw new RoostError('BAD_JSON', 'the webhook body is not JSON');
-  }
+  const body = eventOf(payload, req.headers['content-type'] ?? '');
   try {
     await ctx.db('inbound_deliveries').insert({ delivery_id: delivery, event, outcome: 'received', received_at: new Date().toISOString() });
   } catch {
@@ -35,6 +31,20 @@ export async function receive(req: RouteRequest, ctx: ExtensionContext) {
   const outcome = await act(ctx, event, body);
   await ctx.db('inbound_deliveries').where({ delivery_id: delivery }).update({ outcome: JSON.stringify(outcome) });
   return { status: outcome.action === 'session_started' ? 202 : 200, body: { delivery, event, ...outcome } };
+}
+
+/** The event's JSON: the body itself, or the `payload` field of a form-encoded one. */
+function eventOf(raw: string, contentType: string): Record<string, any> {
+  const form = contentType.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  const json = form ? new URLSearchParams(raw).get('payload') : raw;
+  if (json === null) throw new RoostError('VALIDATION_ERROR', 'a form-encoded webhook body must have a payload field');
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, any>;
+  } catch {
+    // answered below
+  }
+  throw new RoostError('BAD_JSON', form ? 'the payload field of the webhook body is not a JSON object' : 'the webhook body is not a JSON object');
 }
 
 async function act(ctx: ExtensionContext, event: string, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {

@@ -24,10 +24,11 @@ describe('inbound code-host webhooks', () => {
     comment: { id: 1, body, user: { login }, html_url: `https://codehost.test/${repo}/issues/7#issuecomment-1` },
   });
 
-  async function deliver(payload: string, options: { signature?: string; delivery?: string; event?: string } = {}) {
+  async function deliver(payload: string, options: { signature?: string; delivery?: string; event?: string; contentType?: string } = {}) {
     return h.server.api('POST', '/webhooks/vcshost', {
       raw: payload,
       headers: {
+        'content-type': options.contentType ?? 'application/json',
         'x-hub-signature-256': options.signature ?? (await sign(SECRET, payload)),
         'x-github-delivery': options.delivery ?? randomUUID(),
         'x-github-event': options.event ?? 'issue_comment',
@@ -61,6 +62,24 @@ describe('inbound code-host webhooks', () => {
     assert.equal((await deliver(payload.replace('hi', 'ho'), { signature: await sign(SECRET, payload) })).status, 401);
     assert.equal((await deliver(payload, { delivery: '' })).status, 400);
     assert.equal((await deliver('{not json')).status, 400);
+  });
+
+  it('takes GitHub\'s default form-encoded delivery, the signature checked over the raw form body', async () => {
+    h.anthropic.setScript(['Form read.']);
+    const form = new URLSearchParams({ payload: comment('alice', '@reviewer-bot from a form-encoded hook') }).toString();
+    const formType = 'application/x-www-form-urlencoded';
+    const res = await deliver(form, { contentType: formType });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.action, 'session_started');
+    // Signed over the JSON inside rather than the form sent: refused.
+    const inner = comment('alice', '@reviewer-bot again');
+    assert.equal((await deliver(new URLSearchParams({ payload: inner }).toString(), { contentType: formType, signature: await sign(SECRET, inner) })).status, 401);
+    const noPayload = await deliver('other=1', { contentType: formType });
+    assert.deepEqual([noPayload.status, noPayload.body.code], [400, 'VALIDATION_ERROR']);
+    const notJson = await deliver(new URLSearchParams({ payload: '{not json' }).toString(), { contentType: `${formType}; charset=utf-8` });
+    assert.deepEqual([notJson.status, notJson.body.code], [400, 'BAD_JSON']);
+    const ping = await deliver(new URLSearchParams({ payload: JSON.stringify({ zen: 'Keep it logically awesome.' }) }).toString(), { contentType: formType, event: 'ping' });
+    assert.deepEqual([ping.status, ping.body.action], [200, 'pong']);
   });
 
   it('records a merged pull request on the work task that opened it', async () => {
