@@ -43,6 +43,9 @@ export class KernelMetrics {
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'roost_kernel_' });
+    // prom-client's sums of the by-type gauges end in _total, which Prometheus keeps for counters
+    // (promtool refuses them); the by-type gauges (nodejs_active_handles{type}, …) say the same.
+    for (const what of ['handles', 'requests', 'resources']) this.registry.removeSingleMetric(`roost_kernel_nodejs_active_${what}_total`);
     this.sampleDelay.enable();
     this.requests = new Counter({
       name: 'roost_http_requests_total', help: 'REST requests answered, by route pattern, owner (kernel or extension) and status',

@@ -1,6 +1,7 @@
 // GET /metrics: Prometheus text, read back with a Prometheus text parser after a generated load; route
 // labels are patterns (never raw paths); only the instance owner or the metrics key may read it.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import { loadFixture, waitForLog } from '../fixtures/extensions/helpers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
+/** Prometheus' own linter (Debian's prometheus package; .ci/run installs it). */
+const promtool = spawnSync('promtool', ['--version']).status === 0;
 const OWNER_KEY = 'rk_metrics_owner_key_0123456789abcdef';
 const METRICS_KEY = 'metrics-scraper-secret-0123456789';
 
@@ -168,6 +171,12 @@ describe('GET /metrics', () => {
     const decl = { method: 'GET' as const, path: '/api/backup', public: false, raw: false, internal: false, machineKey: 'ROOST_METRICS_KEY' };
     assert.throws(() => new RouteTable().addAll('x', [decl], kernelServes), /x declares \/api\/backup with a machine key, and the kernel serves that path/);
     assert.doesNotThrow(() => new RouteTable().addAll('x', [{ ...decl, machineKey: undefined }], kernelServes));
+  });
+
+  it('passes promtool check metrics', { skip: !promtool && 'promtool is not installed (Debian package prometheus)' }, async () => {
+    await scrape(METRICS_KEY);
+    const checked = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    assert.equal(checked.status, 0, `${checked.stdout}${checked.stderr}`);
   });
 
   it('serves the instance owner too', async () => {
