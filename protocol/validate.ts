@@ -21,6 +21,8 @@ function ajv(): Ajv {
     const { Ajv: AjvClass } = requireCjs('ajv') as typeof import('ajv');
     const addFormats = requireCjs('ajv-formats') as (instance: Ajv) => Ajv;
     shared = addFormats(new AjvClass({ allErrors: true, strict: false }));
+    // OpenAPI 3.1's spelling (JSON Schema 2019-09) of draft-07's property `dependencies`.
+    shared.addKeyword(requireCjs('ajv/dist/vocabularies/validation/dependentRequired.js').default);
   }
   return shared;
 }

@@ -44,6 +44,8 @@ await Promise.all(files.map(async (file) => {
   const schema = JSON.parse(await readFile(file, 'utf8'));
   // The same options as protocol/validate.ts, so a precompiled validator answers as a compiled one would.
   const ajv = addFormats(new Ajv({ allErrors: true, strict: false, code: { source: true } }));
+  // As protocol/validate.ts: OpenAPI 3.1's dependentRequired beside draft-07.
+  ajv.addKeyword(require('ajv/dist/vocabularies/validation/dependentRequired.js').default);
   const id = schema.$id ?? path;
   let code;
   try {

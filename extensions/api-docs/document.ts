@@ -2,7 +2,8 @@
 // every loaded extension's (with the schemas its plugin.toml names in [server.openapi]), the doors that
 // are no REST route (/mcp, /ws) and the Error body. A route that declares no response schema is marked
 // `x-roost-response-undescribed: true` (its success body is then any JSON): the gap is visible in the
-// document, and test/kernel/openapi.test.ts lists the routes that have one.
+// document, and test/kernel/openapi.test.ts lists the routes that have one. Each operation lists the error
+// answers its route can really give, from what the kernel's door does to every request (errorResponses).
 import type { DeclaredRoute, RouteTableReply } from '../../protocol/messages.js';
 
 type Schema = Record<string, unknown>;
@@ -12,6 +13,43 @@ type Operation = Record<string, unknown>;
 export const UNDESCRIBED = 'x-roost-response-undescribed';
 
 const ERROR_RESPONSE = { description: 'an error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const retryAfter = { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } } };
+const errorAnswer = (description: string, headers?: Schema) => ({ ...ERROR_RESPONSE, description, ...(headers ? { headers } : {}) });
+
+/** The error answers the kernel's door gives, each with the codes the Error body carries. */
+const ERROR_ANSWERS = {
+  BadRequest: errorAnswer('the request does not validate: its parameters, query or body (VALIDATION_ERROR, BAD_JSON)'),
+  Unauthorized: errorAnswer('no key where one is needed, or a key that is unknown, expired or revoked (AUTH_REQUIRED, INVALID_API_KEY)'),
+  Forbidden: errorAnswer("the caller may not: its role, a viewer's change, a tenant that reads only, or a browser page of a foreign origin (FORBIDDEN)"),
+  NotFound: errorAnswer('nothing of that id in the caller\'s tenant (NOT_FOUND)'),
+  PayloadTooLarge: errorAnswer('the body is larger than the server takes (PAYLOAD_TOO_LARGE)'),
+  RateLimited: errorAnswer('too many requests from this key or address (RATE_LIMITED)', retryAfter),
+  Unavailable: errorAnswer('cannot answer now: the serving extension is starting, restarting or not loaded, or storage is unreachable (EXTENSION_UNAVAILABLE, DATABASE_UNAVAILABLE, AUDIT_UNAVAILABLE)', retryAfter),
+  Timeout: errorAnswer('the serving extension did not answer in time (EXTENSION_TIMEOUT)'),
+  StorageFull: errorAnswer('the disk is full: nothing was changed (STORAGE_FULL)'),
+} as const;
+type ErrorAnswer = keyof typeof ERROR_ANSWERS;
+
+/** What each route can answer besides success: every request passes the same door (kernel/http/app.ts). */
+function errorResponses(route: DeclaredRoute): Record<string, { $ref: string }> {
+  const mutating = MUTATING.has(route.method);
+  const takesInput = route.path.includes(':') || route.doc.query !== undefined || route.doc.request !== undefined || mutating;
+  const answers: Array<[number, ErrorAnswer, boolean]> = [
+    [400, 'BadRequest', takesInput],
+    // A key that is sent is checked, even on a public route.
+    [401, 'Unauthorized', true],
+    [403, 'Forbidden', true],
+    [404, 'NotFound', route.path.includes(':')],
+    [413, 'PayloadTooLarge', mutating],
+    [429, 'RateLimited', true],
+    [503, 'Unavailable', true],
+    [504, 'Timeout', route.owner !== 'kernel'],
+    [507, 'StorageFull', mutating],
+  ];
+  return Object.fromEntries(answers.filter(([, , applies]) => applies).map(([status, name]) => [String(status), { $ref: `#/components/responses/${name}` }]));
+}
 
 export function openApiDocument(declarations: RouteTableReply, version: string): Schema {
   const paths: Record<string, Record<string, Operation>> = { ...declarations.doors };
@@ -25,12 +63,14 @@ export function openApiDocument(declarations: RouteTableReply, version: string):
       title: 'Roost',
       version,
       description: `The agent orchestration server: the kernel and every loaded extension. Errors share one body shape (Error). An operation marked ${UNDESCRIBED} declares no schema for its success body yet.`,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: Authorization: Bearer <key> (an agent on /mcp: its session token)' } },
       schemas: { Error: declarations.errorSchema },
+      responses: ERROR_ANSWERS,
     },
     security: [{ bearer: [] }],
   };
@@ -55,7 +95,7 @@ function operation(route: DeclaredRoute): Operation {
     ...(requestBody(route) ?? {}),
     ...(route.public ? { security: [] } : {}),
     ...(undescribed ? { [UNDESCRIBED]: true } : {}),
-    responses: { [status]: success, ...others, default: ERROR_RESPONSE },
+    responses: { [status]: success, ...errorResponses(route), ...others, default: ERROR_RESPONSE },
   };
 }
 

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -17,7 +18,7 @@ import { startTestServer, type ApiResponse, type TestServer } from '../helpers/s
 import { waitFor } from '../helpers/wait.js';
 
 type Op = { summary?: string; tags: string[]; parameters?: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, { content?: Record<string, { schema: object }> }>; 'x-roost-response-undescribed'?: boolean };
-type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, object> } };
+type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, object>; responses: Record<string, Op['responses'][string]> } };
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
@@ -34,7 +35,8 @@ describe('GET /api/openapi.json', () => {
   const assertConforms = (method: string, path: string, res: ApiResponse) => {
     const operation = doc.paths[openApiPath(path)]?.[method.toLowerCase()];
     assert.ok(operation, `${method} ${path} is in the document`);
-    const declared = operation.responses[String(res.status)] ?? operation.responses.default!;
+    const named = (operation.responses[String(res.status)] ?? operation.responses.default!) as Op['responses'][string] & { $ref?: string };
+    const declared = named.$ref ? doc.components.responses[named.$ref.replace('#/components/responses/', '')]! : named;
     validated.add(`${method} ${openApiPath(path)}`);
     if (res.status === 204) return assert.equal(res.text, '', `${method} ${path} 204 has no body`);
     const [type, media] = Object.entries(declared.content ?? {})[0] ?? [];
@@ -69,6 +71,19 @@ describe('GET /api/openapi.json', () => {
     const result = await new Validator().validate(doc as never);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
     assert.equal((doc as unknown as { openapi: string }).openapi, '3.1.0');
+  });
+
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: `${server.url}/api/openapi.json`, config: await createConfig({ extends: ['recommended'] }) });
+    assert.deepEqual(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`).slice(0, 20), []);
+  });
+
+  it('lists the error answers each route can give: 401, 403 and 429 for all, the rest by what the route takes', () => {
+    const responses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses);
+    assert.deepEqual(responses('/api/projects/{id}', 'put'), ['200', '400', '401', '403', '404', '413', '429', '503', '504', '507', 'default']);
+    assert.deepEqual(responses('/api/health', 'get'), ['200', '401', '403', '429', '503', 'default']);
+    assert.equal((doc.paths['/api/projects']!.get!.responses['429'] as { $ref?: string }).$ref, '#/components/responses/RateLimited');
+    assert.ok((doc.components.responses.RateLimited as { headers?: object }).headers, 'a 429 says when to retry');
   });
 
   it("holds every route each loaded extension declares, and none of the internal ones", async () => {

@@ -55,6 +55,10 @@ export const KERNEL_DOORS: Record<string, Record<string, Record<string, unknown>
       responses: {
         200: { description: 'the JSON-RPC answer, as JSON or as a server-sent event stream (the client chooses by its Accept header)', content: { 'application/json': { schema: { type: ['object', 'array'] } }, 'text/event-stream': { schema: { type: 'string' } } } },
         202: { description: 'a notification or response accepted (no body)' },
+        400: { ...ERROR_RESPONSE, description: 'not a JSON-RPC message, or a batch in a protocol version that has none (2025-06-18 and later)' },
+        401: { ...ERROR_RESPONSE, description: 'no key or token' },
+        403: { ...ERROR_RESPONSE, description: 'a key or session token that is unknown, expired or revoked, or a browser page of a foreign origin' },
+        429: { ...ERROR_RESPONSE, description: 'too many requests from this key or address' },
         default: ERROR_RESPONSE,
       },
     },
@@ -62,7 +66,7 @@ export const KERNEL_DOORS: Record<string, Record<string, Record<string, unknown>
       operationId: 'delete-mcp',
       tags: ['kernel'],
       summary: 'End an MCP session (the server keeps none: nothing to end)',
-      responses: { default: { description: "the MCP SDK's answer" } },
+      responses: { 401: { ...ERROR_RESPONSE, description: 'no key or token' }, default: { description: "the MCP SDK's answer" } },
     },
   },
   '/ws': {
@@ -73,6 +77,8 @@ export const KERNEL_DOORS: Record<string, Record<string, Record<string, unknown>
       parameters: [{ name: 'ticket', in: 'query', required: false, description: 'a one-time ticket instead of the Authorization header', schema: { type: 'string' } }],
       responses: {
         101: { description: 'Switching Protocols: the WebSocket is open' },
+        401: { description: 'the upgrade is refused: no key and no ticket' },
+        403: { description: 'the upgrade is refused: an unknown key, a used or made-up ticket, or a browser page of a foreign origin' },
         default: ERROR_RESPONSE,
       },
     },
