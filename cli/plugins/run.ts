@@ -1,6 +1,8 @@
 // Runs one plugin executable (a command, a hook or a lane step) in its sandbox and waits for it: a
 // cli-v1 or fledge-v1 plugin through the shared PluginProcess, a plain one with its arguments in argv.
 // Ctrl-C sends `cancel` (SIGTERM 5 s later, SIGKILL 10 s later); an optional time limit does the same.
+// A protocol plugin that answers and then exits non-zero without an error (a linter's findings) has
+// given its verdict: roost adds no "exited with code" line, which would read like a crash.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants } from 'node:os';
@@ -54,9 +56,10 @@ export async function runPlugin(recorded: RegistryEntry, binary: string, options
   const env = pluginEnv(entry, process.env, options.env);
   const project = await projectInfo(options.cwd, entry.capabilities.includes('metadata'));
   const box = await pluginBox(entry, options.home, project?.root ?? options.cwd, options.cwd, env, options.log);
+  const said: Said = { answered: false, complained: false };
   const plugin = protocol === 'plain'
     ? startPlain(file, options.args, { cwd: options.cwd, env: box.env, wrapper: box.wrapper, passThrough: options.passThrough ?? false, onLine: (line) => options.output(`${line}\n`) })
-    : startProtocol(entry, binary, options, project, box);
+    : startProtocol(entry, binary, options, project, box, said);
 
   let stopped: RunOutcome['stopped'];
   const stop = (why: NonNullable<RunOutcome['stopped']>, message: string) => {
@@ -81,7 +84,8 @@ export async function runPlugin(recorded: RegistryEntry, binary: string, options
       options.log(`roost: could not start ${file} (is it executable, with a #! line?)`);
       return { code: 126 };
     }
-    if (exit.code !== 0) options.log(`roost: ${entry.name} exited with code ${exit.code}`);
+    const verdict = protocol !== 'plain' && said.answered && !said.complained;
+    if (exit.code !== 0 && !verdict) options.log(`roost: ${entry.name} exited with code ${exit.code}`);
     return { code: exit.code };
   } finally {
     clearTimeout(timer);
@@ -90,9 +94,26 @@ export async function runPlugin(recorded: RegistryEntry, binary: string, options
   }
 }
 
+/** What a protocol plugin said before it ended: output (an answer), and an error log or stderr (a complaint). */
+interface Said {
+  answered: boolean;
+  complained: boolean;
+}
+
 /** A cli-v1 or fledge-v1 plugin, through the host every plugin and extension shares. */
-function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, project: ProjectInfo | null, box: PluginBox): RunningPlugin {
-  const services = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, env: box.env, ask: options.ask, output: options.output, log: options.log });
+function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginOptions, project: ProjectInfo | null, box: PluginBox, said: Said): RunningPlugin {
+  const output = (text: string) => {
+    said.answered = true;
+    options.output(text);
+  };
+  const cli = createCliServices({ home: options.home, pluginName: entry.name, cwd: options.cwd, project, env: box.env, ask: options.ask, output, log: options.log });
+  const services: typeof cli = {
+    ...cli,
+    log: (level, message) => {
+      if (level === 'error') said.complained = true;
+      cli.log(level, message);
+    },
+  };
   const plugin = new PluginProcess({
     manifest: entryManifest(entry),
     entry: binary,
@@ -103,7 +124,10 @@ function startProtocol(entry: RegistryEntry, binary: string, options: RunPluginO
     cwd: options.cwd,
     env: box.env,
     wrapper: box.wrapper,
-    onStderr: (line) => options.log(line),
+    onStderr: (line) => {
+      said.complained = true;
+      options.log(line);
+    },
   });
   return {
     exited: plugin.child.exited,

@@ -72,6 +72,7 @@ describe('default plugin: secrets', () => {
       assert.equal(text.code, 1);
       assert.match(text.stdout, /^3 possible secrets \(2 files in .*\):$/m);
       assert.match(text.stdout, /^ {2}settings\.py:2 \[github-token\] ghp_\*{8}$/m);
+      assert.equal(text.stderr, '', 'findings are the answer, not a crash: no error and no "exited with code" line');
       // log2(6) ≈ 2.58 bits per character: below the default threshold, above a lowered one.
       const lowered = await env.run(['secrets', '--scan', '--entropy', '2.5', '--json'], dir);
       assert.ok(assertSchema('secrets', lowered.json).findings.some((f: any) => f.line === 5 && f.rule === 'high-entropy-assignment'));
