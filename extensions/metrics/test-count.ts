@@ -1,4 +1,8 @@
-// Test files and test cases per stack, found by the conventions of each stack's test runner.
+// Test files and test cases per stack, found by the conventions of each stack's test runner. JavaScript
+// and TypeScript: the *.test / *.spec and __tests__ names Jest, Vitest, Mocha and node:test use, and the
+// test/ and tests/ folders AVA and tap read (their helpers, fixtures and _-files left out, and a file
+// there counted only when it calls a test); cases are test(…)/it(…) with their modifiers (AVA's serial
+// and failing, each tables counted once) and tap's t.test(…).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listProjectFiles } from '../_shared/project-files.js';
@@ -15,11 +19,24 @@ interface Convention {
   cases: RegExp;
 }
 
+/** A test(…) or it(…) call, with the modifiers of Jest, Vitest, Mocha, node:test and AVA; tap's t.test(…). */
+const JS_CASES = /(?:(?:^|[^\w.$])(?:it|test)(?:\.(?:only|skip|todo|concurrent|serial|failing|each))*\s*\(|(?:^|[^\w.$])(?:t|tap)\.test\s*\()/g;
+/** The same without the global flag, whose state a .test() call would move. */
+const CALLS_A_TEST = new RegExp(JS_CASES.source);
+/** The folders AVA and tap take test files from. */
+const RUNNER_FOLDER = /(^|\/)tests?\//;
+/** What those runners leave out of them: helpers, fixtures, and files named with a leading underscore. */
+const NOT_TESTS = /(^|\/)(helpers?|fixtures?|__helpers?__)\/|(^|\/)_[^/]*$/;
+
 const CONVENTIONS: Convention[] = [
   {
     stack: 'node',
-    isTestFile: async (p) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || (/(^|\/)__tests__\//.test(p) && /\.[cm]?[jt]sx?$/.test(p)),
-    cases: /(?:^|[^\w.])(?:it|test)(?:\.(?:only|skip|todo|concurrent))?\s*\(/g,
+    isTestFile: async (p, text) => {
+      if (!/\.[cm]?[jt]sx?$/.test(p) || /\.d\.[cm]?ts$/.test(p)) return false;
+      if (/\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || /(^|\/)__tests__\//.test(p)) return true;
+      return RUNNER_FOLDER.test(p) && !NOT_TESTS.test(p) && CALLS_A_TEST.test(await text());
+    },
+    cases: JS_CASES,
   },
   {
     stack: 'python',

@@ -19,6 +19,11 @@ const FILES = {
   'src/lib.rs': 'pub fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn works() {}\n}\n',
   'tests/integration.rs': '#[test]\nfn a() {}\n#[tokio::test]\nasync fn b() {}\n',
   'node_modules/dep/index.test.js': "it('not ours', () => {});\n",
+  // AVA's layout: any file in test/ that calls test(), its helpers and _-files left out.
+  'test/parse.ts': "import test from 'ava';\ntest('parses', (t) => t.pass());\ntest.serial('in order', async (t) => t.pass());\ntest.failing('known bug', (t) => t.fail());\ntest.before(() => {});\n",
+  'test/helpers/make.ts': "export const test = (name: string) => name;\ntest('not a case');\n",
+  'test/_setup.js': "test('not a case either', () => {});\n",
+  'test/types.d.ts': "declare function test(name: string): void;\n",
 };
 
 describe('default plugin: metrics', () => {
@@ -50,12 +55,12 @@ describe('default plugin: metrics', () => {
     assert.deepEqual(doc.tests, {
       stacks: [
         { stack: 'go', files: 1, cases: 2 },
-        { stack: 'node', files: 2, cases: 4 },
+        { stack: 'node', files: 3, cases: 7 },
         { stack: 'python', files: 1, cases: 2 },
         { stack: 'rust', files: 2, cases: 3 },
       ],
-      files: 6,
-      cases: 11,
+      files: 7,
+      cases: 14,
     });
   });
 
@@ -79,7 +84,7 @@ describe('default plugin: metrics', () => {
     assert.equal(both.code, 0, both.stderr);
     const doc = assertSchema('metrics', both.json);
     assert.equal(doc.churn.commits, 2);
-    assert.equal(doc.tests.cases, 11);
+    assert.equal(doc.tests.cases, 14);
 
     const { dir, cleanup } = await tempDir('roost-metrics-nogit-');
     try {
@@ -101,7 +106,7 @@ describe('default plugin: metrics', () => {
     const run = await env.run(['metrics'], repo.work);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^Churn: 2 commits by 2 authors, \+\d+ -1$/m);
-    assert.match(run.stdout, /^Tests: 6 files, 11 cases$/m);
+    assert.match(run.stdout, /^Tests: 7 files, 14 cases$/m);
     const bad = await env.run(['metrics', '--limit', 'lots'], repo.work);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--limit must be a positive whole number/);
