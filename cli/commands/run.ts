@@ -7,6 +7,7 @@ import { ROOT_MARKERS } from '../../extensions/_shared/project/stacks.js';
 import { palette } from '../colour.js';
 import { didYouMean } from '../suggest.js';
 import { shellQuote } from '../tasks/quote.js';
+import { findFallback, onPath } from '../tasks/fallback.js';
 import { runTask } from '../tasks/run-task.js';
 
 export const handler: CommandHandler = async ({ args, options, rest }, ctx) => {
@@ -27,9 +28,17 @@ export const handler: CommandHandler = async ({ args, options, rest }, ctx) => {
     const available = listTasks(project).filter((t) => stackId === undefined || t.stack.id === stackId).map((t) => t.name);
     throw usageError(`unknown task "${name}"${stackId ? ` for stack ${stackId}` : ''}${didYouMean(name, available)}; available: ${available.join(', ') || 'none'}`);
   }
-  const argv = taskArgv(task, rest);
+  const declared = taskArgv(task, rest);
+  // A missing tool with a way around it: run that, and say so (a missing one without is the task's ENOENT).
+  const fallback = onPath(declared[0]!, project.root) ? undefined : findFallback(project, task, declared, rest);
+  const argv = fallback?.argv ?? declared;
   const command = shellQuote(argv);
-  const base = { task: name, stack: task.stack.id, tool: task.stack.tool, root: project.root, command, argv };
+  const ran = fallback?.task ?? task;
+  const base = {
+    task: name, stack: ran.stack.id, tool: ran.stack.tool, root: project.root, command, argv,
+    ...(fallback ? { fallback: { declared: shellQuote(declared), reason: fallback.reason } } : {}),
+  };
+  if (fallback) ctx.log(`roost: ${fallback.reason}: running ${command} instead of ${shellQuote(declared)}`);
   if (options.dryRun) return { data: { ...base, dryRun: true }, text: command };
   ctx.log(palette(process.stderr).dim(`› ${command}`));
   const result = await runTask(argv, { cwd: project.root, capture: ctx.json });

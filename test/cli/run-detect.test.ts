@@ -48,8 +48,9 @@ describe('roost run: stack detection', () => {
       assert.equal(dry.code, 0, dry.stderr);
       assertSchema('run', dry.json);
       assert.equal(dry.json.dryRun, true);
-      assert.equal(dry.json.command, expected.test);
-      assert.deepEqual(dry.json.argv, expected.test.split(' '));
+      // A tool this machine lacks may have a fallback (run-fallback.test.ts): the declared command is kept.
+      assert.equal(dry.json.fallback?.declared ?? dry.json.command, expected.test);
+      if (!dry.json.fallback) assert.deepEqual(dry.json.argv, expected.test.split(' '));
     });
   }
 
