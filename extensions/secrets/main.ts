@@ -3,8 +3,9 @@
 import { RoostError } from '../../protocol/errors.js';
 import { parseFlags, runPlugin, type PluginContext } from '../_shared/plugin-client.js';
 import { DEFAULT_ENTROPY } from './rules.js';
+import { historyCommits, readHistory } from './history.js';
 import { scanLine } from './scan.js';
-import { fileLines, hasCommits, historyLines, isGitRepo, workingTreeFiles, type SourceLine } from './sources.js';
+import { fileLines, hasCommits, isGitRepo, workingTreeFiles } from './sources.js';
 
 interface Finding {
   source: 'tree' | 'history';
@@ -29,11 +30,11 @@ runPlugin(async (ctx) => {
   if (!Number.isFinite(entropy) || entropy < 0 || entropy > 8) throw new RoostError('USAGE', `--entropy "${values.entropy}" is not a number of bits between 0 and 8`);
   const root = await projectRoot(ctx);
   const git = await isGitRepo(root);
-  const findings: Finding[] = [];
   const files = await workingTreeFiles(root, git);
-  for (const file of files) findings.push(...(await collect('tree', fileLines(root, file), entropy)));
   const history = git && !values['no-history'] && (await hasCommits(root));
-  if (history) findings.push(...(await collect('history', historyLines(root), entropy)));
+  // The tree and the history are read side by side; each is ordered on its own afterwards.
+  const [tree, past] = await Promise.all([scanTree(root, files, entropy), history ? scanHistory(ctx, root, entropy) : []]);
+  const findings = [...tree, ...past];
   const ok = findings.length === 0;
   if (values.json) ctx.json({ root, files: files.length, history, findings }, ok);
   else ctx.print(describe(root, files.length, history, findings));
@@ -45,12 +46,45 @@ async function projectRoot(ctx: PluginContext): Promise<string> {
   return typeof meta.root === 'string' ? meta.root : ctx.init.project?.root ?? process.cwd();
 }
 
-async function collect(source: Finding['source'], lines: AsyncIterable<SourceLine>, entropy: number): Promise<Finding[]> {
+/** Files this many at a time: enough to keep the disk busy, few enough not to hold a tree in memory. */
+const FILES_AT_ONCE = 16;
+
+async function scanTree(root: string, files: string[], entropy: number): Promise<Finding[]> {
+  const byFile: Finding[][] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < files.length; at = next++) {
+      byFile[at] = (await fileLines(root, files[at]!)).flatMap((l) =>
+        scanLine(l.text, entropy, l.file).map((m) => ({ source: 'tree' as const, file: l.file, line: l.line, commit: null, rule: m.rule, match: m.match.trim() })),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: FILES_AT_ONCE }, worker));
+  return byFile.flat();
+}
+
+/** Progress every this many commits (and at the end). */
+const PROGRESS_EVERY = 100;
+
+async function scanHistory(ctx: PluginContext, root: string, entropy: number): Promise<Finding[]> {
+  const commits = await historyCommits(root);
+  const order = new Map(commits.map((commit, at) => [commit, at]));
   const found: Finding[] = [];
-  for await (const l of lines) {
-    for (const m of scanLine(l.text, entropy)) found.push({ source, file: l.file, line: l.line, commit: l.commit ?? null, rule: m.rule, match: m.match.trim() });
-  }
-  return found;
+  let read = 0;
+  const tell = () => ctx.host.progress({ message: 'scanning the git history', current: read, total: commits.length, done: read === commits.length });
+  await readHistory(
+    root,
+    commits,
+    (added) => {
+      for (const m of scanLine(added.text, entropy, added.file)) found.push({ source: 'history', file: added.file, line: added.line, commit: added.commit, rule: m.rule, match: m.match.trim() });
+    },
+    () => {
+      read++;
+      if (read % PROGRESS_EVERY === 0 || read === commits.length) tell();
+    },
+  );
+  // Newest commit first, as git log lists them, whichever stream read it.
+  return found.sort((a, b) => order.get(a.commit!)! - order.get(b.commit!)! || a.file.localeCompare(b.file) || a.line - b.line);
 }
 
 function describe(root: string, files: number, history: boolean, findings: Finding[]): string {

@@ -24,7 +24,8 @@ export const RULES: Rule[] = [
   { id: 'github-token', description: 'GitHub token', pattern: /\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36})\b/, secretGroup: 1 },
   { id: 'github-fine-grained-token', description: 'GitHub fine-grained token', pattern: /\b(github_pat_[A-Za-z0-9_]{82})\b/, secretGroup: 1 },
   { id: 'gitlab-token', description: 'GitLab personal access token', pattern: /\b(glpat-[A-Za-z0-9_-]{20})(?![A-Za-z0-9_-])/, secretGroup: 1 },
-  { id: 'slack-token', description: 'Slack token', pattern: /\b(xox[baprs]-[A-Za-z0-9-]{10,})/, secretGroup: 1 },
+  // Numeric workspace and user ids, then the random part: xoxb-1234…-5678…-AbCd….
+  { id: 'slack-token', description: 'Slack token', pattern: /\b(xox[baprs]-(?:\d+-)+[A-Za-z0-9]{10,})/, secretGroup: 1 },
   {
     id: 'slack-webhook',
     description: 'Slack incoming webhook',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { git, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { git, tempDir, tempGitRepo, writeTree } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
 
@@ -79,6 +79,36 @@ describe('default plugin: secrets', () => {
     } finally {
       await cleanup();
     }
+  });
+
+  test('weighs what a person would: placeholders, function calls and made-up test credentials pass, real keys in tests do not', async () => {
+    const { dir, cleanup } = await tempDir('roost-secrets-fixtures-');
+    try {
+      await writeTree(dir, {
+        'test/session.test.ts': [
+          "const refreshed = { newToken: 'refreshed-token-123', apiKey: 'embed-test-owner-key-0123456789' };",
+          "export const BOT_TOKEN = 'xoxb-1-roost-test';",
+          `const leaked = '${GITHUB_TOKEN}';`,
+          '',
+        ].join('\n'),
+        'src/keys.ts': "const privateKey = x25519PrivateFromSeed(derive(secretKey, 'x25519'));\n",
+        'src/config.py': `api_key = "${HIGH_ENTROPY}"\n`,
+      });
+      const run = await env.run(['secrets', '--scan', '--json'], dir);
+      assert.equal(run.code, 1, run.stderr);
+      assert.deepEqual(assertSchema('secrets', run.json).findings.map((f: any) => [f.file, f.line, f.rule]).sort(), [
+        ['src/config.py', 1, 'high-entropy-assignment'],
+        ['test/session.test.ts', 3, 'github-token'],
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('tells its progress through the history', async () => {
+    const run = await env.run(['secrets', '--scan'], leaky.work);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /scanning the git history \d+\/\d+ \(done\)/);
   });
 
   test('a clean repository passes, history included', async () => {
