@@ -8,7 +8,7 @@ import type { RegistryEntry } from './registry.js';
 /** What a program needs to find its tools, speak the person's language and draw on their terminal. */
 const BASICS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR'];
 /** Where toolchains live (cli/plugins/toolchains.ts shows those folders, read-only). */
-const TOOLCHAIN_VARIABLES = ['CARGO_HOME', 'RUSTUP_HOME', 'GOPATH', 'GOROOT', 'NVM_DIR', 'PYENV_ROOT'];
+const TOOLCHAIN_VARIABLES = ['CARGO_HOME', 'RUSTUP_HOME', 'GOPATH', 'GOMODCACHE', 'GOROOT', 'NVM_DIR', 'PYENV_ROOT'];
 
 export function pluginEnv(entry: RegistryEntry, host: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
   const granted = new Set([...BASICS, ...TOOLCHAIN_VARIABLES, ...(entry.sandbox?.env ?? []), ...(entry.sandbox?.envFiles ?? [])]);

@@ -31,7 +31,7 @@ export function toolchainDirs(env: NodeJS.ProcessEnv, home: string): string[] {
     const base = (variable && env[variable]) || join(home, dir);
     if (isAbsolute(base)) wanted.push(...(parts ? parts.map((part) => join(base, part)) : [base]));
   }
-  if (env.GOROOT && isAbsolute(env.GOROOT)) wanted.push(env.GOROOT);
+  for (const go of [env.GOROOT, env.GOMODCACHE]) if (go && isAbsolute(go)) wanted.push(go);
   wanted.push(...(env.PATH ?? '').split(':').filter((dir) => isAbsolute(dir)));
   const dirs = existing(wanted).filter((dir) => !RUNTIME_DIRS.some((system) => within(system, dir)) && !shadowsPrivate(dir, home));
   return [...new Set(dirs)];

@@ -1,7 +1,7 @@
 // The latest published version of each dependency. ROOST_DEPS_REGISTRY (a JSON file, file:// or
 // http(s) URL) maps "<ecosystem>/<name>" to a version; without it the public registries are asked:
-// the npm registry, crates.io and PyPI (bases overridable with ROOST_NPM_REGISTRY, ROOST_CRATES_API,
-// ROOST_PYPI_API).
+// the npm registry, crates.io, PyPI and the Go module proxy (bases overridable with ROOST_NPM_REGISTRY,
+// ROOST_CRATES_API, ROOST_PYPI_API, ROOST_GOPROXY).
 import { RoostError } from '../../protocol/errors.js';
 import { normaliseName, type Ecosystem, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { getJson, readJsonSource } from './sources.js';
@@ -41,12 +41,14 @@ function publicLookup(env: NodeJS.ProcessEnv): LatestLookup {
     npm: (env.ROOST_NPM_REGISTRY || 'https://registry.npmjs.org').replace(/\/+$/, ''),
     'crates.io': (env.ROOST_CRATES_API || 'https://crates.io/api/v1').replace(/\/+$/, ''),
     PyPI: (env.ROOST_PYPI_API || 'https://pypi.org/pypi').replace(/\/+$/, ''),
+    Go: (env.ROOST_GOPROXY || 'https://proxy.golang.org').replace(/\/+$/, ''),
   };
   return async (pkg) => {
     const base = bases[pkg.ecosystem];
     const url =
       pkg.ecosystem === 'npm' ? `${base}/${pkg.name.replace('/', '%2f')}/latest`
       : pkg.ecosystem === 'crates.io' ? `${base}/crates/${encodeURIComponent(pkg.name)}`
+      : pkg.ecosystem === 'Go' ? `${base}/${goModulePath(pkg.name)}/@latest`
       : `${base}/${encodeURIComponent(pkg.name)}/json`;
     const res = await getJson(url, `the ${pkg.ecosystem} registry`);
     if (res.status === 404) return null; // private or yanked: nothing to compare with
@@ -55,7 +57,13 @@ function publicLookup(env: NodeJS.ProcessEnv): LatestLookup {
     const version =
       pkg.ecosystem === 'npm' ? body?.version
       : pkg.ecosystem === 'crates.io' ? body?.crate?.max_stable_version ?? body?.crate?.max_version
+      : pkg.ecosystem === 'Go' ? body?.Version
       : body?.info?.version;
     return typeof version === 'string' ? version : null;
   };
+}
+
+/** The module proxy's case-encoding: each capital letter as "!" and its lower case (golang.org/ref/mod#goproxy-protocol). */
+function goModulePath(module: string): string {
+  return module.split('/').map((part) => encodeURIComponent(part.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`))).join('/');
 }

@@ -4,7 +4,7 @@ import { RoostError } from '../../protocol/errors.js';
 import { parseFlags, runPlugin, type PluginContext } from '../_shared/plugin-client.js';
 import { audit, type Finding } from './advisories.js';
 import { latestVersions } from './latest.js';
-import { READERS, readLockfiles, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
+import { LOOKED_FOR, readLockfiles, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
 import { compareVersions } from './versions.js';
 
 interface Outdated {
@@ -25,7 +25,7 @@ runPlugin(async (ctx) => {
   const root = await projectRoot(ctx);
   const { lockfiles, packages } = await readLockfiles(root);
   if (lockfiles.length === 0) {
-    throw new RoostError('NOT_FOUND', `no lockfile in ${root} (looked for ${READERS.map((r) => r.file).join(', ')})`);
+    throw new RoostError('NOT_FOUND', `no lockfile or manifest in ${root} (looked for ${LOOKED_FOR})`);
   }
   const outdated = values.outdated ? await findOutdated(packages, ctx) : undefined;
   const vulnerabilities = values.audit ? await audit(packages, process.env) : undefined;
@@ -33,7 +33,7 @@ runPlugin(async (ctx) => {
   if (values.json) {
     ctx.json({ root, lockfiles, packages, ...(outdated ? { outdated } : {}), ...(vulnerabilities ? { vulnerabilities } : {}) }, ok);
   } else {
-    ctx.print(describe(root, lockfiles.map((l) => l.file), packages, outdated, vulnerabilities));
+    ctx.print(describe(root, lockfiles.map((l) => (l.declared ? `${l.file}: declared ranges, their lowest versions` : l.file)), packages, outdated, vulnerabilities));
   }
   return ok ? 0 : 1;
 }, USAGE);

@@ -1,19 +1,23 @@
 // Declared licenses of installed packages, keyed "<ecosystem>/<normalised name>@<version>": npm's
 // node_modules/**/package.json (`license`, or the old `licenses` array) and Python's
 // .venv / venv site-packages/*.dist-info/METADATA (License-Expression, License, or the license classifier),
-// and the crates cargo unpacked in $CARGO_HOME/registry/src (Cargo.toml `package.license`).
-// Lockfiles do not carry licenses, so a dependency that is not installed has none.
+// the crates cargo unpacked in $CARGO_HOME/registry/src (Cargo.toml `package.license`), and the Go
+// modules in the module cache ($GOMODCACHE, else $GOPATH/pkg/mod, else ~/go/pkg/mod), whose LICENSE text
+// is recognised (license-text.ts). Lockfiles do not carry licenses, so a dependency that is not installed
+// has none.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { normaliseName } from '../_shared/lockfiles/lockfiles.js';
+import { normaliseName, type LockedPackage } from '../_shared/lockfiles/lockfiles.js';
+import { licenseOfText } from './license-text.js';
 
 export const licenseKey = (ecosystem: string, name: string, version: string) => `${ecosystem}/${normaliseName(ecosystem, name)}@${version}`;
 
-export async function installedLicenses(root: string): Promise<Map<string, string>> {
+export async function installedLicenses(root: string, packages: LockedPackage[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
+  await readGoModCache(goModCache(), packages.filter((p) => p.ecosystem === 'Go'), found);
   await readNodeModules(join(root, 'node_modules'), found);
   for (const venv of ['.venv', 'venv']) await readSitePackages(join(root, venv), found);
   await readCargoRegistry(join(process.env.CARGO_HOME || join(homedir(), '.cargo'), 'registry', 'src'), found);
@@ -93,4 +97,21 @@ async function readCargoRegistry(src: string, found: Map<string, string>): Promi
       }
     }
   }
+}
+
+function goModCache(): string {
+  if (process.env.GOMODCACHE) return process.env.GOMODCACHE;
+  return join(process.env.GOPATH?.split(':')[0] || join(homedir(), 'go'), 'pkg', 'mod');
+}
+
+/** Modules are unpacked at <cache>/<path with capitals as !lower>@<version>; the LICENSE file says. */
+async function readGoModCache(cache: string, modules: LockedPackage[], found: Map<string, string>): Promise<void> {
+  if (modules.length === 0 || !existsSync(cache)) return;
+  await Promise.all(modules.map(async (m) => {
+    const dir = join(cache, `${m.name.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`)}@${m.version}`);
+    const file = (await readdir(dir).catch(() => [] as string[])).find((name) => /^(?:LICEN[CS]E|COPYING)(?:\.(?:md|txt))?$/i.test(name));
+    const text = file && (await readFile(join(dir, file), 'utf8').catch(() => ''));
+    const license = text ? licenseOfText(text) : undefined;
+    if (license) found.set(licenseKey('Go', m.name, m.version), license);
+  }));
 }

@@ -4,7 +4,7 @@
 // unless the policy accepts unknown ones: nothing passes a check because nothing could be read.
 import { join, resolve } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { READERS, readLockfiles } from '../_shared/lockfiles/lockfiles.js';
+import { LOOKED_FOR, readLockfiles } from '../_shared/lockfiles/lockfiles.js';
 import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
 import { installedLicenses, licenseKey } from './installed.js';
 import { acceptable, identifiers, readPolicy, type Policy } from './policy.js';
@@ -38,8 +38,8 @@ runPlugin(async (ctx) => {
   const split = (lists: string[] | undefined) => (lists ?? []).flatMap((l) => l.split(',')).map((l) => l.trim()).filter(Boolean);
   const policy: Policy = { allow: [...fromFile.allow, ...split(values.allow)], deny: [...fromFile.deny, ...split(values.deny)], allowUnknown: fromFile.allowUnknown || values['allow-unknown'] === true };
   const { lockfiles, packages } = await readLockfiles(root);
-  if (lockfiles.length === 0) throw new RoostError('NOT_FOUND', `no lockfile in ${root} (looked for ${READERS.map((r) => r.file).join(', ')})`);
-  const licenses = await installedLicenses(root);
+  if (lockfiles.length === 0) throw new RoostError('NOT_FOUND', `no lockfile or manifest in ${root} (looked for ${LOOKED_FOR})`);
+  const licenses = await installedLicenses(root, packages);
   const found = packages.map((p) => ({ ...p, license: licenses.get(licenseKey(p.ecosystem, p.name, p.version)) ?? null }));
   if (values.check && policy.allow.length === 0 && policy.deny.length === 0) {
     throw new RoostError('USAGE', `--check needs a policy: [license] allow / deny in ${configPath}, or --allow / --deny.\n${suggestion(found.map((p) => p.license))}`);

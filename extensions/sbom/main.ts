@@ -3,7 +3,7 @@
 // (`roost sbom > bom.json`): the plugin has no filesystem capability, so it never writes into the project.
 import { basename } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { READERS, readLockfiles } from '../_shared/lockfiles/lockfiles.js';
+import { LOOKED_FOR, readLockfiles } from '../_shared/lockfiles/lockfiles.js';
 import { parseFlags, runPlugin } from '../_shared/plugin-client.js';
 import { cycloneDxDocument } from './cyclonedx.js';
 import { spdxDocument } from './spdx.js';
@@ -23,7 +23,7 @@ runPlugin(async (ctx) => {
   const root = typeof meta.root === 'string' ? meta.root : ctx.init.project?.root ?? process.cwd();
   const { lockfiles, packages } = await readLockfiles(root);
   if (lockfiles.length === 0) {
-    throw new RoostError('NOT_FOUND', `no lockfile in ${root} (looked for ${READERS.map((r) => r.file).join(', ')})`);
+    throw new RoostError('NOT_FOUND', `no lockfile or manifest in ${root} (looked for ${LOOKED_FOR})`);
   }
   const document = FORMATS[format as keyof typeof FORMATS]({
     name: typeof meta.name === 'string' ? meta.name : basename(root),

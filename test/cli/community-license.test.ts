@@ -129,6 +129,28 @@ describe('default plugin: license', () => {
     }
   });
 
+  test('a Go module: licenses read from the LICENSE files in the module cache, unknown ones said to be unknown', async () => {
+    const MIT = 'MIT License\n\nCopyright (c) 2013 TOML authors\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\nof this software and associated documentation files (the "Software"), to deal\n';
+    const BSD3 = 'Copyright 2009 The Go Authors.\n\nRedistribution and use in source and binary forms, with or without\nmodification, are permitted provided that the following conditions are\nmet:\n ...\n   * Neither the name of Google LLC nor the names of its\n';
+    const go = await tempGitRepo({
+      'go.mod': 'module example.com/tool\n\ngo 1.22\n\nrequire (\n\tgithub.com/BurntSushi/toml v1.3.2\n\tgolang.org/x/text v0.14.0 // indirect\n\texample.com/unseen v1.0.0\n)\n',
+      // The module cache spells capitals as "!" and the lower-case letter.
+      'gopath/pkg/mod/github.com/!burnt!sushi/toml@v1.3.2/COPYING': MIT,
+      'gopath/pkg/mod/golang.org/x/text@v0.14.0/LICENSE': BSD3,
+    });
+    try {
+      const run = await env.run(['license', '--check', '--allow', 'MIT,BSD-3-Clause', '--json'], go.work, { GOPATH: join(go.work, 'gopath'), CARGO_HOME: join(go.work, 'cargo-home') });
+      assert.equal(run.code, 1, run.stderr);
+      assert.deepEqual(table(assertSchema('license', run.json)), {
+        'example.com/unseen@v1.0.0': [null, 'unknown'],
+        'github.com/BurntSushi/toml@v1.3.2': ['MIT', 'allowed'],
+        'golang.org/x/text@v0.14.0': ['BSD-3-Clause', 'allowed'],
+      });
+    } finally {
+      await go.cleanup();
+    }
+  });
+
   test('bad input: --check without a policy or with a missing config exits 2; a malformed policy exits 1', async () => {
     const none = await license(['--check', '--config', 'policies/empty.toml', '--json']);
     assert.equal(none.code, 2);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { tempDir, tempGitRepo } from '../helpers/cli.js';
+import { tempDir, tempGitRepo, writeTree } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
 
@@ -42,6 +42,7 @@ const LOCKFILES = {
 const LATEST: Record<string, string> = {
   'crates.io/serde': '1.0.200', 'crates.io/time': '0.1.40',
   'npm/left-pad': '1.3.0', 'npm/lodash': '4.17.21', 'npm/@scope/pkg': '2.0.0',
+  'Go/github.com/BurntSushi/toml': 'v1.4.0', 'Go/golang.org/x/text': 'v0.14.0',
   'PyPI/requests': '2.32.3', 'PyPI/urllib3': '2.2.0', 'PyPI/django': '5.0.0', 'PyPI/pyyaml': '6.0.1',
 };
 
@@ -87,6 +88,11 @@ async function startRegistries(): Promise<{ url: string; server: Server }> {
     if ((m = /^\/npm\/(.+)\/latest$/.exec(url)) && LATEST[`npm/${m[1]}`]) return send(res, 200, { version: LATEST[`npm/${m[1]}`] });
     if ((m = /^\/crates\/crates\/(.+)$/.exec(url)) && LATEST[`crates.io/${m[1]}`]) return send(res, 200, { crate: { max_stable_version: LATEST[`crates.io/${m[1]}`] } });
     if ((m = /^\/pypi\/(.+)\/json$/.exec(url)) && LATEST[`PyPI/${m[1]!.toLowerCase()}`]) return send(res, 200, { info: { version: LATEST[`PyPI/${m[1]!.toLowerCase()}`] } });
+    // The Go module proxy: capitals in a path come as "!" and the lower-case letter.
+    if ((m = /^\/goproxy\/(.+)\/@latest$/.exec(url))) {
+      const module = m[1]!.replace(/!([a-z])/g, (_, c: string) => c.toUpperCase());
+      if (LATEST[`Go/${module}`]) return send(res, 200, { Version: LATEST[`Go/${module}`], Time: '2026-01-01T00:00:00Z' });
+    }
     if (req.method === 'POST' && url === '/osv/v1/querybatch') {
       let text = '';
       for await (const chunk of req) text += chunk;
@@ -224,13 +230,56 @@ describe('default plugin: deps', () => {
     }
   });
 
+  test('deps reads Go modules from go.mod, and a manifest\'s declared ranges where nothing is locked', async () => {
+    const { dir, cleanup } = await tempDir('roost-deps-go-');
+    try {
+      await writeTree(dir, {
+        'go.mod': 'module example.com/tool\n\ngo 1.22\n\nrequire github.com/BurntSushi/toml v1.3.2\n\nrequire (\n\tgolang.org/x/text v0.14.0 // indirect\n)\n',
+        'go.sum': 'github.com/BurntSushi/toml v1.3.2 h1:x=\ngithub.com/BurntSushi/toml v1.3.2/go.mod h1:y=\n',
+        // A library's package.json and Cargo.toml, with no lockfile beside them.
+        'package.json': JSON.stringify({ name: 'lib', dependencies: { lodash: '^4.17.15', local: 'file:../local' }, devDependencies: { 'left-pad': '~1.1.0' } }),
+        'Cargo.toml': '[package]\nname = "lib"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1.0.100"\nmine = { path = "../mine" }\n\n[dev-dependencies]\ntime = { version = "0.1.40", features = ["x"] }\n',
+      });
+      const run = await env.run(['deps', '--json'], dir);
+      assert.equal(run.code, 0, run.stderr);
+      const doc = assertSchema('deps', run.json);
+      assert.deepEqual(doc.lockfiles, [
+        { file: 'go.mod', ecosystem: 'Go', packages: 2 },
+        { file: 'package.json', ecosystem: 'npm', packages: 2, declared: true },
+        { file: 'Cargo.toml', ecosystem: 'crates.io', packages: 2, declared: true },
+      ]);
+      assert.deepEqual(doc.packages.map((p: any) => `${p.ecosystem}:${p.name}@${p.version}`), [
+        'crates.io:serde@1.0.100', 'crates.io:time@0.1.40',
+        'Go:github.com/BurntSushi/toml@v1.3.2', 'Go:golang.org/x/text@v0.14.0',
+        'npm:left-pad@1.1.0', 'npm:lodash@4.17.15',
+      ]);
+      const outdated = await env.run(['deps', '--outdated', '--json'], dir, {
+        ROOST_NPM_REGISTRY: `${registries.url}/npm`, ROOST_CRATES_API: `${registries.url}/crates`, ROOST_GOPROXY: `${registries.url}/goproxy`,
+      });
+      assert.equal(outdated.code, 0, outdated.stderr);
+      assert.deepEqual(assertSchema('deps', outdated.json).outdated.map((o: any) => [o.ecosystem, o.name, o.current, o.latest]), [
+        ['crates.io', 'serde', '1.0.100', '1.0.200'],
+        ['Go', 'github.com/BurntSushi/toml', 'v1.3.2', 'v1.4.0'],
+        ['npm', 'left-pad', '1.1.0', '1.3.0'],
+        ['npm', 'lodash', '4.17.15', '4.17.21'],
+      ]);
+      const text = await env.run(['deps'], dir);
+      assert.match(text.stdout, /^6 locked dependencies in .* \(go\.mod, package\.json: declared ranges, their lowest versions, Cargo\.toml: declared ranges, their lowest versions\)$/m);
+      const sbom = await env.run(['sbom', '--format', 'cyclonedx', '--json'], dir);
+      assert.equal(sbom.code, 0, sbom.stderr);
+      assert.ok(sbom.json.document.components.some((c: any) => c.purl === 'pkg:golang/github.com/BurntSushi/toml@v1.3.2'), JSON.stringify(sbom.json.document.components.map((c: any) => c.purl)));
+    } finally {
+      await cleanup();
+    }
+  });
+
   test('bad input: no lockfile, an unknown flag, a broken source', async () => {
     const { dir, cleanup } = await tempDir('roost-nolock-');
     try {
       const none = await env.run(['deps', '--json'], dir);
       assert.equal(none.code, 1);
       assertSchema('error', none.json);
-      assert.match(none.json.error.message, /no lockfile in .* \(looked for Cargo\.lock, package-lock\.json, pnpm-lock\.yaml, yarn\.lock, bun\.lock, poetry\.lock, uv\.lock, requirements\.txt\)/);
+      assert.match(none.json.error.message, /no lockfile or manifest in .* \(looked for Cargo\.lock, package-lock\.json, pnpm-lock\.yaml, yarn\.lock, bun\.lock, poetry\.lock, uv\.lock, requirements\.txt, go\.mod, package\.json, Cargo\.toml, pyproject\.toml\)/);
     } finally {
       await cleanup();
     }

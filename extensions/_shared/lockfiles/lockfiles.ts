@@ -1,14 +1,16 @@
 // Locked dependencies read from the lockfiles at a project root: Cargo.lock (Rust), package-lock.json,
 // pnpm-lock.yaml, yarn.lock and bun.lock (Node), poetry.lock, uv.lock and pinned requirements.txt
-// (Python). Ecosystem names are OSV's.
+// (Python), go.mod (Go). An ecosystem with none of them falls back to what its manifest declares
+// (manifests.ts). Ecosystem names are OSV's.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../../protocol/errors.js';
+import { readCargoToml, readGoMod, readPackageJson, readPyproject } from './manifests.js';
 import { readBunLock, readPnpmLock, readYarnLock } from './node-lockfiles.js';
 
-export type Ecosystem = 'crates.io' | 'npm' | 'PyPI';
+export type Ecosystem = 'crates.io' | 'npm' | 'PyPI' | 'Go';
 
 export interface LockedPackage {
   ecosystem: Ecosystem;
@@ -52,7 +54,23 @@ export const READERS: LockfileReader[] = [
     read: (text) => tomlPackages(text).filter(named).filter((p) => !isLocalUvSource(p.source)),
   },
   { file: 'requirements.txt', ecosystem: 'PyPI', read: readRequirements },
+  { file: 'go.mod', ecosystem: 'Go', read: readGoMod },
 ];
+
+/** Read only for an ecosystem none of READERS found: the lowest versions the declared ranges allow. */
+export const MANIFESTS: LockfileReader[] = [
+  { file: 'package.json', ecosystem: 'npm', read: readPackageJson },
+  { file: 'Cargo.toml', ecosystem: 'crates.io', read: readCargoToml },
+  { file: 'pyproject.toml', ecosystem: 'PyPI', read: readPyproject },
+];
+
+/** What was read: a lockfile, or (`declared`) a manifest standing in for a missing one. */
+export interface LockfileRead {
+  file: string;
+  ecosystem: Ecosystem;
+  packages: number;
+  declared?: true;
+}
 
 function isLocalUvSource(source: unknown): boolean {
   return typeof source === 'object' && source !== null && ['editable', 'virtual', 'directory', 'path'].some((k) => k in source);
@@ -99,27 +117,35 @@ export function normaliseName(ecosystem: string, name: string): string {
   return ecosystem === 'PyPI' ? name.toLowerCase().replace(/[-_.]+/g, '-') : name;
 }
 
-export async function readLockfiles(root: string): Promise<{ lockfiles: Array<{ file: string; ecosystem: Ecosystem; packages: number }>; packages: LockedPackage[] }> {
-  const lockfiles: Array<{ file: string; ecosystem: Ecosystem; packages: number }> = [];
+export async function readLockfiles(root: string): Promise<{ lockfiles: LockfileRead[]; packages: LockedPackage[] }> {
+  const lockfiles: LockfileRead[] = [];
   const seen = new Set<string>();
   const packages: LockedPackage[] = [];
-  for (const reader of READERS) {
-    const path = join(root, reader.file);
-    if (!existsSync(path)) continue;
-    let found: Array<{ name: string; version: string }>;
-    try {
-      found = reader.read(await readFile(path, 'utf8'));
-    } catch (err) {
-      throw new RoostError('VALIDATION_ERROR', `${reader.file} cannot be read: ${(err as Error).message.split('\n')[0]}`);
+  const readAll = async (readers: LockfileReader[], declared: boolean) => {
+    for (const reader of readers) {
+      const path = join(root, reader.file);
+      if (!existsSync(path)) continue;
+      let found: Array<{ name: string; version: string }>;
+      try {
+        found = reader.read(await readFile(path, 'utf8'));
+      } catch (err) {
+        throw new RoostError('VALIDATION_ERROR', `${reader.file} cannot be read: ${(err as Error).message.split('\n')[0]}`);
+      }
+      lockfiles.push({ file: reader.file, ecosystem: reader.ecosystem, packages: found.length, ...(declared ? { declared: true as const } : {}) });
+      for (const { name, version } of found) {
+        const key = `${reader.ecosystem}/${normaliseName(reader.ecosystem, name)}@${version}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        packages.push({ ecosystem: reader.ecosystem, name, version, lockfile: reader.file });
+      }
     }
-    lockfiles.push({ file: reader.file, ecosystem: reader.ecosystem, packages: found.length });
-    for (const { name, version } of found) {
-      const key = `${reader.ecosystem}/${normaliseName(reader.ecosystem, name)}@${version}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      packages.push({ ecosystem: reader.ecosystem, name, version, lockfile: reader.file });
-    }
-  }
+  };
+  await readAll(READERS, false);
+  const locked = new Set(lockfiles.map((l) => l.ecosystem));
+  await readAll(MANIFESTS.filter((m) => !locked.has(m.ecosystem)), true);
   packages.sort((a, b) => a.ecosystem.localeCompare(b.ecosystem) || a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
   return { lockfiles, packages };
 }
+
+/** For "nothing to read" errors: every file looked for. */
+export const LOOKED_FOR = [...READERS, ...MANIFESTS].map((r) => r.file).join(', ');
