@@ -93,7 +93,7 @@ describe('default plugin: sbom', () => {
     try {
       const none = await env.run(['sbom', '--json'], dir);
       assert.equal(none.code, 1);
-      assert.match(assertSchema('error', none.json).error.message, /no lockfile in /);
+      assert.match(assertSchema('error', none.json).error.message, /no lockfile or manifest in /);
     } finally {
       await cleanup();
     }
