@@ -91,6 +91,14 @@ export class BundleStore {
     return rows.map(toBundle);
   }
 
+  /** The bundles of these ids in the tenant, in the order given; ids that name none are skipped. */
+  async byIds(tenantId: string, ids: string[]): Promise<Bundle[]> {
+    if (ids.length === 0) return [];
+    const rows: Row[] = await this.db('skill_bundles').where({ tenant_id: tenantId }).whereIn('id', ids).select('*');
+    const byId = new Map(rows.map((row) => [row.id, toBundle(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   /** Replaces an agent's assignment; every id must name a bundle of the same tenant. */
   async assign(tenantId: string, agentId: string, bundleIds: string[]): Promise<Bundle[]> {
     await this.db.transaction(async (trx) => {

@@ -15,7 +15,7 @@ export const agentPaths = {
   messages: (id: string) => `/api/agents/${seg(id)}/messages`,
   skillBundle: (id: string) => `/api/skill-bundles/${seg(id)}`,
   /** Internal: the agent composed for a run (record, persona and skills folded into one system prompt). */
-  runtime: (id: string) => `/api/internal/agents/${seg(id)}/runtime`,
+  runtime: (id: string, projectBundles: string[] = []) => `/api/internal/agents/${seg(id)}/runtime${projectBundles.length > 0 ? `?projectBundles=${projectBundles.map(encodeURIComponent).join(',')}` : ''}`,
   /** Internal: records an agent-to-agent message (the one store of them). */
   recordMessage: '/api/internal/agent-messages',
 };
@@ -69,7 +69,7 @@ export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'createdAt'>;
 export interface AgentRuntimeView {
   agent: AgentRecord;
   systemPrompt: string;
-  /** Union of the agent's skill bundles' tools. */
+  /** Union of the tools of its bundles: the agent's, then the project's (`projectBundles`) it lacks. */
   tools: string[];
 }
 

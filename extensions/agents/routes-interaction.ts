@@ -3,13 +3,16 @@
 // sessions extension reads (internal routes: reachable only through `call`).
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
-import { created, ok, page } from '../_shared/http.js';
+import { created, ok, page, queryString } from '../_shared/http.js';
 import { notFound, validationError } from '../../protocol/errors.js';
 import { agentCard } from './card.js';
 import { mustGetAgent, schema, stores } from './context.js';
 import { A2A_BINDING, agentTopic, type NewAgentMessage } from './contract.js';
 import { composeRuntime } from './runtime.js';
 import { listAgentsForTools } from './tools.js';
+
+/** As many as a project's assignment may hold. */
+const MAX_PROJECT_BUNDLES = 100;
 
 const serverUrl = (config: Record<string, unknown> | undefined) => (typeof config?.serverUrl === 'string' ? config.serverUrl : 'http://127.0.0.1:3000');
 
@@ -46,6 +49,10 @@ export const interactionRoutes: Record<string, RouteHandler> = {
   async 'GET /api/internal/agents/:id/runtime'(req, ctx) {
     const agent = await mustGetAgent(ctx, req.auth.tenantId, req.params.id!);
     const { personas, bundles } = stores(ctx);
-    return ok(composeRuntime(agent, (await personas.get(agent.id)) ?? null, await bundles.assigned(agent.id)));
+    // The project's skills (the session's project, read by the caller) come after the agent's own.
+    const projectIds = (queryString(req.query, 'projectBundles') ?? '').split(',').filter(Boolean).slice(0, MAX_PROJECT_BUNDLES);
+    const [persona, own, project] = await Promise.all([personas.get(agent.id), bundles.assigned(agent.id), bundles.byIds(req.auth.tenantId, projectIds)]);
+    const mine = new Set(own.map((b) => b.id));
+    return ok(composeRuntime(agent, persona ?? null, [...own, ...project.filter((b) => !mine.has(b.id))]));
   },
 };

@@ -55,6 +55,11 @@ export class ProjectsClient {
     return callRoute(this.host, PROJECTS_ROUTES.get, { params: { id } }, as);
   }
 
+  /** The skill bundles assigned to the project, in order. */
+  skills(id: string, as: CallAs): Reply<{ projectId: string; bundleIds: string[] }> {
+    return callRoute(this.host, PROJECTS_ROUTES.skills, { params: { id } }, as);
+  }
+
   /** 204. */
   remove(id: string, as: CallAs): Reply<unknown> {
     return callRoute(this.host, PROJECTS_ROUTES.remove, { params: { id } }, as);

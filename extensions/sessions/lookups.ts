@@ -4,7 +4,7 @@ import { notFound, RoostError } from '../../protocol/errors.js';
 import type { CallAs, HostClient } from '../_shared/host-client.js';
 import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
-import { projectPath } from '../projects/contract.js';
+import { projectPath, ProjectsClient } from '../projects/contract.js';
 import { SandboxClient } from '../sandbox/contract.js';
 import { agentPaths } from '../agents/contract.js';
 
@@ -19,6 +19,8 @@ export interface AgentSpec {
   systemPrompt: string;
   permissionMode: PermissionMode;
   mcpToolPermissions: string[];
+  /** The tools its skill bundles name (the agent's, then the project's): skill-tools.ts. */
+  skillTools: string[];
 }
 
 export interface ProjectSpec {
@@ -27,8 +29,10 @@ export interface ProjectSpec {
   env: Record<string, string>;
 }
 
-export async function agentSpec(host: HostClient, as: CallAs, agentId: string): Promise<AgentSpec> {
-  const body = await fetchRecord(host, as, agentPaths.runtime(agentId), `agent ${agentId}`, 'agents');
+/** The agent as it runs in a project (its skills and the project's, in that order), or without one. */
+export async function agentSpec(host: HostClient, as: CallAs, agentId: string, projectId: string | null = null): Promise<AgentSpec> {
+  const projectBundles = projectId ? await projectSkills(host, as, projectId) : [];
+  const body = await fetchRecord(host, as, agentPaths.runtime(agentId, projectBundles), `agent ${agentId}`, 'agents');
   const agent = body.agent as Record<string, unknown>;
   const mode = PERMISSION_MODES.includes(agent.permissionMode as PermissionMode) ? (agent.permissionMode as PermissionMode) : 'default';
   return {
@@ -39,7 +43,14 @@ export async function agentSpec(host: HostClient, as: CallAs, agentId: string): 
     systemPrompt: typeof body.systemPrompt === 'string' ? body.systemPrompt : String(agent.systemPrompt ?? ''),
     permissionMode: mode,
     mcpToolPermissions: Array.isArray(agent.mcp_tool_permissions) ? agent.mcp_tool_permissions.map(String) : [],
+    skillTools: Array.isArray(body.tools) ? body.tools.map(String) : [],
   };
+}
+
+/** The bundle ids assigned to the project; a project the caller cannot read is answered by projectSpec. */
+async function projectSkills(host: HostClient, as: CallAs, projectId: string): Promise<string[]> {
+  const reply = await new ProjectsClient(host).skills(projectId, as);
+  return reply.status === 200 && Array.isArray(reply.body?.bundleIds) ? reply.body.bundleIds : [];
 }
 
 export async function projectSpec(host: HostClient, as: CallAs, projectId: string): Promise<ProjectSpec> {

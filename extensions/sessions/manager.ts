@@ -86,7 +86,7 @@ export class SessionManager {
   private async createLive(tenantId: string, as: CallAs, input: CreateInput): Promise<SessionView> {
     // The lookups run at once; a failure is reported in this order: the agent, the project, the plan.
     const [agentLookup, projectLookup, planCheck] = await Promise.allSettled([
-      agentSpec(this.ctx.host, as, input.agentId).then(async (agent) => ({ agent, provider: await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)) })),
+      agentSpec(this.ctx.host, as, input.agentId, input.projectId ?? null).then(async (agent) => ({ agent, provider: await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)) })),
       input.projectId ? projectSpec(this.ctx.host, as, input.projectId) : Promise.resolve(null),
       this.store.countActive(tenantId).then((active) => requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', active)),
     ]);

@@ -10,6 +10,7 @@ import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { ExternalToolSet } from './external-tools.js';
 import { agentSpec, projectSpec, sessionSandbox, type AgentSpec, type ProjectSpec } from './lookups.js';
+import { skillTools } from './skill-tools.js';
 import { withMemories } from './memories.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
@@ -102,7 +103,7 @@ export class RunnerSlot {
     const row = rt.row;
     const prepared = this.prepared;
     this.prepared = undefined;
-    const { runner, ready, agent, workingDir, summary, externalError } = await (prepared ?? this.launch(await agentSpec(rt.deps.ctx.host, { tenantId: row.tenant_id }, row.agent_id)));
+    const { runner, ready, agent, workingDir, summary, externalError } = await (prepared ?? this.launch(await agentSpec(rt.deps.ctx.host, { tenantId: row.tenant_id }, row.agent_id, row.project_id)));
     if (rt.closing || !['created', 'running', 'resumed'].includes(rt.row.status)) {
       await runner.stop();
       throw new RoostError('CANCELLED', `session ${row.id} is ${rt.row.status}`);
@@ -124,10 +125,11 @@ export class RunnerSlot {
     const { host, db } = rt.deps.ctx;
     const row = rt.row;
     const as = { tenantId: row.tenant_id };
+    const skills = skillTools(agent.skillTools);
     const [provider, project, token, mcpTools, summary, systemPrompt, external] = await Promise.all([
       known ?? resolveProvider(agent.provider, agent.model, (name) => host.secret(name)),
       knownProject !== undefined ? knownProject : row.project_id ? projectSpec(host, as, row.project_id) : null,
-      host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: agent.mcpToolPermissions, ttlSeconds: TOKEN_TTL_SECONDS }),
+      host.token({ tenantId: row.tenant_id, agentId: agent.id, sessionId: row.id, tools: [...new Set([...agent.mcpToolPermissions, ...skills.mcpGrants])], ttlSeconds: TOKEN_TTL_SECONDS }),
       // Handed to the runner, so a session start needs no MCP handshake (it connects at its first tool call).
       host.mcpTools(),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
@@ -151,6 +153,7 @@ export class RunnerSlot {
           mcp: { url: `${rt.deps.config.serverUrl}/mcp`, token, tools: mcpTools },
           externalTools: external.specs,
           maxTokens: MAX_TOKENS,
+          ...(skills.localTools ? { localTools: skills.localTools } : {}),
           sandboxLookup: true,
         },
         {

@@ -48,7 +48,7 @@ peer.handle('init', async (message) => {
     }
     const external = config.externalTools?.length ? new ExternalTools(config.externalTools, peer) : null;
     const sandbox = config.sandboxLookup ? { protectedFiles: config.protectedFiles, current: () => peer.request<SandboxGrant | null>({ type: 'sandbox' }) } : null;
-    const toolbox = new Toolbox(ws, shell, mcp, external, sandbox);
+    const toolbox = new Toolbox(ws, shell, mcp, external, sandbox, config.localTools);
     loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
     const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };
     peer.notify({ type: 'ready', ...ready });

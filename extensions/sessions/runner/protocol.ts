@@ -24,6 +24,8 @@ export interface RunnerConfig {
   /** Tools of the external MCP servers this agent may use (mcp__<server>__<tool>); run through the host. */
   externalTools: ToolSpec[];
   maxTokens: number;
+  /** The only local tools offered (the session's skills name them); absent: all of them. */
+  localTools?: string[];
   /** Ask the host (`sandbox`) for the session's sandbox before each shell and file tool. */
   sandboxLookup?: boolean;
 }

@@ -45,12 +45,19 @@ export class Toolbox {
     private readonly mcp: McpTools | null,
     private readonly external: ExternalTools | null = null,
     private readonly sandbox: SandboxSource | null = null,
+    /** The local tools the session's skills allow; undefined: all. */
+    private readonly localTools?: string[],
   ) {}
 
   get specs(): ToolSpec[] {
+    const local = [...LOCAL_SPECS.values()].filter((s) => this.offers(s.name));
     const server = this.mcp?.specs.filter((s) => !LOCAL_SPECS.has(s.name)) ?? [];
     const external = this.external?.specs.filter((s) => !LOCAL_SPECS.has(s.name) && !this.mcp?.has(s.name)) ?? [];
-    return [...LOCAL_SPECS.values(), ...server, ...external];
+    return [...local, ...server, ...external];
+  }
+
+  private offers(localTool: string): boolean {
+    return this.localTools === undefined || this.localTools.includes(localTool);
   }
 
   async run(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
@@ -81,6 +88,7 @@ export class Toolbox {
 
   private async dispatch(name: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
     if (LOCAL_SPECS.has(name)) {
+      if (!this.offers(name)) return { text: `${name} is not among this session's tools (its skills name ${this.localTools!.join(', ')})`, isError: true };
       const validate = localValidator(name);
       if (!validate(input)) return { text: describeErrors(validate.errors ?? [], 'input'), isError: true };
       const sandbox = (await this.sandbox?.current()) ?? null;
