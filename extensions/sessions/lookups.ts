@@ -1,7 +1,7 @@
 // What a session reads from other extensions, through the kernel: the agent (as the agents extension
 // composes it for a run: record, persona and skills folded into one system prompt) and the project.
 import { notFound, RoostError } from '../../protocol/errors.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { upstreamError, type CallAs, type HostClient } from '../_shared/host-client.js';
 import type { DriverName } from '../_shared/providers/index.js';
 import type { SandboxGrant } from '../_shared/session-sandbox.js';
 import { projectPath, ProjectsClient } from '../projects/contract.js';
@@ -47,10 +47,15 @@ export async function agentSpec(host: HostClient, as: CallAs, agentId: string, p
   };
 }
 
-/** The bundle ids assigned to the project; a project the caller cannot read is answered by projectSpec. */
+/**
+ * The bundle ids assigned to the project. A project that is not there is projectSpec's to answer; a
+ * projects extension that cannot answer fails the start rather than run the session without its skills.
+ */
 async function projectSkills(host: HostClient, as: CallAs, projectId: string): Promise<string[]> {
   const reply = await new ProjectsClient(host).skills(projectId, as);
-  return reply.status === 200 && Array.isArray(reply.body?.bundleIds) ? reply.body.bundleIds : [];
+  if (reply.status === 404 && (reply.body as { code?: string } | null)?.code === 'NOT_FOUND') return [];
+  if (reply.status !== 200 || !reply.body) throw upstreamError(reply, `reading project ${projectId}'s skills`, 'projects');
+  return reply.body.bundleIds;
 }
 
 export async function projectSpec(host: HostClient, as: CallAs, projectId: string): Promise<ProjectSpec> {
