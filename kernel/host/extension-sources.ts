@@ -1,0 +1,42 @@
+// What the kernel database remembers of extensions across restarts: which folder each was loaded from
+// and whether it is loaded (extension_sources), and each one's grants (extension_grants).
+import type { Knex } from 'knex';
+import { splitSystemGrant } from './system-grant.js';
+
+export interface ExtensionSource {
+  name: string;
+  dir: string;
+  loaded: number | boolean;
+}
+
+export class ExtensionSources {
+  constructor(private readonly db: Knex) {}
+
+  all(): Promise<ExtensionSource[]> {
+    return this.db('extension_sources').select('name', 'dir', 'loaded');
+  }
+
+  async remember(name: string, dir: string, loaded: boolean): Promise<void> {
+    await this.db('extension_sources').insert({ name, dir, loaded, updated_at: new Date().toISOString() }).onConflict('name').merge();
+  }
+
+  /** The grants kept for an extension (a pre-split `system` grant split by what it asks for); undefined when it was never registered. */
+  async grants(name: string, asked: Record<string, boolean>): Promise<Set<string> | undefined> {
+    const rows: Array<{ capability: string; granted: number | boolean }> = await this.db('extension_grants').where({ extension: name });
+    if (rows.length === 0) return undefined;
+    return splitSystemGrant(this.db, name, new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability)), asked);
+  }
+
+  async setGrant(extension: string, capability: string, granted: boolean): Promise<void> {
+    await this.db('extension_grants').insert({ extension, capability, granted, updated_at: new Date().toISOString() }).onConflict(['extension', 'capability']).merge();
+  }
+
+  /** On first sight: what its manifest asks for, unless something was stored meanwhile. */
+  async grantFirst(extension: string, capabilities: Set<string>): Promise<void> {
+    if (capabilities.size === 0) return;
+    const now = new Date().toISOString();
+    await this.db('extension_grants')
+      .insert([...capabilities].map((capability) => ({ extension, capability, granted: true, updated_at: now })))
+      .onConflict(['extension', 'capability']).ignore();
+  }
+}
