@@ -29,7 +29,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { httpServerOptions, limitConnections } from './http/connection-limits.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { HttpDrain } from './http/drain.js';
-import { listenUiPort } from './http/ui-port.js';
+import { extraPorts, listenExtraPort } from './http/extra-ports.js';
 import { retryAfterHeader } from './http/retry-after.js';
 import { OPERATIONAL_MODE_KEY } from './http/routes/system.js';
 import { RouteTable } from './http/route-table.js';
@@ -221,7 +221,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     // First of the koa middleware (koa composes `middleware` in order), so it sees every error's final body.
     front.koa.middleware.unshift(retryAfterHeader());
     const handler = front.koa.callback();
-    // One drain per listening port (the main one, and ROOST_UI_PORT's when set).
+    // One drain per listening port (the main one, and each an extension's `listen` names).
     const serveDraining = (drain: HttpDrain) => (req: IncomingMessage, res: ServerResponse) => {
       drain.track(res);
       if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
@@ -234,9 +234,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     server.keepAliveTimeout = 65_000;
     answerClientErrors(server);
     limitConnections(server, config, () => kernel.metrics.connectionRefused());
-    const uiDrain = new HttpDrain();
-    let uiServer: Server | undefined;
-    closers.push(() => Promise.all([drain.drain(server, drainDeadline()), uiServer && uiDrain.drain(uiServer, drainDeadline())]));
+    const extraServers: Array<{ server: Server; drain: HttpDrain }> = [];
+    closers.push(() => Promise.all([drain.drain(server, drainDeadline()), ...extraServers.map((extra) => extra.drain.drain(extra.server, drainDeadline()))]));
     closers.push(() => ws.close());
     ws.attach(server);
     const tokenSweep = setInterval(() => void kernel.mcpTokens.pruneExpired().catch(() => undefined), 3_600_000).unref();
@@ -250,11 +249,13 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
       server.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
       server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
     });
-    if (config.uiPort !== undefined) {
-      uiServer = await listenUiPort(config.uiPort, config.host, serveDraining(uiDrain), (s) => {
+    const loaded = kernel.registry.list().filter((ext) => ext.state !== 'unloaded').map((ext) => ext.manifest);
+    for (const extra of extraPorts(loaded, process.env)) {
+      const extraDrain = new HttpDrain();
+      extraServers.push({ drain: extraDrain, server: await listenExtraPort(extra, config.host, serveDraining(extraDrain), (s) => {
         limitConnections(s, config, () => kernel.metrics.connectionRefused());
         ws.attach(s);
-      }, httpServerOptions(config));
+      }, httpServerOptions(config)) });
     }
     const port = (server.address() as AddressInfo).port;
     const running: RunningServer = {

@@ -46,7 +46,7 @@ export class WsHub {
     server.on('upgrade', (req, socket, head) => {
       this.upgrade(req, socket, head).catch(() => socket.destroy());
     });
-    // One heartbeat for every server attached (the main port and ROOST_UI_PORT).
+    // One heartbeat for every server attached (the main port and any further one an extension asks for).
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
