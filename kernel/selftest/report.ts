@@ -1,13 +1,8 @@
-// A self-test's checks: each named, timed, passed or not, with what it saw.
-export type Scope = 'unit' | 'e2e';
+// A self-test's checks: each named, timed, passed or not, with what it saw (protocol/messages.ts SelftestCheck).
+import type { SelftestCheck } from '../../protocol/messages.js';
 
-export interface CheckResult {
-  name: string;
-  scope: Scope;
-  status: 'passed' | 'failed' | 'skipped';
-  durationMs: number;
-  detail: string;
-}
+export type CheckResult = SelftestCheck;
+export type Scope = SelftestCheck['scope'];
 
 /** Runs one check: whatever it throws is its failure, in its own words. */
 export async function timed(name: string, scope: Scope, check: () => Promise<string | { skipped: string }>): Promise<CheckResult> {

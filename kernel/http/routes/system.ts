@@ -9,8 +9,7 @@ import { backupAll } from '../../storage/backup.js';
 import type { Extension } from '../../host/registry.js';
 import { readiness } from '../../readiness.js';
 import { storeInfo } from '../../storage/store-info.js';
-import { selfUrl } from '../../selftest/e2e.js';
-import { runSelftest, type SelftestScope } from '../../selftest/run.js';
+import { runSelftest, selfUrl, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
 
 export const OPERATIONAL_MODE_KEY = 'operational_mode';
@@ -112,7 +111,7 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/selftest/run', async (ctx) => {
     requireInstanceOwner(ctx.state.identity);
     const { scope = 'all' } = validate<{ scope?: SelftestScope }>('api/selftest-run.json', ctx.request.body ?? {});
-    // The port this request came in on (the main one or ROOST_UI_PORT's), at the address the server is bound to.
+    // The port this request came in on (the main one or a further one an extension asked for), at the address the server is bound to.
     const report = await runSelftest(k, scope, selfUrl(k.config.host, ctx.req.socket.localPort ?? k.config.port));
     k.audit.append({ tenantId: ctx.state.identity.tenantId, actor: ctx.state.identity.actor, action: 'selftest.run', resource: 'server', detail: { scope, passed: report.passed, counts: report.counts } });
     ctx.body = report;
