@@ -197,4 +197,12 @@ export const kernelMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '012_drop_device_authorizations',
+    async up(db) {
+      // Device login is the device-login extension's, in its own store; the kernel's table (pending
+      // codes that lived minutes) has been unread since, and nothing is handed over from it.
+      await db.schema.dropTableIfExists('device_authorizations');
+    },
+  },
 ];

@@ -40,7 +40,7 @@ async function extensionNames(): Promise<Names> {
       names.routes.push({ owner: folder, path: route.path, segments: routeSegments(route.path) });
       if (route.machineKey) names.variables.set(route.machineKey, folder);
     }
-    const variables = [...(server?.secrets ?? []), ...Object.values(server?.namedSettings ?? {}), ...(manifest.sandbox?.env ?? []), ...(manifest.sandbox?.envFiles ?? [])];
+    const variables = [...(server?.secrets ?? []), ...(server?.listen ?? []), ...Object.values(server?.namedSettings ?? {}), ...(manifest.sandbox?.env ?? []), ...(manifest.sandbox?.envFiles ?? [])];
     for (const variable of variables) names.variables.set(variable, folder);
   }
   for (const folder of readdirSync(extensionsDir, { withFileTypes: true })) {
