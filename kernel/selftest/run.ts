@@ -9,6 +9,9 @@ import type { Kernel } from '../kernel.js';
 import { timed, type CheckResult } from './report.js';
 import { askExtension, unitChecks } from './unit.js';
 
+/** What this module uses of the kernel. */
+export type SelftestDeps = Pick<Kernel, 'audit' | 'config' | 'db' | 'keys' | 'registry'>;
+
 export type SelftestScope = 'unit' | 'e2e' | 'all';
 
 export interface SelftestReport {
@@ -33,7 +36,7 @@ export function selfUrl(host: string, port: number): string {
 let running = false;
 
 /** `base`: this server's own URL, where the end-to-end checks reach it (selfUrl). */
-export async function runSelftest(k: Kernel, scope: SelftestScope, base: string): Promise<SelftestReport> {
+export async function runSelftest(k: SelftestDeps, scope: SelftestScope, base: string): Promise<SelftestReport> {
   if (running) throw new RoostError('CONFLICT', 'a self-test is running; one runs at a time: try again when it has finished');
   running = true;
   const startedAt = new Date();
@@ -56,7 +59,7 @@ export async function runSelftest(k: Kernel, scope: SelftestScope, base: string)
   }
 }
 
-async function extensionChecks(k: Kernel, base: string): Promise<CheckResult[]> {
+async function extensionChecks(k: SelftestDeps, base: string): Promise<CheckResult[]> {
   const checking = k.registry.list().filter((ext) => ext.state !== 'unloaded' && ext.manifest.server?.selfChecks);
   if (checking.length === 0) return [];
   const { key, record } = await k.keys.create(DEFAULT_TENANT, 'owner', 'selftest', new Date(Date.now() + 10 * 60_000).toISOString());

@@ -12,9 +12,12 @@ import { sqliteSizes } from '../metrics.js';
 import { isPostgres } from '../storage/provision.js';
 import { timed, type CheckResult } from './report.js';
 
+/** What this module uses of the kernel. */
+export type UnitCheckDeps = Pick<Kernel, 'audit' | 'config' | 'db' | 'registry'>;
+
 const SELFTEST_AUTH = { tenantId: 'default', role: 'owner', actor: 'kernel:selftest' };
 
-export async function unitChecks(k: Kernel): Promise<CheckResult[]> {
+export async function unitChecks(k: UnitCheckDeps): Promise<CheckResult[]> {
   const results = [
     await timed('kernel database answers and is intact', 'unit', () => kernelDatabase(k)),
     await timed('audit chain verifies against its checkpoint', 'unit', async () => {
@@ -36,7 +39,7 @@ export async function unitChecks(k: Kernel): Promise<CheckResult[]> {
 }
 
 /** Sends an extension the self-test's request on one of the protocol's own routes, as the instance owner. */
-export async function askExtension(k: Kernel, name: string, route: string, body?: unknown, timeoutMs?: number): Promise<{ status?: number; body: unknown }> {
+export async function askExtension(k: UnitCheckDeps, name: string, route: string, body?: unknown, timeoutMs?: number): Promise<{ status?: number; body: unknown }> {
   const [method, path] = route.split(' ');
   const reply = await k.registry.request<{ status?: number; body?: unknown; attachment?: Buffer; encoding?: 'json' | 'text' } | null>(name, { type: 'request', method, path, route, params: {}, query: {}, body, auth: SELFTEST_AUTH }, timeoutMs ? { timeoutMs } : {});
   return { status: reply?.status, body: reply?.attachment ? decodeAttachment(reply.attachment, reply.encoding ?? 'json') : reply?.body ?? null };
@@ -47,7 +50,7 @@ export async function askExtension(k: Kernel, name: string, route: string, body?
  * anything else) fails with what it said. An extension not built on the TypeScript frame may not know the
  * route: its 404 ROUTE_NOT_FOUND still proves its loop serves, and says it has no health check of its own.
  */
-async function extensionHealth(k: Kernel, ext: Extension): Promise<string | { skipped: string }> {
+async function extensionHealth(k: UnitCheckDeps, ext: Extension): Promise<string | { skipped: string }> {
   if (ext.state === 'unloaded') return { skipped: 'unloaded' };
   const started = performance.now();
   const reply = await askExtension(k, ext.manifest.name, HEALTH_ROUTE);
@@ -61,7 +64,7 @@ async function extensionHealth(k: Kernel, ext: Extension): Promise<string | { sk
   throw new RoostError('INTERNAL', `unhealthy: ${typeof reply.status === 'number' ? `${reply.status} ` : ''}${String(body?.error ?? JSON.stringify(reply).slice(0, 200))}`);
 }
 
-async function kernelDatabase(k: Kernel): Promise<string> {
+async function kernelDatabase(k: UnitCheckDeps): Promise<string> {
   if (isPostgres(k.config)) {
     const { rows } = await k.db.raw<{ rows: Array<{ n: number }> }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()");
     return `PostgreSQL answers; ${rows[0]?.n} kernel tables`;

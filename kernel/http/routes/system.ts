@@ -12,6 +12,9 @@ import { storeInfo } from '../../storage/store-info.js';
 import { runSelftest, selfUrl, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
 
+/** What this module uses of the kernel. */
+export type SystemRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'config' | 'db' | 'keys' | 'registry' | 'schemaVersion' | 'settings' | 'startedAt' | 'version' | 'ws'>;
+
 export const OPERATIONAL_MODE_KEY = 'operational_mode';
 const READY_RETRY_AFTER_SECONDS = 2;
 
@@ -36,7 +39,7 @@ function summaryOf(e: Extension): string {
   }
 }
 
-export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
+export function registerSystemRoutes(router: Router<State>, k: SystemRouteDeps): void {
   // Liveness: the process answers. Readiness: it can serve (see kernel/readiness.ts); public, for load balancers.
   router.get('/health/live', (ctx) => {
     ctx.body = { status: 'live' };
