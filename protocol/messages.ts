@@ -84,24 +84,9 @@ export const HEALTH_ROUTE = 'GET /_health';
  * The route of the request the kernel's self-test sends each extension whose manifest says
  * `self_checks = true` (never reachable over HTTP). Its body is a SelftestRequest; the extension answers
  * `{checks}`: the end-to-end checks it ran (the kernel's own checks are its stores, audit and health).
+ * Its body and checks: protocol/selftest.ts.
  */
 export const SELFTEST_ROUTE = 'POST /_selftest';
-
-export interface SelftestRequest {
-  /** Where this server listens (its bind address; loopback for a wildcard bind). */
-  base: string;
-  /** An owner API key of the default tenant made for this run, revoked when the run ends. */
-  key: string;
-}
-
-/** One check of a self-test, named, timed, passed or not, with what it saw. */
-export interface SelftestCheck {
-  name: string;
-  scope: 'unit' | 'e2e';
-  status: 'passed' | 'failed' | 'skipped';
-  durationMs: number;
-  detail: string;
-}
 
 /** A reply body that is already JSON text: sent as it is, never parsed or serialised again. */
 export class RawJson {

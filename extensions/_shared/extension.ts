@@ -4,11 +4,12 @@ import { writeSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { diskFullLine, retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import {
-  HEALTH_ROUTE, RawJson, SELFTEST_ROUTE, type AuthContext, type SelftestCheck, type SelftestRequest, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
+  HEALTH_ROUTE, RawJson, SELFTEST_ROUTE, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
 import { environmentalFault, EXIT_ENVIRONMENTAL } from '../../protocol/faults.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { Peer, WithAttachment } from '../../protocol/peer.js';
+import type { SelftestCheck, SelftestRequest } from '../../protocol/selftest.js';
 import { migrate, openDatabase, type Migration } from '../../protocol/storage.js';
 import { HostClient } from './host-client.js';
 import { openReader, type SqlReader } from './sql.js';

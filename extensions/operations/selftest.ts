@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { RoostError } from '../../protocol/errors.js';
-import type { SelftestCheck, SelftestRequest } from '../../protocol/messages.js';
+import { timedCheck as timed, type SelftestCheck, type SelftestRequest } from '../../protocol/selftest.js';
 import type { HostClient } from '../_shared/host-client.js';
 import { agentPaths } from '../agents/contract.js';
 import { sessionPaths } from '../sessions/contract.js';
@@ -134,16 +134,3 @@ async function mcpRoundTrip(base: string, token: string, agentId: string, nonce:
   }
 }
 
-/** Runs one check: whatever it throws is its failure, in its own words. */
-async function timed(name: string, scope: 'e2e', check: () => Promise<string | { skipped: string }>): Promise<SelftestCheck> {
-  const started = performance.now();
-  const durationMs = () => Math.round((performance.now() - started) * 10) / 10;
-  try {
-    const outcome = await check();
-    return typeof outcome === 'string'
-      ? { name, scope, status: 'passed', durationMs: durationMs(), detail: outcome }
-      : { name, scope, status: 'skipped', durationMs: durationMs(), detail: outcome.skipped };
-  } catch (err) {
-    return { name, scope, status: 'failed', durationMs: durationMs(), detail: err instanceof Error ? err.message : String(err) };
-  }
-}

@@ -3,10 +3,10 @@
 // health); the end-to-end checks are the extensions' that declare `self_checks` (SELFTEST_ROUTE), each
 // given the server's address and an owner key made for the run.
 import { RoostError } from '../../protocol/errors.js';
-import { SELFTEST_ROUTE, type SelftestCheck, type SelftestRequest } from '../../protocol/messages.js';
+import { SELFTEST_ROUTE } from '../../protocol/messages.js';
+import { timedCheck as timed, type SelftestCheck as CheckResult, type SelftestRequest } from '../../protocol/selftest.js';
 import { DEFAULT_TENANT } from '../auth/keys.js';
 import type { Kernel } from '../kernel.js';
-import { timed, type CheckResult } from './report.js';
 import { askExtension, unitChecks } from './unit.js';
 
 /** What this module uses of the kernel. */
@@ -68,10 +68,10 @@ async function extensionChecks(k: SelftestDeps, base: string): Promise<CheckResu
     for (const ext of checking) {
       const name = ext.manifest.name;
       const request: SelftestRequest = { base, key };
-      let checks: SelftestCheck[] | undefined;
+      let checks: CheckResult[] | undefined;
       const asked = await timed(`extension ${name} runs its end-to-end checks`, 'e2e', async () => {
         const reply = await askExtension(k, name, SELFTEST_ROUTE, request, SELF_CHECKS_TIMEOUT_MS);
-        const body = reply.body as { checks?: SelftestCheck[]; error?: string } | null;
+        const body = reply.body as { checks?: CheckResult[]; error?: string } | null;
         if (reply.status !== 200 || !Array.isArray(body?.checks)) throw new RoostError('INTERNAL', `it answered ${reply.status ?? 'nothing'}: ${String(body?.error ?? JSON.stringify(body).slice(0, 200))}`);
         checks = body.checks;
         return 'answered';

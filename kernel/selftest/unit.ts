@@ -5,12 +5,12 @@
 import { decodeAttachment } from '../../protocol/framing.js';
 import { RoostError } from '../../protocol/errors.js';
 import { HEALTH_ROUTE } from '../../protocol/messages.js';
+import { timedCheck as timed, type SelftestCheck as CheckResult } from '../../protocol/selftest.js';
 import { openDatabase } from '../../protocol/storage.js';
 import type { Extension } from '../host/registry.js';
 import type { Kernel } from '../kernel.js';
 import { sqliteSizes } from '../metrics.js';
 import { isPostgres } from '../storage/provision.js';
-import { timed, type CheckResult } from './report.js';
 
 /** What this module uses of the kernel. */
 export type UnitCheckDeps = Pick<Kernel, 'audit' | 'config' | 'db' | 'registry'>;
