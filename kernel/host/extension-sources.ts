@@ -1,7 +1,15 @@
 // What the kernel database remembers of extensions across restarts: which folder each was loaded from
 // and whether it is loaded (extension_sources), and each one's grants (extension_grants).
+import { join, sep } from 'node:path';
 import type { Knex } from 'knex';
+import { packageRoot } from '../../protocol/paths.js';
+import type { Manifest } from './manifest.js';
 import { splitSystemGrant } from './system-grant.js';
+
+/** An extension that ships with the server (its folder under the package's extensions/). */
+export function isBundled(manifest: Pick<Manifest, 'dir'>): boolean {
+  return manifest.dir.startsWith(join(packageRoot, 'extensions') + sep);
+}
 
 export interface ExtensionSource {
   name: string;
@@ -20,11 +28,21 @@ export class ExtensionSources {
     await this.db('extension_sources').insert({ name, dir, loaded, updated_at: new Date().toISOString() }).onConflict('name').merge();
   }
 
-  /** The grants kept for an extension (a pre-split `system` grant split by what it asks for); undefined when it was never registered. */
-  async grants(name: string, asked: Record<string, boolean>): Promise<Set<string> | undefined> {
+  /**
+   * The grants kept for an extension (a pre-split `system` grant split by what it asks for); undefined when
+   * it was never registered. A bundled extension ships with the server, so what its manifest asks for in a
+   * newer version is granted on upgrade, unless an operator revoked it (a row that says not granted).
+   */
+  async grants(manifest: Pick<Manifest, 'name' | 'dir' | 'capabilities'>): Promise<Set<string> | undefined> {
+    const { name, capabilities: asked } = manifest;
     const rows: Array<{ capability: string; granted: number | boolean }> = await this.db('extension_grants').where({ extension: name });
     if (rows.length === 0) return undefined;
-    return splitSystemGrant(this.db, name, new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability)), asked);
+    const held = await splitSystemGrant(this.db, name, new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability)), asked);
+    if (!isBundled(manifest)) return held;
+    const decided = new Set(rows.map((r) => r.capability));
+    const added = new Set(Object.entries(asked).filter(([capability, wanted]) => wanted && !decided.has(capability) && !held.has(capability)).map(([capability]) => capability));
+    await this.grantFirst(name, added);
+    return new Set([...held, ...added]);
   }
 
   async setGrant(extension: string, capability: string, granted: boolean): Promise<void> {

@@ -282,7 +282,7 @@ export class ExtensionRegistry {
 
   private async register(manifest: Manifest): Promise<Extension> {
     const previous = this.extensions.get(manifest.name);
-    const stored = await this.sources.grants(manifest.name, manifest.capabilities);
+    const stored = await this.sources.grants(manifest);
     const ext = this.track(manifest, 'stopped');
     for (const route of undocumentedRoutes(manifest)) this.deps.log('warn', `extension ${manifest.name}: ${route} has no [server.openapi] entry (the OpenAPI document shows it undescribed)`);
     // On first sight an extension gets what its manifest asks for.
