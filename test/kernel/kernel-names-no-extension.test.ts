@@ -1,5 +1,6 @@
 // Issue 25 §3: the kernel knows no feature. No string or template literal in kernel/**/*.ts names an
-// extension: its name as a whole string ('agents') or as "the agents extension", a path of a route an
+// extension: its name as a whole string ('agents'), as "the agents extension", a name no English word
+// can be (a2a, work-tasks) anywhere in a string, a path of a route an
 // extension serves (read from every plugin.toml; a literal that is as much a kernel route's does not
 // count), or an environment variable an extension's plugin.toml declares (secrets, settings, sandbox
 // variables, machine keys). Comments and identifiers never count: "memory" or "projects" are English.
@@ -66,6 +67,10 @@ const kernelRoutes: Route[] = Object.keys(KERNEL_ROUTE_DOCS)
 /** What a literal names of an extension, or undefined. */
 export function namedExtension(text: string, open: boolean, names: Names): string | undefined {
   if (names.extensions.has(text) && !KERNEL_VOCABULARY.has(text)) return `the extension name '${text}'`;
+  // A name no English word can be (a2a, api-docs, work-tasks) counts wherever it stands in a string.
+  for (const name of names.extensions) {
+    if (/[-\d]/.test(name) && new RegExp(`(^|[^\\w-])${name}($|[^\\w-])`).test(text)) return `the extension name '${name}'`;
+  }
   const phrase = /\bthe ([a-z][\w-]*) (extension|plugin)\b/.exec(text);
   if (phrase && names.extensions.has(phrase[1])) return `the ${phrase[1]} extension ('${phrase[0]}')`;
   for (const [variable, owner] of names.variables) {
@@ -115,6 +120,8 @@ test('the scan sees each way of naming an extension, and not English or kernel r
   assert.match(namedExtension('ROOST_SEARCH_API_KEY is unset', false, names) ?? '', /research's variable/);
   assert.equal(namedExtension('memory', false, names) !== undefined, true, 'a whole string equal to a name is a name');
   assert.equal(namedExtension('out of memory', false, names), undefined);
+  assert.match(namedExtension('sent to a2a for its card', false, names) ?? '', /'a2a'/);
+  assert.equal(namedExtension('a2aish', false, names), undefined);
   assert.equal(namedExtension('metrics', false, names), undefined, 'a capability is the kernel\'s word');
   assert.equal(namedExtension('/api/plugins', false, names), undefined);
   assert.equal(namedExtension('/api/tenants/register', false, names), undefined);
