@@ -4,8 +4,7 @@
 // table and its bus subscriptions.
 import { DEFAULT_TENANT } from '../auth/keys.js';
 import { extensionKey } from '../auth/sealing-key.js';
-import { OPERATIONAL_MODE_KEY } from '../http/routes/system.js';
-import type { Kernel } from '../kernel.js';
+import { OPERATIONAL_MODE_KEY, type Kernel } from '../kernel.js';
 import { stderrLevel } from '../log.js';
 import type { PgRelays } from '../storage/pg-relay.js';
 import { storageFor, tenantWorkspaces } from '../storage/provision.js';

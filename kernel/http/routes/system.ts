@@ -4,7 +4,7 @@ import { RoostError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { requireInstanceOwner, requireRole } from '../../auth/identity.js';
 import { DEFAULT_TENANT } from '../../auth/keys.js';
-import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
+import { OPERATIONAL_MODE_KEY, OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
 import type { Extension } from '../../host/registry.js';
 import { readiness } from '../../readiness.js';
@@ -15,7 +15,6 @@ import type { State } from '../app.js';
 /** What this module uses of the kernel. */
 export type SystemRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'config' | 'db' | 'keys' | 'registry' | 'schemaVersion' | 'settings' | 'startedAt' | 'version' | 'ws'>;
 
-export const OPERATIONAL_MODE_KEY = 'operational_mode';
 const READY_RETRY_AFTER_SECONDS = 2;
 
 /** A lazy extension that is not running and has nothing wrong is idle, not stopped: it starts on first use. */
