@@ -4,7 +4,6 @@ import { join, sep } from 'node:path';
 import type { Knex } from 'knex';
 import { packageRoot } from '../../protocol/paths.js';
 import type { Manifest } from './manifest.js';
-import { splitSystemGrant } from './system-grant.js';
 
 /** An extension that ships with the server (its folder under the package's extensions/). */
 export function isBundled(manifest: Pick<Manifest, 'dir'>): boolean {
@@ -57,4 +56,24 @@ export class ExtensionSources {
       .insert([...capabilities].map((capability) => ({ extension, capability, granted: true, updated_at: now })))
       .onConflict(['extension', 'capability']).ignore();
   }
+}
+
+/**
+ * `system` was one grant for three powers (restart the server, read the kernel's metrics, change
+ * tenants); each is its own capability now. A grant of `system` stored before the split becomes the
+ * ones of the three the extension's manifest asks for, so an upgraded server gives each what it uses.
+ */
+const SPLIT_FROM_SYSTEM = ['restart', 'metrics', 'tenants'];
+
+async function splitSystemGrant(db: Knex, extension: string, stored: Set<string>, asked: Record<string, boolean>): Promise<Set<string>> {
+  if (!stored.has('system')) return stored;
+  const given = SPLIT_FROM_SYSTEM.filter((capability) => asked[capability]);
+  const now = new Date().toISOString();
+  await db.transaction(async (trx) => {
+    await trx('extension_grants').where({ extension, capability: 'system' }).delete();
+    if (given.length > 0) {
+      await trx('extension_grants').insert(given.map((capability) => ({ extension, capability, granted: true, updated_at: now }))).onConflict(['extension', 'capability']).merge(['granted', 'updated_at']);
+    }
+  });
+  return new Set([...[...stored].filter((capability) => capability !== 'system'), ...given]);
 }
