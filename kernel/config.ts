@@ -9,8 +9,6 @@ import type { LogFormat } from './log.js';
 
 export interface ServerConfig {
   port: number;
-  /** ROOST_UI_PORT: a second port (on the same host) answering exactly as `port` does, for the web UI (4200 by convention). */
-  uiPort: number | undefined;
   host: string;
   dataDir: string;
   /** postgres://… moves every database to PostgreSQL (one schema per extension). */
@@ -103,11 +101,8 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
   const port = flags.port ?? intFrom(env.ROOST_PORT, 'ROOST_PORT') ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw validationError(`port must be 0–65535, got ${port}`);
   const dataDir = resolve(flags.dataDir ?? env.ROOST_DATA_DIR ?? join(homedir(), '.roost', 'data'));
-  const uiPort = intFrom(env.ROOST_UI_PORT, 'ROOST_UI_PORT');
-  if (uiPort !== undefined && (uiPort < 1 || uiPort > 65535)) throw validationError(`ROOST_UI_PORT must be 1–65535, got ${uiPort}`);
   return {
     port,
-    uiPort,
     host: flags.host ?? env.ROOST_HOST ?? '127.0.0.1',
     dataDir,
     databaseUrl: env.ROOST_DATABASE_URL || undefined,

@@ -45,4 +45,6 @@ export interface Kernel {
 }
 
 export const OPERATIONAL_MODES = ['normal', 'queued', 'paused'] as const;
+/** The settings key (default tenant) of the operational mode, which every extension also learns at init. */
+export const OPERATIONAL_MODE_KEY = 'operational_mode';
 export type OperationalMode = (typeof OPERATIONAL_MODES)[number];

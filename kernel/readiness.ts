@@ -5,6 +5,9 @@
 import type { Extension } from './host/registry.js';
 import type { Kernel } from './kernel.js';
 
+/** What this module uses of the kernel. */
+export type ReadinessDeps = Pick<Kernel, 'db' | 'registry'>;
+
 export type ReadinessStatus = 'ready' | 'starting' | 'degraded' | 'stopping';
 
 export interface Readiness {
@@ -17,7 +20,7 @@ export interface Readiness {
 
 const DB_PROBE_MS = 2_000;
 
-export async function readiness(k: Kernel): Promise<Readiness> {
+export async function readiness(k: ReadinessDeps): Promise<Readiness> {
   if (k.registry.isClosing) return { status: 'stopping', reasons: ['the server is shutting down'] };
   const reasons: string[] = [];
   let degraded = false;
@@ -52,7 +55,7 @@ function describe(ext: Extension): string {
   }
 }
 
-async function probeDatabase(k: Kernel): Promise<string | undefined> {
+async function probeDatabase(k: ReadinessDeps): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${DB_PROBE_MS} ms`), DB_PROBE_MS)));
   try {

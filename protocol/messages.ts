@@ -80,6 +80,14 @@ export interface RequestMessage {
  */
 export const HEALTH_ROUTE = 'GET /_health';
 
+/**
+ * The route of the request the kernel's self-test sends each extension whose manifest says
+ * `self_checks = true` (never reachable over HTTP). Its body is a SelftestRequest; the extension answers
+ * `{checks}`: the end-to-end checks it ran (the kernel's own checks are its stores, audit and health).
+ * Its body and checks: protocol/selftest.ts.
+ */
+export const SELFTEST_ROUTE = 'POST /_selftest';
+
 /** A reply body that is already JSON text: sent as it is, never parsed or serialised again. */
 export class RawJson {
   constructor(readonly text: string) {}

@@ -4,11 +4,12 @@ import { writeSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { diskFullLine, retryAfterOf, RoostError, toRoostError } from '../../protocol/errors.js';
 import {
-  HEALTH_ROUTE, RawJson, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
+  HEALTH_ROUTE, RawJson, SELFTEST_ROUTE, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../../protocol/messages.js';
 import { environmentalFault, EXIT_ENVIRONMENTAL } from '../../protocol/faults.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { Peer, WithAttachment } from '../../protocol/peer.js';
+import type { SelftestCheck, SelftestRequest } from '../../protocol/selftest.js';
 import { migrate, openDatabase, type Migration } from '../../protocol/storage.js';
 import { HostClient } from './host-client.js';
 import { openReader, type SqlReader } from './sql.js';
@@ -48,6 +49,8 @@ export interface ExtensionDefinition {
   tools?: Record<string, ToolHandler>;
   ws?: Record<string, WsHandler>;
   event?: EventHandler;
+  /** With `self_checks = true` in plugin.toml: the end-to-end checks it runs when the self-test asks (SELFTEST_ROUTE). */
+  selfChecks?(request: SelftestRequest, ctx: ExtensionContext): Promise<SelftestCheck[]>;
   shutdown?(ctx: ExtensionContext): Promise<void> | void;
 }
 
@@ -109,7 +112,9 @@ export function runExtension(definition: ExtensionDefinition): void {
   peer.handle('request', serving(async (raw) => {
     const m = raw as unknown as RequestMessage & { route: string; raw?: boolean; attachment?: Buffer };
     if (m.route === HEALTH_ROUTE) return withBody(await health(await withContext().catch(() => undefined), database, definition.migrations?.length ?? 0));
-    const handler = definition.routes?.[m.route];
+    const handler = m.route === SELFTEST_ROUTE && definition.selfChecks
+      ? async (req: RouteRequest, c: ExtensionContext) => ({ status: 200, body: { checks: await definition.selfChecks!(req.body as SelftestRequest, c) } })
+      : definition.routes?.[m.route];
     if (!handler) return withBody(errorReply(host, new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
       const body = m.attachment === undefined ? m.body : decodeAttachment(m.attachment, m.raw ? 'text' : 'json');

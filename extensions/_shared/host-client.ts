@@ -149,8 +149,8 @@ export class HostClient {
     return this.peer.request({ type: 'route_table' });
   }
 
-  /** The loaded extensions (capability `call`): name, description, MCP tool names, the routes they serve over HTTP. */
-  extensions(): Promise<Array<{ name: string; description: string; tools: string[]; routes: Array<{ method: string; path: string }> }>> {
+  /** The loaded extensions (capability `call`): name, description, MCP tool names (their routes: `routes`). */
+  extensions(): Promise<Array<{ name: string; description: string; tools: string[] }>> {
     return this.peer.request({ type: 'extensions' });
   }
 

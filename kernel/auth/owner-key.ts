@@ -6,7 +6,10 @@ import type { Kernel } from '../kernel.js';
 import { isLoopback } from './identity.js';
 import { DEFAULT_TENANT } from './keys.js';
 
-export async function ensureOwnerKey(k: Kernel): Promise<void> {
+/** What this module uses of the kernel. */
+export type OwnerKeyDeps = Pick<Kernel, 'config' | 'keys' | 'log'>;
+
+export async function ensureOwnerKey(k: OwnerKeyDeps): Promise<void> {
   if (k.config.apiKey) return k.keys.adopt(k.config.apiKey, DEFAULT_TENANT, 'ROOST_API_KEY');
   const loopbackOnly = isLoopback(k.config.host) || k.config.host === 'localhost';
   if (loopbackOnly) return;

@@ -4,9 +4,10 @@
 // start also gets its guard (process limit, disk budget: extension-guard.ts), and one over its disk
 // budget is not started at all (507) until its folder is back under it.
 import { mkdir } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { packageRoot } from '../../protocol/paths.js';
+import { isBundled } from './extension-sources.js';
 import type { ServerConfig } from '../config.js';
 import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
@@ -50,7 +51,7 @@ export class ExtensionLauncher {
   /** Throws (at load, before anything runs) when this extension may not run on this machine. */
   check(manifest: Manifest): void {
     const tools = this.sandboxTools();
-    if (!('missing' in tools) || this.inTree(manifest) || this.config.allowUnsandboxed) return;
+    if (!('missing' in tools) || isBundled(manifest) || this.config.allowUnsandboxed) return;
     throw new RoostError('EXTENSION_UNAVAILABLE',
       `extension ${manifest.name} cannot be sandboxed (${tools.missing}); install the Debian package "bubblewrap", or set ROOST_ALLOW_UNSANDBOXED=1 to run extensions from outside the server's own tree unsandboxed`,
       { status: 409 });
@@ -120,10 +121,6 @@ export class ExtensionLauncher {
       // Its own folder the only writable place: no file of it may outgrow the budget.
       ...(grants.has('filesystem') ? {} : { maxFileBytes: this.diskBudgetMb(manifest) * MiB }),
     };
-  }
-
-  private inTree(manifest: Manifest): boolean {
-    return manifest.dir.startsWith(join(packageRoot, 'extensions') + sep);
   }
 
   private pidsCgroups(): PidsCgroups | undefined {

@@ -122,6 +122,10 @@ export interface Manifest {
     secrets: string[];
     /** [server.settings]: setting name → environment variable, for settings documented without ROOST_EXT_<NAME>_. */
     namedSettings: Record<string, string>;
+    /** It answers the self-test's SELFTEST_ROUTE with end-to-end checks of its own. */
+    selfChecks: boolean;
+    /** Environment variables each naming a further port the server answers on as on its main one (kernel/http/extra-ports.ts). */
+    listen: string[];
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -152,6 +156,8 @@ interface RawManifest {
     disk_mb?: number;
     secrets?: string[];
     settings?: Record<string, string>;
+    self_checks?: boolean;
+    listen?: string[];
     routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
@@ -196,7 +202,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   const { build: buildHook, ...hooks } = raw.hooks ?? {};
   const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
   const sandbox = normaliseSandbox(raw.sandbox ?? {});
-  refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {})]);
+  refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {}), ...(raw.server?.listen ?? [])]);
   return {
     name,
     version: raw.plugin.version,
@@ -315,6 +321,8 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     diskMb: server.disk_mb,
     secrets: server.secrets ?? [],
     namedSettings: server.settings ?? {},
+    selfChecks: server.self_checks ?? false,
+    listen: server.listen ?? [],
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

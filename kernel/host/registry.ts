@@ -15,8 +15,8 @@ import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
 import { handlerMismatch, undocumentedRoutes } from './route-names.js';
-import { StartWatch } from './start-progress.js';
-import { splitSystemGrant } from './system-grant.js';
+import { spawnExtension } from './spawn.js';
+import { ExtensionSources } from './extension-sources.js';
 import type { Extension, ExtensionState } from './extension-record.js';
 import { exitFault, startFault, Supervisor } from './supervisor.js';
 
@@ -48,7 +48,6 @@ export interface RegistryDeps {
   stderrLine(name: string, line: string): void;
 }
 
-const HOST_INFO = { name: 'roost-server', version: '0.1.0' };
 /** Retry-After of a 503 for an extension that is starting or restarting. */
 const RETRY_AFTER_SECONDS = 2;
 
@@ -59,8 +58,10 @@ export class ExtensionRegistry {
   private readonly changes = new EventEmitter().setMaxListeners(0);
   private readonly activation: Activation;
   private readonly supervisor: Supervisor;
+  private readonly sources: ExtensionSources;
 
   constructor(private readonly deps: RegistryDeps) {
+    this.sources = new ExtensionSources(deps.db);
     this.supervisor = new Supervisor({ ...deps, closing: () => this.closing, restart: (ext) => this.ensureRunning(ext.manifest.name, false) });
     const idleCandidates = () => this.list().filter((e) => e.manifest.server?.activation === 'lazy' && e.state === 'running' && !e.starting && !e.stopping).map((e) => e.manifest.name);
     this.activation = new Activation({ ...deps, idleCandidates, stop: (name) => this.stopIdle(this.get(name)) });
@@ -78,7 +79,7 @@ export class ExtensionRegistry {
 
   /** Registers each dir's extensions; one whose requirements are missing or form a cycle is kept unloaded, with why. */
   async discover(dirs: string[]): Promise<void> {
-    const sources: Array<{ name: string; dir: string; loaded: number | boolean }> = await this.deps.db('extension_sources').select('name', 'dir', 'loaded');
+    const sources = await this.sources.all();
     const unloaded = new Set(sources.filter((s) => !s.loaded).map((s) => s.name));
     const found = await readManifestDirs(dirs, this.deps.log);
     const loadedElsewhere = new Set(sources.filter((s) => s.loaded && !found.some((m) => m.name === s.name)).map((s) => s.name));
@@ -235,9 +236,7 @@ export class ExtensionRegistry {
     assertLoadable(manifest, this.extensions);
     // Remembered only once registered: a refused extension (a route clash) leaves no trace behind.
     const ext = await this.register(manifest);
-    await this.deps.db('extension_sources')
-      .insert({ name: manifest.name, dir: manifest.dir, loaded: true, updated_at: new Date().toISOString() })
-      .onConflict('name').merge();
+    await this.sources.remember(manifest.name, manifest.dir, true);
     if (manifest.server.activation === 'eager') await this.ensureRunning(manifest.name);
     return ext;
   }
@@ -253,9 +252,7 @@ export class ExtensionRegistry {
     const names = [...dependentsToUnload(name, this.extensions), name];
     for (const each of names) {
       const target = this.get(each);
-      await this.deps.db('extension_sources')
-        .insert({ name: each, dir: target.manifest.dir, loaded: false, updated_at: new Date().toISOString() })
-        .onConflict('name').merge();
+      await this.sources.remember(each, target.manifest.dir, false);
       await this.stopProcess(target, 'unloaded');
       target.queues.clear();
       this.deps.onChange(target, 'unloaded');
@@ -270,9 +267,7 @@ export class ExtensionRegistry {
       throw new RoostError('VALIDATION_ERROR', `unknown capability "${capability}"; known: ${KNOWN_CAPABILITIES.join(', ')}`);
     }
     if (!granted && !force && ext.manifest.capabilities[capability]) assertNoDependents(name, this.extensions, `revoke ${capability} from`);
-    await this.deps.db('extension_grants')
-      .insert({ extension: name, capability, granted, updated_at: new Date().toISOString() })
-      .onConflict(['extension', 'capability']).merge();
+    await this.sources.setGrant(name, capability, granted);
     if (granted) ext.grants.add(capability);
     else ext.grants.delete(capability);
     return ext;
@@ -287,8 +282,7 @@ export class ExtensionRegistry {
 
   private async register(manifest: Manifest): Promise<Extension> {
     const previous = this.extensions.get(manifest.name);
-    const kept = await this.storedGrants(manifest.name);
-    const stored = kept && (await splitSystemGrant(this.deps.db, manifest.name, kept, manifest.capabilities));
+    const stored = await this.sources.grants(manifest);
     const ext = this.track(manifest, 'stopped');
     for (const route of undocumentedRoutes(manifest)) this.deps.log('warn', `extension ${manifest.name}: ${route} has no [server.openapi] entry (the OpenAPI document shows it undescribed)`);
     // On first sight an extension gets what its manifest asks for.
@@ -300,12 +294,7 @@ export class ExtensionRegistry {
       else this.extensions.delete(manifest.name);
       throw err;
     }
-    if (!stored && ext.grants.size > 0) {
-      const now = new Date().toISOString();
-      await this.deps.db('extension_grants')
-        .insert([...ext.grants].map((capability) => ({ extension: manifest.name, capability, granted: true, updated_at: now })))
-        .onConflict(['extension', 'capability']).ignore();
-    }
+    if (!stored) await this.sources.grantFirst(manifest.name, ext.grants);
     return ext;
   }
 
@@ -314,12 +303,6 @@ export class ExtensionRegistry {
     const ext: Extension = { manifest, state, grants: previous?.grants ?? new Set(), schemaVersion: previous?.schemaVersion ?? null, crashes: [], restarts: 0, startWaiting: 0, queues: new Map() };
     this.extensions.set(manifest.name, ext);
     return ext;
-  }
-
-  /** Grants live in the kernel database; undefined when this extension was never registered. */
-  private async storedGrants(name: string): Promise<Set<string> | undefined> {
-    const rows: Array<{ capability: string; granted: number | boolean }> = await this.deps.db('extension_grants').where({ extension: name });
-    return rows.length === 0 ? undefined : new Set(rows.filter((r) => Boolean(r.granted)).map((r) => r.capability));
   }
 
   private async start(ext: Extension): Promise<PluginProcess> {
@@ -345,36 +328,24 @@ export class ExtensionRegistry {
     });
     // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
     if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
-    let markReady!: (ready: { schemaVersion: number; routes?: string[] }) => void;
-    const ready = new Promise<{ schemaVersion: number; routes?: string[] }>((resolve) => (markReady = resolve));
-    let watch: StartWatch | undefined;
     // Outside the request that happened to start it: the child's pipes would otherwise carry that
     // request's id (servingRequest) into every line the extension logs for the rest of its life.
-    const proc = servingRequest.exit(() => new PluginProcess({
+    const { proc, outcome } = await servingRequest.exit(() => spawnExtension({
       manifest,
-      entry: server.main,
       grants: ext.grants,
       services: this.activation.watch(manifest.name, this.deps.servicesFor(manifest.name)),
-      init: { args: [], project: null, host: HOST_INFO, storage, config },
-      ...launch,
-      requestTimeoutMs: server.timeoutMs,
+      storage,
+      config,
+      launch,
+      stallMs: server.startTimeoutMs ?? this.deps.startStallMs,
+      capMs: this.deps.startCapMs,
       onStderr: (line) => {
-        watch?.progress();
         ext.lastLine = line;
         this.deps.stderrLine(manifest.name, line);
       },
-      onReady: markReady,
-      onExit: (exit) => this.onExit(ext, proc, exit),
+      onSpawn: (spawned) => (ext.process = spawned),
+      onExit: (spawned, exit) => this.onExit(ext, spawned, exit),
     }));
-    ext.process = proc;
-    // start_timeout_ms in the manifest is that extension's own stall deadline.
-    watch = new StartWatch({ pid: proc.pid, stallMs: server.startTimeoutMs ?? this.deps.startStallMs, capMs: this.deps.startCapMs });
-    const outcome = await Promise.race([
-      ready.then((v) => ({ ok: true as const, version: v.schemaVersion, routes: v.routes })),
-      proc.child.exited.then((exit) => ({ ok: false as const, why: proc.stoppedFor(exit) ?? `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
-      watch.expired().then((why) => ({ ok: false as const, why })),
-    ]);
-    watch.stop();
     if (!outcome.ok) {
       if (proc.child.running) await proc.stop();
       if (ext.waiting) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${ext.waiting.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS } });

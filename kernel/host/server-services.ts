@@ -67,7 +67,6 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
       name: ext.manifest.name,
       description: ext.manifest.description,
       tools: ext.manifest.server?.tools.map((tool) => tool.name) ?? [],
-      routes: (ext.manifest.server?.routes ?? []).filter((r) => !r.internal).map((r) => ({ method: r.method, path: r.path })),
     })),
     tenantPlan: (tenantId) => planWithReadOnly(k, tenantId),
     setTenantPlan: async (tenantId, change) => {

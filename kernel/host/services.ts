@@ -79,8 +79,8 @@ export interface HostServices {
   routes?(prefix: string): Promise<Array<{ method: string; path: string; extension: string }>>;
   /** Every route a client can reach, with what its OpenAPI entry says (kernel/http/route-declarations.ts; capability `route_table`). */
   routeTable?(): Promise<unknown>;
-  /** The loaded extensions as their manifests describe them: name, description, MCP tools and routes (what `call` can reach). */
-  extensions?(): Promise<Array<{ name: string; description: string; tools: string[]; routes: Array<{ method: string; path: string }> }>>;
+  /** The loaded extensions as their manifests describe them: name, description, MCP tools (their routes: `routes`). */
+  extensions?(): Promise<Array<{ name: string; description: string; tools: string[] }>>;
   /** A graceful restart of the whole server, shortly after answering (capability `restart`). */
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */

@@ -8,10 +8,13 @@ import type { Kernel } from '../kernel.js';
 import type { State } from './app.js';
 import { isMutating } from './methods.js';
 
+/** What this module uses of the kernel. */
+export type AuditMutationDeps = Pick<Kernel, 'audit'>;
+
 /** Seconds a client waits before retrying when the audit log's database did not answer. */
 const RETRY_AFTER_SECONDS = 5;
 
-export function auditMutations(kernel: Kernel): Koa.Middleware<State> {
+export function auditMutations(kernel: AuditMutationDeps): Koa.Middleware<State> {
   return async (ctx, next) => {
     if (!isMutating(ctx.method)) return next();
     try {

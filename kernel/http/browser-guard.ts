@@ -14,6 +14,9 @@ import { RoostError } from '../../protocol/errors.js';
 import type { ServerConfig } from '../config.js';
 import type { Kernel } from '../kernel.js';
 
+/** What this module uses of the kernel. */
+export type BrowserGuardDeps = Pick<Kernel, 'audit' | 'config' | 'rateLimiter'>;
+
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -134,7 +137,7 @@ export function preflightHeaders(policy: BrowserPolicy, req: IncomingMessage): R
  * Records a refusal like other authentication failures. It costs the address a token first, so a
  * page that keeps trying is rate limited (429, not recorded) rather than filling the audit log.
  */
-export async function recordRefusal(kernel: Kernel, req: IncomingMessage, resource: string, error: RoostError): Promise<void> {
+export async function recordRefusal(kernel: BrowserGuardDeps, req: IncomingMessage, resource: string, error: RoostError): Promise<void> {
   const address = req.socket.remoteAddress ?? 'unknown';
   await kernel.rateLimiter.take(`ip:${address}`);
   const detail = { code: error.code, host: clip(req.headers.host), origin: clip(req.headers.origin) };
@@ -146,7 +149,7 @@ function clip(value: string | undefined): string {
 }
 
 /** The REST front's guard; runs right after the error middleware, before authentication. */
-export function browserGuard(kernel: Kernel): Koa.Middleware {
+export function browserGuard(kernel: BrowserGuardDeps): Koa.Middleware {
   const policy = browserPolicy(kernel.config);
   return async (ctx, next) => {
     const refusal = browserRefusal(policy, ctx.req);

@@ -18,6 +18,9 @@ import { IdempotencyStore, type StoredResponse } from './idempotency-store.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { isMutating } from './methods.js';
 
+/** What this module uses of the kernel. */
+export type IdempotencyDeps = Pick<Kernel, 'config' | 'db' | 'log' | 'registry'>;
+
 /** What of an answer is kept and replayed besides its status and body: what describes the result. */
 const KEPT_HEADERS = ['content-type', 'location', 'content-location', 'etag', 'last-modified', 'link'];
 /** A key is 1–255 visible ASCII characters, as a structured-field string ("…") or bare. */
@@ -27,7 +30,7 @@ const LEASE_MARGIN_MS = 5_000;
 /** Kernel routes answer well within this. */
 const KERNEL_ROUTE_MS = 60_000;
 
-export function idempotentRequests(kernel: Kernel): Koa.Middleware<State> {
+export function idempotentRequests(kernel: IdempotencyDeps): Koa.Middleware<State> {
   const store = new IdempotencyStore(kernel.db, kernel.config.idempotencyTtlSeconds * 1000, !isPostgres(kernel.config));
   return async (ctx, next) => {
     const header = ctx.get('idempotency-key');
@@ -80,7 +83,7 @@ function parseKey(header: string): string {
 }
 
 /** How long a claim may last: the route's own deadline (an extension may first have to start), plus a margin. */
-function leaseMs(kernel: Kernel, state: State): number {
+function leaseMs(kernel: IdempotencyDeps, state: State): number {
   const owner = state.route?.owner;
   const timeoutMs = owner ? kernel.registry.get(owner).manifest.server?.timeoutMs ?? KERNEL_ROUTE_MS : KERNEL_ROUTE_MS;
   return timeoutMs + kernel.config.extensionWaitMs + LEASE_MARGIN_MS;

@@ -14,6 +14,9 @@ import { browserPolicy, browserRefusal, corsHeaders, preflightHeaders, recordRef
 import type { Kernel } from '../kernel.js';
 import { McpTokens } from './tokens.js';
 
+/** What this module uses of the kernel. */
+export type McpFrontDeps = Pick<Kernel, 'audit' | 'auth' | 'config' | 'log' | 'mcpTokens' | 'rateLimiter' | 'registry' | 'version'>;
+
 let sdkServer: Promise<typeof import('./sdk-server.js')> | undefined;
 
 /** JSON-RPC error codes the SDK uses for the same failures. */
@@ -21,7 +24,7 @@ const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const SERVER_ERROR = -32000;
 
-export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createMcpHandler(k: McpFrontDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const browsers = browserPolicy(k.config);
   return async (req, res) => {
     let identity: Identity;
@@ -73,7 +76,7 @@ export function createMcpHandler(k: Kernel): (req: IncomingMessage, res: ServerR
 }
 
 /** Agents present a session token; people and scripts may use their API key. */
-async function identify(k: Kernel, req: IncomingMessage): Promise<Identity> {
+async function identify(k: McpFrontDeps, req: IncomingMessage): Promise<Identity> {
   const token = bearerToken(req);
   if (token && McpTokens.looksLikeToken(token)) {
     const agent = await k.mcpTokens.resolve(token);

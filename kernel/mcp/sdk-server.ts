@@ -13,8 +13,11 @@ import type { Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
 import { listedTools, tools } from './tool-list.js';
 
+/** What this module uses of the kernel. */
+export type McpServerDeps = Pick<Kernel, 'audit' | 'registry' | 'version'>;
+
 /** Answers one MCP request for an authenticated caller; front.ts has read and parsed the body of a POST. */
-export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+export async function serveMcp(k: McpServerDeps, identity: Identity, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const server = buildServer(k, identity);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
@@ -25,7 +28,7 @@ export async function serveMcp(k: Kernel, identity: Identity, req: IncomingMessa
   await transport.handleRequest(req, res, body);
 }
 
-function buildServer(k: Kernel, identity: Identity): Server {
+function buildServer(k: McpServerDeps, identity: Identity): Server {
   const server = new Server({ name: 'roost', version: k.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools(k) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

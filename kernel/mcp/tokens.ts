@@ -44,14 +44,6 @@ export class McpTokens {
     };
   }
 
-  async revoke(token: string): Promise<void> {
-    await this.db('mcp_tokens').where({ token_hash: hashKey(token) }).delete();
-  }
-
-  async revokeSession(sessionId: string): Promise<void> {
-    await this.db('mcp_tokens').where({ session_id: sessionId }).delete();
-  }
-
   async pruneExpired(): Promise<void> {
     await this.db('mcp_tokens').where('expires_at', '<=', new Date().toISOString()).delete();
   }

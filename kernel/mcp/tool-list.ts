@@ -3,12 +3,15 @@
 import type { ToolDecl } from '../host/manifest.js';
 import type { Kernel } from '../kernel.js';
 
+/** What this module uses of the kernel. */
+export type ToolListDeps = Pick<Kernel, 'registry'>;
+
 export interface ToolEntry {
   owner: string;
   decl: ToolDecl;
 }
 
-export function tools(k: Kernel): Map<string, ToolEntry> {
+export function tools(k: ToolListDeps): Map<string, ToolEntry> {
   const out = new Map<string, ToolEntry>();
   for (const ext of k.registry.list()) {
     if (ext.state === 'unloaded' || ext.state === 'failed') continue;
@@ -18,7 +21,7 @@ export function tools(k: Kernel): Map<string, ToolEntry> {
 }
 
 /** What tools/list answers: the same for every caller (a privileged tool is refused when called). */
-export function listedTools(k: Kernel): Array<{ name: string; description: string; inputSchema: { type: 'object'; [key: string]: unknown } }> {
+export function listedTools(k: ToolListDeps): Array<{ name: string; description: string; inputSchema: { type: 'object'; [key: string]: unknown } }> {
   return [...tools(k).values()].map(({ decl }) => ({
     name: decl.name,
     description: decl.privileged ? `${decl.description} (privileged: needs a grant in mcp_tool_permissions)` : decl.description,

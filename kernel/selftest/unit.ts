@@ -5,16 +5,19 @@
 import { decodeAttachment } from '../../protocol/framing.js';
 import { RoostError } from '../../protocol/errors.js';
 import { HEALTH_ROUTE } from '../../protocol/messages.js';
+import { timedCheck as timed, type SelftestCheck as CheckResult } from '../../protocol/selftest.js';
 import { openDatabase } from '../../protocol/storage.js';
 import type { Extension } from '../host/registry.js';
 import type { Kernel } from '../kernel.js';
 import { sqliteSizes } from '../metrics.js';
 import { isPostgres } from '../storage/provision.js';
-import { timed, type CheckResult } from './report.js';
+
+/** What this module uses of the kernel. */
+export type UnitCheckDeps = Pick<Kernel, 'audit' | 'config' | 'db' | 'registry'>;
 
 const SELFTEST_AUTH = { tenantId: 'default', role: 'owner', actor: 'kernel:selftest' };
 
-export async function unitChecks(k: Kernel): Promise<CheckResult[]> {
+export async function unitChecks(k: UnitCheckDeps): Promise<CheckResult[]> {
   const results = [
     await timed('kernel database answers and is intact', 'unit', () => kernelDatabase(k)),
     await timed('audit chain verifies against its checkpoint', 'unit', async () => {
@@ -35,27 +38,33 @@ export async function unitChecks(k: Kernel): Promise<CheckResult[]> {
   return results;
 }
 
+/** Sends an extension the self-test's request on one of the protocol's own routes, as the instance owner. */
+export async function askExtension(k: UnitCheckDeps, name: string, route: string, body?: unknown, timeoutMs?: number): Promise<{ status?: number; body: unknown }> {
+  const [method, path] = route.split(' ');
+  const reply = await k.registry.request<{ status?: number; body?: unknown; attachment?: Buffer; encoding?: 'json' | 'text' } | null>(name, { type: 'request', method, path, route, params: {}, query: {}, body, auth: SELFTEST_AUTH }, timeoutMs ? { timeoutMs } : {});
+  return { status: reply?.status, body: reply?.attachment ? decodeAttachment(reply.attachment, reply.encoding ?? 'json') : reply?.body ?? null };
+}
+
 /**
  * Starts the extension if need be and judges its answer to the health request: 200 `ok` passes; 503 (or
  * anything else) fails with what it said. An extension not built on the TypeScript frame may not know the
  * route: its 404 ROUTE_NOT_FOUND still proves its loop serves, and says it has no health check of its own.
  */
-async function extensionHealth(k: Kernel, ext: Extension): Promise<string | { skipped: string }> {
+async function extensionHealth(k: UnitCheckDeps, ext: Extension): Promise<string | { skipped: string }> {
   if (ext.state === 'unloaded') return { skipped: 'unloaded' };
   const started = performance.now();
-  const [method, path] = HEALTH_ROUTE.split(' ');
-  const reply = await k.registry.request<{ status?: number; body?: unknown; attachment?: Buffer; encoding?: 'json' | 'text' }>(ext.manifest.name, { type: 'request', method, path, route: HEALTH_ROUTE, params: {}, query: {}, auth: SELFTEST_AUTH });
-  const body = (reply?.attachment ? decodeAttachment(reply.attachment, reply.encoding ?? 'json') : reply?.body) as Record<string, any> | null;
+  const reply = await askExtension(k, ext.manifest.name, HEALTH_ROUTE);
+  const body = reply.body as Record<string, any> | null;
   const how = `pid ${ext.process?.pid ?? '?'}, round trip ${Math.round(performance.now() - started)} ms, ${ext.restarts} restart(s)`;
-  if (reply?.status === 200 && body?.status === 'ok') {
+  if (reply.status === 200 && body?.status === 'ok') {
     const store = body.store ? `store answers (${body.store.client}, ${body.store.migrations} migrations)` : 'no store';
     return `healthy: ${store}; ${how}`;
   }
-  if (reply?.status === 404 && body?.code === 'ROUTE_NOT_FOUND') return `answers (it has no health check of its own); ${how}`;
-  throw new RoostError('INTERNAL', `unhealthy: ${typeof reply?.status === 'number' ? `${reply.status} ` : ''}${String(body?.error ?? JSON.stringify(reply).slice(0, 200))}`);
+  if (reply.status === 404 && body?.code === 'ROUTE_NOT_FOUND') return `answers (it has no health check of its own); ${how}`;
+  throw new RoostError('INTERNAL', `unhealthy: ${typeof reply.status === 'number' ? `${reply.status} ` : ''}${String(body?.error ?? JSON.stringify(reply).slice(0, 200))}`);
 }
 
-async function kernelDatabase(k: Kernel): Promise<string> {
+async function kernelDatabase(k: UnitCheckDeps): Promise<string> {
   if (isPostgres(k.config)) {
     const { rows } = await k.db.raw<{ rows: Array<{ n: number }> }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()");
     return `PostgreSQL answers; ${rows[0]?.n} kernel tables`;

@@ -139,22 +139,8 @@ export const kernelMigrations: Migration[] = [
         t.string('read_only_at');
       });
       await db('tenants').update({ limits: '{}' });
-      // RFC 8628 device authorizations. The device code is kept hashed; the key is made only when the
-      // approved device polls, so no key is ever stored in the clear.
-      await db.schema.createTable('device_authorizations', (t) => {
-        t.string('device_code_hash').primary();
-        t.string('user_code').notNullable().unique();
-        t.string('client_id').notNullable();
-        t.string('status').notNullable();
-        t.string('tenant_id');
-        t.string('role');
-        t.string('approved_by');
-        t.bigInteger('interval_ms').notNullable();
-        t.bigInteger('last_poll_at');
-        t.bigInteger('expires_at').notNullable();
-        t.string('created_at').notNullable();
-        t.index(['expires_at']);
-      });
+      // It also made device_authorizations, which device login (now the device-login extension, with its
+      // own store) used: a fresh database no longer gets it, and 012 drops it where it was made.
     },
   },
   {
@@ -195,6 +181,14 @@ export const kernelMigrations: Migration[] = [
       await db.schema.alterTable('tenants', (t) => {
         t.string('read_only_reason', 500);
       });
+    },
+  },
+  {
+    name: '012_drop_device_authorizations',
+    async up(db) {
+      // Device login is the device-login extension's, in its own store; the kernel's table (pending
+      // codes that lived minutes) has been unread since, and nothing is handed over from it.
+      await db.schema.dropTableIfExists('device_authorizations');
     },
   },
 ];

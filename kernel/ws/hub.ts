@@ -16,6 +16,9 @@ import { StreamSubscriptions } from './subscriptions.js';
 import { TenantFeeds } from './tenant-feeds.js';
 import type { TicketStore } from './tickets.js';
 
+/** What this module uses of the kernel. */
+export type WsHubDeps = Pick<Kernel, 'audit' | 'auth' | 'bus' | 'config' | 'dispatcher' | 'log' | 'metrics' | 'rateLimiter' | 'readOnly' | 'registry' | 'version'>;
+
 export const HEARTBEAT_MS = 30_000;
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** How long a client closed for not reading has to read up to the close frame before it is cut off. */
@@ -36,7 +39,7 @@ export class WsHub {
   private readonly browsers: BrowserPolicy;
   private heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(private readonly kernel: Kernel, private readonly tickets: TicketStore) {
+  constructor(private readonly kernel: WsHubDeps, private readonly tickets: TicketStore) {
     this.feeds = new TenantFeeds(kernel, (client, encoded) => this.deliver(client, encoded));
     this.subscriptions = new StreamSubscriptions(kernel, (client, encoded) => this.deliver(client, encoded), this.feeds);
     this.browsers = browserPolicy(kernel.config);
@@ -46,7 +49,7 @@ export class WsHub {
     server.on('upgrade', (req, socket, head) => {
       this.upgrade(req, socket, head).catch(() => socket.destroy());
     });
-    // One heartbeat for every server attached (the main port and ROOST_UI_PORT).
+    // One heartbeat for every server attached (the main port and any further one an extension asks for).
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }

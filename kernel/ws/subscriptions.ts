@@ -11,6 +11,9 @@ import type { Kernel } from '../kernel.js';
 import type { WsClient } from './hub.js';
 import type { TenantFeeds } from './tenant-feeds.js';
 
+/** What this module uses of the kernel. */
+export type SubscriptionDeps = Pick<Kernel, 'bus' | 'dispatcher' | 'registry'>;
+
 /** Sends an already encoded text frame payload to one client. */
 type Deliver = (client: WsClient, encoded: Buffer) => void;
 
@@ -31,7 +34,7 @@ export class StreamSubscriptions {
   private readonly topics = new Map<string, Topic>();
   private readonly byClient = new Map<WsClient, Set<string>>();
 
-  constructor(private readonly kernel: Kernel, private readonly deliver: Deliver, private readonly feeds: TenantFeeds) {}
+  constructor(private readonly kernel: SubscriptionDeps, private readonly deliver: Deliver, private readonly feeds: TenantFeeds) {}
 
   /** Answers `subscribed` (then, with `since`, the replay) to the client itself. */
   async subscribe(client: WsClient, message: Record<string, unknown>): Promise<void> {

@@ -9,6 +9,9 @@ import type { StreamDecl } from '../host/manifest.js';
 import type { Kernel } from '../kernel.js';
 import type { WsClient } from './hub.js';
 
+/** What this module uses of the kernel. */
+export type TenantFeedDeps = Pick<Kernel, 'bus' | 'registry'>;
+
 type Deliver = (client: WsClient, encoded: Buffer) => void;
 
 interface Feed {
@@ -29,7 +32,7 @@ export class TenantFeeds {
   private readonly feeds = new Map<string, Feed>();
   private readonly joined = new Map<WsClient, Set<string>>();
 
-  constructor(private readonly kernel: Kernel, private readonly deliver: Deliver) {}
+  constructor(private readonly kernel: TenantFeedDeps, private readonly deliver: Deliver) {}
 
   /** Adds a new client to every tenant-wide stream its role may see; answers what it may subscribe to. */
   join(client: WsClient): StreamOffer[] {

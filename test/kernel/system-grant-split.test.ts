@@ -1,5 +1,6 @@
 // `system` (restart, metrics and tenants in one grant) was split: on an upgraded server an extension
 // that held it keeps only the parts its manifest asks for, so billing can no longer restart the server.
+// A bundled extension whose newer manifest asks for more gets it on upgrade, unless it was revoked.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -29,5 +30,20 @@ describe('the system grant on upgrade', { skip: sqliteFilesOnly, timeout: 60_000
     assert.deepEqual(await granted('fx-probe'), [], 'it asks for none of them');
     const left = await selectRows(kernelDb, "SELECT extension FROM extension_grants WHERE capability = 'system' AND extension IN ('billing', 'operations', 'fx-probe')");
     assert.deepEqual(left, [], 'no system grant is left behind');
+  });
+
+  it('gives a bundled extension what its newer manifest asks for, but not what an operator revoked, nor a foreign one more', async () => {
+    const { dataDir } = server!;
+    await server!.stop();
+    // As a server from before operations asked for tokens and network left its grants, network revoked since.
+    const kernelDb = join(dataDir, 'kernel.sqlite');
+    await changeRows(kernelDb, "DELETE FROM extension_grants WHERE extension = 'operations' AND capability = 'tokens'");
+    await changeRows(kernelDb, "UPDATE extension_grants SET granted = 0 WHERE extension = 'operations' AND capability = 'network'");
+    await changeRows(kernelDb, "DELETE FROM extension_grants WHERE extension = 'fx-probe' AND capability = 'events'");
+    server = await startTestServer({ dataDir });
+    const granted = (await pluginInfo(server, 'operations')).capabilities.granted as string[];
+    assert.ok(granted.includes('tokens'), granted.join(', '));
+    assert.ok(!granted.includes('network'), 'a revoked capability stays revoked');
+    assert.ok(!((await pluginInfo(server, 'fx-probe')).capabilities.granted as string[]).includes('events'), 'an extension from elsewhere is granted nothing new');
   });
 });

@@ -7,9 +7,12 @@ import { isInstanceOwner, requireInstanceOwner } from '../../auth/identity.js';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
 
+/** What this module uses of the kernel. */
+export type AuditRouteDeps = Pick<Kernel, 'audit'>;
+
 const MAX_PAGE = 500;
 
-export function registerAuditRoutes(router: Router<State>, k: Kernel): void {
+export function registerAuditRoutes(router: Router<State>, k: AuditRouteDeps): void {
   router.get('/api/audit-log', async (ctx) => {
     const q = validate<Record<string, string | undefined>>('api/audit-query.json', { ...ctx.query }, 'query');
     const { identity } = ctx.state;

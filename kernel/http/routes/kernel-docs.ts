@@ -24,7 +24,7 @@ export const KERNEL_ROUTE_DOCS: Record<string, KernelRouteDoc> = {
   'POST /api/operational-mode': { summary: 'Set the operational mode (instance owner)', request: 'api/operational-mode.json', response: 'api/operational-mode.json' },
   'GET /api/settings': { summary: "The caller's tenant, role, settings and the server's limits", response: 'api/settings.json' },
   'POST /api/ws/ticket': { summary: 'A one-time WebSocket ticket, so a browser never puts its key in a URL', status: 201, response: 'api/ws-ticket.json' },
-  'POST /api/selftest/run': { summary: "The server's checks against itself: stores, audit chain, every extension's health, a session round trip through REST, WebSocket and MCP on the echo provider (instance owner; one at a time)", request: 'api/selftest-run.json', response: 'api/selftest-report.json' },
+  'POST /api/selftest/run': { summary: "The server's checks against itself: stores, audit chain, every extension's health, and the end-to-end checks of the extensions that declare self_checks (in-tree: a session round trip through REST, WebSocket and MCP on the echo provider; instance owner; one at a time)", request: 'api/selftest-run.json', response: 'api/selftest-report.json' },
   'POST /api/backup': { summary: 'Back up every database (instance owner)', status: 201, response: 'api/backup.json' },
   'POST /api/settings/api-key/rotate': { summary: 'Rotate the calling key (owner); the old key works for a grace period', status: 201, response: 'api/api-key-rotated.json' },
   'GET /api/settings/api-key/status': { summary: 'Rotation and expiry status of the calling key', response: 'api/api-key-status.json' },

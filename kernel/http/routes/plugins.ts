@@ -11,7 +11,10 @@ import type { Extension } from '../../host/registry.js';
 import type { Kernel } from '../../kernel.js';
 import type { State } from '../app.js';
 
-export function registerPluginRoutes(router: Router<State>, k: Kernel): void {
+/** What this module uses of the kernel. */
+export type PluginRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'registry' | 'routes'>;
+
+export function registerPluginRoutes(router: Router<State>, k: PluginRouteDeps): void {
   const describe = (ext: Extension) => ({
     name: ext.manifest.name,
     version: ext.manifest.version,

@@ -4,16 +4,17 @@ import { RoostError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { requireInstanceOwner, requireRole } from '../../auth/identity.js';
 import { DEFAULT_TENANT } from '../../auth/keys.js';
-import { OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
+import { OPERATIONAL_MODE_KEY, OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
 import type { Extension } from '../../host/registry.js';
 import { readiness } from '../../readiness.js';
 import { storeInfo } from '../../storage/store-info.js';
-import { selfUrl } from '../../selftest/e2e.js';
-import { runSelftest, type SelftestScope } from '../../selftest/run.js';
+import { runSelftest, selfUrl, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
 
-export const OPERATIONAL_MODE_KEY = 'operational_mode';
+/** What this module uses of the kernel. */
+export type SystemRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'config' | 'db' | 'keys' | 'registry' | 'schemaVersion' | 'settings' | 'startedAt' | 'version' | 'ws'>;
+
 const READY_RETRY_AFTER_SECONDS = 2;
 
 /** A lazy extension that is not running and has nothing wrong is idle, not stopped: it starts on first use. */
@@ -37,7 +38,7 @@ function summaryOf(e: Extension): string {
   }
 }
 
-export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
+export function registerSystemRoutes(router: Router<State>, k: SystemRouteDeps): void {
   // Liveness: the process answers. Readiness: it can serve (see kernel/readiness.ts); public, for load balancers.
   router.get('/health/live', (ctx) => {
     ctx.body = { status: 'live' };
@@ -112,7 +113,7 @@ export function registerSystemRoutes(router: Router<State>, k: Kernel): void {
   router.post('/api/selftest/run', async (ctx) => {
     requireInstanceOwner(ctx.state.identity);
     const { scope = 'all' } = validate<{ scope?: SelftestScope }>('api/selftest-run.json', ctx.request.body ?? {});
-    // The port this request came in on (the main one or ROOST_UI_PORT's), at the address the server is bound to.
+    // The port this request came in on (the main one or a further one an extension asked for), at the address the server is bound to.
     const report = await runSelftest(k, scope, selfUrl(k.config.host, ctx.req.socket.localPort ?? k.config.port));
     k.audit.append({ tenantId: ctx.state.identity.tenantId, actor: ctx.state.identity.actor, action: 'selftest.run', resource: 'server', detail: { scope, passed: report.passed, counts: report.counts } });
     ctx.body = report;

@@ -1,38 +1,35 @@
-// The self-test's end-to-end checks: a session round trip through each front, over real HTTP and
-// WebSocket to the address this server listens on, against the built-in echo provider (it answers with
-// the prompt: no model needed). An owner key is made for the run and revoked after. REST makes an agent
-// on the echo provider and reads it back; a session of it is sent a turn over REST and one over the
+// The self-test's end-to-end checks (SELFTEST_ROUTE: the kernel asks, with its own checks of stores,
+// audit and health beside them): a session round trip through each front, over real HTTP and WebSocket
+// to the address the server listens on, against the built-in echo provider (it answers with the prompt:
+// no model needed), as the owner key the kernel made for the run (revoked after). REST makes an agent on
+// the echo provider and reads it back; a session of it is sent a turn over REST and one over the
 // WebSocket, and the subscriber sees both answers; over MCP a second echo agent messages the first with
-// svc_send_message and gets its answer. Every agent, session and token made is removed after.
+// svc_send_message and gets its answer. Every agent and session made is removed after.
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { RoostError } from '../../protocol/errors.js';
-import { DEFAULT_TENANT } from '../auth/keys.js';
-import type { Kernel } from '../kernel.js';
-import { timed, type CheckResult } from './report.js';
+import { timedCheck as timed, type SelftestCheck, type SelftestRequest } from '../../protocol/selftest.js';
+import type { HostClient } from '../_shared/host-client.js';
+import { agentPaths } from '../agents/contract.js';
+import { sessionPaths } from '../sessions/contract.js';
 
+const DEFAULT_TENANT = 'default';
+const TOKEN_TTL_SECONDS = 120;
 const WAIT_MS = 30_000;
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
 const notServed = (reply: { status: number; body: Record<string, any> }) => reply.status === 404 && reply.body.code === 'ROUTE_NOT_FOUND';
 
-/** Where the self-test reaches this server: its bind address (loopback for a wildcard bind) and `port`. */
-export function selfUrl(host: string, port: number): string {
-  const address = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' || host === '[::]' ? '::1' : host;
-  return `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${port}`;
-}
-
-export async function e2eChecks(k: Kernel, base: string): Promise<CheckResult[]> {
-  const { key, record } = await k.keys.create(DEFAULT_TENANT, 'owner', 'selftest', new Date(Date.now() + 10 * 60_000).toISOString());
+export async function selfChecks({ base, key }: SelftestRequest, host: HostClient): Promise<SelftestCheck[]> {
   const api: Api = async (method, path, body) => {
     const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(WAIT_MS) });
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
   };
   const nonce = randomUUID().slice(0, 8);
-  const made = { agents: [] as string[], sessions: [] as string[], tokens: [] as string[] };
+  const made = { agents: [] as string[], sessions: [] as string[] };
   const echoAgent = async (name: string) => {
-    const reply = await api('POST', '/api/agents', { name, provider: 'echo', model: 'echo', description: 'made by the self-test; deleted after it' });
+    const reply = await api('POST', agentPaths.agents(), { name, provider: 'echo', model: 'echo', description: 'made by the self-test; deleted after it' });
     if (reply.status === 201) made.agents.push(String(reply.body.id));
     return reply;
   };
@@ -41,9 +38,9 @@ export async function e2eChecks(k: Kernel, base: string): Promise<CheckResult[]>
     const results = [await timed('REST: create an agent on the echo provider and read it back', 'e2e', async () => {
       const created = await echoAgent(`selftest-${nonce}`);
       if (notServed(created)) return { skipped: 'the agents extension is not loaded: the round trips need an agent' };
-      if (created.status !== 201) throw new RoostError('INTERNAL', `POST /api/agents answered ${created.status}: ${created.body.error}`);
-      const read = await api('GET', `/api/agents/${created.body.id}`);
-      if (read.status !== 200 || read.body.provider !== 'echo') throw new RoostError('INTERNAL', `GET /api/agents/${created.body.id} answered ${read.status}`);
+      if (created.status !== 201) throw new RoostError('INTERNAL', `POST ${agentPaths.agents()} answered ${created.status}: ${created.body.error}`);
+      const read = await api('GET', agentPaths.agent(String(created.body.id)));
+      if (read.status !== 200 || read.body.provider !== 'echo') throw new RoostError('INTERNAL', `GET ${agentPaths.agent(String(created.body.id))} answered ${read.status}`);
       agentId = String(created.body.id);
       return `agent ${agentId} (provider echo) made and read back`;
     })];
@@ -51,24 +48,22 @@ export async function e2eChecks(k: Kernel, base: string): Promise<CheckResult[]>
     results.push(await timed('REST and WebSocket: a session answers a turn sent over each, and the subscriber sees both', 'e2e', () => sessionRoundTrip(base, key, api, agentId!, nonce, made)));
     results.push(await timed('MCP: svc_send_message gets the echo agent\'s answer', 'e2e', async () => {
       const sender = await echoAgent(`selftest-${nonce}-sender`);
-      if (sender.status !== 201) throw new RoostError('INTERNAL', `POST /api/agents answered ${sender.status}: ${sender.body.error}`);
-      const token = await k.mcpTokens.mint({ tenantId: DEFAULT_TENANT, agentId: String(sender.body.id), sessionId: null, tools: [], ttlSeconds: 600 }, 'kernel:selftest');
-      made.tokens.push(token);
+      if (sender.status !== 201) throw new RoostError('INTERNAL', `POST ${agentPaths.agents()} answered ${sender.status}: ${sender.body.error}`);
+      // Short-lived: the extension cannot revoke it, and its agent is deleted when the run ends.
+      const token = await host.token({ tenantId: DEFAULT_TENANT, agentId: String(sender.body.id), sessionId: null, tools: [], ttlSeconds: TOKEN_TTL_SECONDS });
       return mcpRoundTrip(base, token, agentId!, nonce, made);
     }));
     return results;
   } finally {
-    for (const id of made.sessions) await api('DELETE', `/api/sessions/${id}`).catch(() => undefined);
-    for (const id of made.agents) await api('DELETE', `/api/agents/${id}`).catch(() => undefined);
-    for (const token of made.tokens) await k.mcpTokens.revoke(token);
-    await k.keys.revoke(DEFAULT_TENANT, record.keyHash);
+    for (const id of made.sessions) await api('DELETE', sessionPaths.session(id)).catch(() => undefined);
+    for (const id of made.agents) await api('DELETE', agentPaths.agent(id)).catch(() => undefined);
   }
 }
 
 async function sessionRoundTrip(base: string, key: string, api: Api, agentId: string, nonce: string, made: { sessions: string[] }): Promise<string | { skipped: string }> {
-  const created = await api('POST', '/api/sessions', { agentId, name: `selftest ${nonce}` });
+  const created = await api('POST', sessionPaths.sessions(), { agentId, name: `selftest ${nonce}` });
   if (notServed(created)) return { skipped: 'the sessions extension is not loaded' };
-  if (created.status !== 201) throw new RoostError('INTERNAL', `POST /api/sessions answered ${created.status}: ${created.body.error}`);
+  if (created.status !== 201) throw new RoostError('INTERNAL', `POST ${sessionPaths.sessions()} answered ${created.status}: ${created.body.error}`);
   const sessionId = String(created.body.id);
   made.sessions.push(sessionId);
   const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${key}` } });
@@ -81,14 +76,14 @@ async function sessionRoundTrip(base: string, key: string, api: Api, agentId: st
     const answered = (text: string) => seen((m) => m.type === 'session_event' && m.sessionId === sessionId && m.event?.type === 'assistant_message' && m.event.text === text, `the answer "${text}"`);
     const overRest = `selftest rest ${nonce}`;
     const restAnswer = answered(overRest);
-    const sent = await api('POST', `/api/sessions/${sessionId}/messages`, { content: overRest });
-    if (sent.status !== 202) throw new RoostError('INTERNAL', `POST /api/sessions/${sessionId}/messages answered ${sent.status}: ${sent.body.error}`);
+    const sent = await api('POST', sessionPaths.messages(sessionId), { content: overRest });
+    if (sent.status !== 202) throw new RoostError('INTERNAL', `POST ${sessionPaths.messages(sessionId)} answered ${sent.status}: ${sent.body.error}`);
     await restAnswer;
     const overWs = `selftest websocket ${nonce}`;
     const wsAnswer = answered(overWs);
     socket.send(JSON.stringify({ type: 'send_message', sessionId, content: overWs }));
     await wsAnswer;
-    const stored = await api('GET', `/api/sessions/${sessionId}/messages`);
+    const stored = await api('GET', sessionPaths.messages(sessionId));
     const answers = ((stored.body.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'assistant').map((m) => m.content);
     if (!answers.includes(overRest) || !answers.includes(overWs)) throw new RoostError('INTERNAL', `the stored messages lack the answers: ${JSON.stringify(answers).slice(0, 200)}`);
     return `session ${sessionId}: a turn over REST and one over the WebSocket answered, seen by the subscriber and stored`;
@@ -138,3 +133,4 @@ async function mcpRoundTrip(base: string, token: string, agentId: string, nonce:
     await client.close();
   }
 }
+
