@@ -37,6 +37,7 @@ import { extensionSettings } from './host/extension-settings.js';
 import { ExtensionLauncher } from './host/launcher.js';
 import { ExtensionLogs } from './host/log-limit.js';
 import { followRemotePluginChanges } from './host/plugin-changes.js';
+import { passes } from './host/event-filter.js';
 import { ExtensionRegistry } from './host/registry.js';
 import { serverServices } from './host/server-services.js';
 import type { Kernel } from './kernel.js';
@@ -192,6 +193,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
         unsubscribers.set(name, patterns.map(([pattern, everywhere]) =>
           kernel.bus.subscribe(pattern, (event) => {
             if ((event.source === name && !event.remote) || (event.remote && !everywhere) || kernel.registry.get(name).state === 'unloaded') return;
+            if (!everywhere && !passes(ext.manifest.server?.subscribeWhen[pattern], event.payload)) return;
             kernel.registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
           }),
         ));
