@@ -36,8 +36,8 @@ export async function resolveWallet(ctx: ExtensionContext, as: CallAs, tenantId:
 }
 
 export async function openWallet(ctx: ExtensionContext, tenantId: string, agent: { id: string; name: string; wallet: string }): Promise<Wallet> {
-  const config = await new ConfigStore(ctx.db).get(tenantId);
-  const { wallet, change } = await new Ledger(ctx.db, ctx.sql).ensure(tenantId, agent, config.initialGrant);
+  const initialGrant = async () => (await new ConfigStore(ctx.db).get(tenantId)).initialGrant;
+  const { wallet, change } = await new Ledger(ctx.db, ctx.sql).ensure(tenantId, agent, initialGrant);
   if (change) announceBalance(ctx, change);
   return wallet;
 }
