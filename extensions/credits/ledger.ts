@@ -96,8 +96,10 @@ export class Ledger {
    * A new wallet's only entry is the grant: its row is written with the balance the grant gives, so
    * there is no row to lock and read back, nor a balance to update after (two queries fewer a wallet).
    */
-  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: () => Promise<number>): Promise<{ wallet: Wallet; change?: BalanceChange }> {
-    const existing = await this.wallet(tenantId, agent.wallet);
+  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: () => Promise<number>, { isNew = false } = {}): Promise<{ wallet: Wallet; change?: BalanceChange }> {
+    // `isNew` (the agent was just created): the wallet is written without looking first; one that
+    // exists already (the event delivered twice) makes the insert fail, and is then found below.
+    const existing = isNew ? undefined : await this.wallet(tenantId, agent.wallet);
     if (existing) {
       if (existing.agentName !== agent.name) await this.rename(tenantId, agent.id, agent.name);
       return { wallet: { ...existing, agentName: agent.name } };
