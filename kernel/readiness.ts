@@ -55,7 +55,21 @@ function describe(ext: Extension): string {
   }
 }
 
-async function probeDatabase(k: ReadinessDeps): Promise<string | undefined> {
+// One probe at a time per database: a readiness asked while a probe is in flight takes that probe's
+// answer (at most one round trip old) instead of queueing a `select 1` of its own. Under load most
+// health checks then cost no database round trip; no answer is ever older than the probe in flight.
+const probesInFlight = new WeakMap<ReadinessDeps['db'], Promise<string | undefined>>();
+
+function probeDatabase(k: ReadinessDeps): Promise<string | undefined> {
+  let probe = probesInFlight.get(k.db);
+  if (!probe) {
+    probe = askDatabase(k).finally(() => probesInFlight.delete(k.db));
+    probesInFlight.set(k.db, probe);
+  }
+  return probe;
+}
+
+async function askDatabase(k: ReadinessDeps): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${DB_PROBE_MS} ms`), DB_PROBE_MS)));
   try {

@@ -20,7 +20,7 @@ export const onAgentEvent: EventHandler = async (event, ctx) => {
   if (!event.tenantId || !isAgentUpdated(event.payload)) return;
   const { action, agent } = event.payload;
   try {
-    if (action === 'created') await openWallet(ctx, event.tenantId, agent);
+    if (action === 'created') await openWallet(ctx, event.tenantId, agent, { isNew: true });
     else if (action === 'updated') await new Ledger(ctx.db, ctx.sql).rename(event.tenantId, agent.id, agent.name);
     else if (action === 'deleted') await new Ledger(ctx.db, ctx.sql).markAgentDeleted(event.tenantId, agent.id);
   } catch (err) {

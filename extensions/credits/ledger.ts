@@ -91,20 +91,31 @@ export class Ledger {
     return row && toWallet(row);
   }
 
-  /** Creates the wallet on first sight, with the tenant's initial grant; idempotent. */
-  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: number): Promise<{ wallet: Wallet; change?: BalanceChange }> {
-    const existing = await this.wallet(tenantId, agent.wallet);
+  /**
+   * Creates the wallet on first sight, with the tenant's initial grant (asked only then); idempotent.
+   * A new wallet's only entry is the grant: its row is written with the balance the grant gives, so
+   * there is no row to lock and read back, nor a balance to update after (two queries fewer a wallet).
+   */
+  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: () => Promise<number>, { isNew = false } = {}): Promise<{ wallet: Wallet; change?: BalanceChange }> {
+    // `isNew` (the agent was just created): the wallet is written without looking first; one that
+    // exists already (the event delivered twice) makes the insert fail, and is then found below.
+    const existing = isNew ? undefined : await this.wallet(tenantId, agent.wallet);
     if (existing) {
       if (existing.agentName !== agent.name) await this.rename(tenantId, agent.id, agent.name);
       return { wallet: { ...existing, agentName: agent.name } };
     }
+    const grant = Math.max(0, await initialGrant());
     try {
       return await this.db.transaction(async (trx) => {
         const now = new Date().toISOString();
-        await trx('wallets').insert({ address: agent.wallet, tenant_id: tenantId, agent_id: agent.id, agent_name: agent.name, balance: 0, created_at: now, updated_at: now });
-        const { balance } = initialGrant > 0
-          ? await post(trx, tenantId, agent.wallet, [{ kind: 'grant', microUnits: initialGrant, reference: 'initial-grant', reason: 'initial grant for a new wallet', actor: 'credits' }])
-          : { balance: 0 };
+        const balance = safeSum(0, grant, `the balance of wallet ${agent.wallet}`);
+        await trx('wallets').insert({ address: agent.wallet, tenant_id: tenantId, agent_id: agent.id, agent_name: agent.name, balance, created_at: now, updated_at: now });
+        if (grant > 0) {
+          await trx('credit_transactions').insert({
+            id: randomUUID(), tenant_id: tenantId, wallet: agent.wallet, kind: 'grant', micro_units: grant, balance_after: balance,
+            reference: 'initial-grant', reason: 'initial grant for a new wallet', actor: 'credits', created_at: now,
+          });
+        }
         const wallet: Wallet = { address: agent.wallet, agentId: agent.id, agentName: agent.name, balance, createdAt: now, agentDeleted: false };
         return { wallet, change: { tenantId, agentId: agent.id, wallet: agent.wallet, balance } };
       });

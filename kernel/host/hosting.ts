@@ -9,6 +9,7 @@ import { stderrLevel } from '../log.js';
 import type { PgRelays } from '../storage/pg-relay.js';
 import { storageFor, tenantWorkspaces } from '../storage/provision.js';
 import type { WsHub } from '../ws/hub.js';
+import { passes } from './event-filter.js';
 import { extensionSettings } from './extension-settings.js';
 import { ExtensionLauncher } from './launcher.js';
 import { ExtensionLogs } from './log-limit.js';
@@ -97,6 +98,7 @@ export function hostExtensions({ kernel, ws, sealingKey, relays, port, kernelSer
       unsubscribers.set(name, patterns.map(([pattern, everywhere]) =>
         bus.subscribe(pattern, (event) => {
           if ((event.source === name && !event.remote) || (event.remote && !everywhere) || registry.get(name).state === 'unloaded') return;
+          if (!everywhere && !passes(ext.manifest.server?.subscribeWhen[pattern], event.payload)) return;
           registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
         }),
       ));

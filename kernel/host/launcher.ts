@@ -71,7 +71,8 @@ export class ExtensionLauncher {
     const heap = `--max-old-space-size=${Math.max(64, Math.floor(this.config.sandboxLimits.memoryMb / 2))}`;
     const guard = new ExtensionGuard({ name, processes, diskBytes, ownDir, cgroup: cgroups ? this.groups.get(name) : undefined, overhead: spec ? BWRAP_PROCESSES : 0 }, this.log);
     this.guards.set(name, guard);
-    return { env, nodeFlags: [...permissionFlags(grants, [ownDir]), heap], guard, ...(spec ? { wrapper: sandboxArgv(spec, manifest.dir) } : {}) };
+    const profile = benchProfileFlags(ownDir);
+    return { env, nodeFlags: [...(profile.length > 0 ? profile : permissionFlags(grants, [ownDir])), heap], guard, ...(spec ? { wrapper: sandboxArgv(spec, manifest.dir) } : {}) };
   }
 
   /** ROOST_EXTENSION_DISK_MB for every extension, else its manifest's disk_mb, else the default. */
@@ -133,4 +134,15 @@ export class ExtensionLauncher {
   private sandboxTools(): SandboxTools {
     return (this.tools ??= findSandboxTools(this.config.bwrap));
   }
+}
+
+/**
+ * For profiling only (docs/performance.md): ROOST_BENCH_EXTENSION_CPU_PROF=1 has each extension write a
+ * V8 CPU profile into its own data folder (`cpu-prof/`, the one folder its sandbox lets it write) when
+ * it exits. Node's permission model refuses the profiler any file, so in this mode the extension runs
+ * without Node's permission flags, still inside its bubblewrap sandbox; never use it for figures or in
+ * production. Off unless set.
+ */
+function benchProfileFlags(ownDir: string): string[] {
+  return process.env.ROOST_BENCH_EXTENSION_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(ownDir, 'cpu-prof')}`] : [];
 }

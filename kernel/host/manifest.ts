@@ -9,6 +9,7 @@ import { validate } from '../../protocol/validate.js';
 import { KERNEL_VARIABLES } from '../config.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import { readSchemaFile, type FileCache } from './schema-files.js';
+import type { EventFilter } from './event-filter.js';
 import type { Role } from '../auth/keys.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -130,6 +131,12 @@ export interface Manifest {
     ws: string[];
     subscribe: string[];
     /**
+     * [server.subscribe_when."<pattern>"]: of the events a `subscribe` pattern matches, only those whose
+     * payload's field holds one of the listed values reach the extension (an event it has no work for
+     * neither wakes nor costs it). A pattern without an entry gets every event it matches.
+     */
+    subscribeWhen: Record<string, EventFilter>;
+    /**
      * Topic patterns delivered from every instance sharing the database (state each instance's copy
      * must hold). `subscribe` patterns are delivered once per deployment: on the instance that published.
      */
@@ -161,6 +168,7 @@ interface RawManifest {
     routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
+    subscribe_when?: Record<string, EventFilter>;
     broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
@@ -192,6 +200,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   const raw = validate<RawManifest>('plugin-manifest.json', data, 'plugin.toml');
   const { name, protocol, runtime } = raw.plugin;
   if (raw.server) checkDependencies(name, raw.server.requires ?? [], raw.server.uses ?? []);
+  if (raw.server) checkSubscribeWhen(name, raw.server.subscribe ?? [], raw.server.subscribe_when ?? {});
   if (protocol !== undefined && protocol !== PROTOCOL && protocol !== FLEDGE_PROTOCOL) {
     throw new RoostError('VALIDATION_ERROR', `plugin ${name} speaks protocol "${protocol}"; this host speaks "${PROTOCOL}" (CLI plugins also "${FLEDGE_PROTOCOL}", or none for a plain plugin)`);
   }
@@ -281,6 +290,12 @@ function checkDependencies(name: string, requires: string[], uses: string[]): vo
   if (both.length > 0) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names ${both.join(', ')} in both [server] requires and uses: a requirement is used anyway`);
 }
 
+/** A filter narrows a pattern the extension subscribes to (not `broadcast`: every instance's copy must hold that state). */
+function checkSubscribeWhen(name: string, subscribe: string[], when: Record<string, EventFilter>): void {
+  const stray = Object.keys(when).find((pattern) => !subscribe.includes(pattern));
+  if (stray) throw new RoostError('VALIDATION_ERROR', `plugin ${name} filters "${stray}" in [server.subscribe_when], a pattern it does not subscribe to`);
+}
+
 /** fledge writes `filesystem = "none" | "project" | "plugin"`; the grant is a boolean plus its scope. */
 function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): { capabilities: Record<string, boolean>; filesystemScope?: FilesystemScope } {
   const capabilities: Record<string, boolean> = {};
@@ -326,6 +341,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
+    subscribeWhen: Object.fromEntries(Object.entries(server.subscribe_when ?? {}).map(([pattern, filter]) => [pattern, Object.fromEntries(Object.entries(filter).map(([field, values]) => [field, [...values]]))])),
     broadcast: server.broadcast ?? [],
     tools,
     streams: server.streams ?? [],

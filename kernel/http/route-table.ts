@@ -21,10 +21,24 @@ interface Entry {
   specificity: number;
 }
 
+/**
+ * A method's routes indexed by their first two path segments when both are literal ("api/agents"), so a
+ * request tries the few routes under its own prefix instead of every route of its method (hundreds with
+ * every extension installed). `loose` holds the routes a prefix cannot name (a parameter or pattern in the
+ * first two segments, or fewer segments); they are in every bucket, and are all a path with an unknown
+ * prefix can match. Buckets keep the table's order (most specific first).
+ */
+interface MethodIndex {
+  byPrefix: Map<string, Entry[]>;
+  loose: Entry[];
+}
+
 export class RouteTable {
   private readonly byMethod = new Map<string, Entry[]>();
   /** The few routes that take a machine key, apart: every request asks for them. */
   private machineKeyed: Entry[] = [];
+  /** Built on the first match after a change. */
+  private index = new Map<string, MethodIndex>();
 
   /** Adds every route of an owner, or none if one of them is already served by someone else. */
   addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
@@ -48,15 +62,17 @@ export class RouteTable {
     }
     // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
     for (const method of new Set(routes.map((r) => r.method))) this.byMethod.get(method)!.sort((a, b) => b.specificity - a.specificity);
+    this.index.clear();
   }
 
   removeOwner(owner: string): void {
     for (const [method, list] of this.byMethod) this.byMethod.set(method, list.filter((e) => e.owner !== owner));
     this.machineKeyed = this.machineKeyed.filter((e) => e.owner !== owner);
+    this.index.clear();
   }
 
   match(method: string, path: string): RouteMatch | undefined {
-    const list = this.byMethod.get(method === 'HEAD' ? 'GET' : method);
+    const list = this.candidates(method === 'HEAD' ? 'GET' : method, path);
     if (!list) return undefined;
     for (const entry of list) {
       let result;
@@ -95,6 +111,18 @@ export class RouteTable {
     return out.sort();
   }
 
+  /** The routes of a method that may match this path: those under its prefix and the loose ones. */
+  private candidates(method: string, path: string): Entry[] | undefined {
+    let index = this.index.get(method);
+    if (!index) {
+      const list = this.byMethod.get(method);
+      if (!list) return undefined;
+      index = indexOf(list);
+      this.index.set(method, index);
+    }
+    return index.byPrefix.get(prefixOfPath(path)) ?? index.loose;
+  }
+
   private findExact(method: string, path: string): Entry | undefined {
     return this.byMethod.get(method)?.find((e) => e.decl.path === path);
   }
@@ -106,6 +134,24 @@ function matches(entry: Entry, path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Route patterns match case-insensitively (path-to-regexp's default), so prefixes are compared in lower case. */
+function prefixOfPath(path: string): string {
+  const [, first = '', second = ''] = path.split('/', 3);
+  return `${first}/${second}`.toLowerCase();
+}
+
+const PATTERN_SYNTAX = /[:*{}()\\?+]/;
+
+function indexOf(list: Entry[]): MethodIndex {
+  const literal = (entry: Entry) => {
+    const [empty, first, second] = entry.decl.path.split('/', 3);
+    return empty === '' && first && second && !PATTERN_SYNTAX.test(first) && !PATTERN_SYNTAX.test(second) ? `${first}/${second}`.toLowerCase() : undefined;
+  };
+  const prefixes = new Set(list.map(literal).filter((p): p is string => p !== undefined));
+  const byPrefix = new Map([...prefixes].map((prefix) => [prefix, list.filter((e) => { const p = literal(e); return p === undefined || p === prefix; })]));
+  return { byPrefix, loose: list.filter((e) => literal(e) === undefined) };
 }
 
 function specificity(path: string): number {

@@ -95,6 +95,15 @@ response = "schemas/response.json"
     for (const [text, pattern] of refusals) await assert.rejects(parseManifest(text, dir), refusedWith(pattern), text);
   });
 
+  it('takes a subscribe_when filter for a subscribed pattern, and refuses one for a pattern not subscribed to', async () => {
+    const head = `[plugin]\nname = "things"\nversion = "1.0.0"\nprotocol = "cli-v1"\n\n[server]\nmain = "main.ts"\nsubscribe = ["agent.*"]\n`;
+    const m = await parseManifest(`${head}subscribe_when = { "agent.*" = { action = ["deleted"] } }\n`, dir);
+    assert.deepEqual(m.server?.subscribeWhen, { 'agent.*': { action: ['deleted'] } });
+    assert.deepEqual((await parseManifest(head, dir)).server?.subscribeWhen, {});
+    await assert.rejects(parseManifest(`${head}subscribe_when = { "project.*" = { action = ["deleted"] } }\n`, dir), refusedWith(/filters "project\.\*" in \[server\.subscribe_when\], a pattern it does not subscribe to/));
+    await assert.rejects(parseManifest(`${head}subscribe_when = { "agent.*" = { action = "deleted" } }\n`, dir), (err: Error & { code?: string }) => err.code === 'VALIDATION_ERROR');
+  });
+
   it('reads every bundled extension\'s manifest under these rules', async () => {
     const found = await readManifestDir(join(process.cwd(), 'extensions'));
     assert.ok(found.length > 20, `${found.length} extensions`);

@@ -76,4 +76,23 @@ describe('RouteTable', () => {
     assert.deepEqual(table.routesOf('agents'), []);
     assert.equal(table.match('GET', '/api/agents'), undefined);
   });
+
+  it('finds a route by its prefix as a scan of every route would: any case, parameters in the prefix, after changes', () => {
+    const table = new RouteTable();
+    table.addAll('agents', [route('GET', '/api/agents'), route('GET', '/api/agents/:id')], nothingReserved);
+    table.addAll('loose', [route('GET', '/api/:kind/count'), route('GET', '/hooks'), route('GET', '/:anything/agents/:id')], nothingReserved);
+    assert.equal(table.match('GET', '/API/Agents')?.key, 'GET /api/agents', 'patterns match in any case');
+    assert.equal(table.match('GET', '/api/agents/')?.key, 'GET /api/agents', 'a trailing slash matches');
+    assert.equal(table.match('GET', '/api/agents/7')?.key, 'GET /api/agents/:id');
+    assert.equal(table.match('GET', '/api/agents/count')?.key, 'GET /api/agents/:id', 'the more specific literal prefix wins, as before');
+    assert.equal(table.match('GET', '/api/projects/count')?.key, 'GET /api/:kind/count', 'a parameter in the prefix matches any prefix');
+    assert.equal(table.match('GET', '/x/agents/7')?.key, 'GET /:anything/agents/:id');
+    assert.equal(table.match('GET', '/hooks')?.key, 'GET /hooks');
+    assert.equal(table.match('GET', '/api'), undefined);
+    table.addAll('projects', [route('GET', '/api/projects/count')], nothingReserved);
+    assert.equal(table.match('GET', '/api/projects/count')?.owner, 'projects', 'a route added later is found under its prefix');
+    table.removeOwner('agents');
+    assert.equal(table.match('GET', '/api/agents/7')?.key, 'GET /:anything/agents/:id');
+    assert.equal(table.match('GET', '/api/agents/count')?.key, 'GET /api/:kind/count');
+  });
 });
