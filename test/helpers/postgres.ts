@@ -10,7 +10,6 @@ import { chown, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 
 export interface TestPostgres {
   /** The superuser's URL on the `postgres` database. */
@@ -160,6 +159,8 @@ export async function startPostgres(options: { parent?: string } = {}): Promise<
 
 async function createDatabase(adminUrl: string, prefix = 'roost_test'): Promise<string> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  // Imported here, not at the top: every file that starts a server loads this helper, most never a database.
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
