@@ -102,7 +102,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const front = createApp(kernel);
     if (embed.routes) kernel.dispatcher.embed(embed.routes, front.kernelServes);
     await ensureOwnerKey(kernel);
-    listeners = new Listeners(config, { handler: httpAndMcp(kernel, front.koa), attach: (server) => ws.attach(server), onRefused: () => kernel.metrics.connectionRefused() });
+    listeners = new Listeners(config, { handler: httpAndMcp(kernel, front.koa), attach: (server) => ws.attach(server), onRefused: () => kernel.metrics.connectionRefused(), log });
     openFronts(kernel, listeners, closers);
     closers.push(followRemotePluginChanges(kernel.bus, kernel.registry, log));
     await kernel.registry.discover(config.extensionDirs);

@@ -89,6 +89,12 @@ export interface PluginSandbox {
   sockets: string[];
 }
 
+/** A further port: the variable naming it, and the port taken when the variable is unset ("0" turns it off). */
+export interface ListenDecl {
+  variable: string;
+  defaultPort?: number;
+}
+
 export interface Manifest {
   name: string;
   version: string;
@@ -125,8 +131,8 @@ export interface Manifest {
     namedSettings: Record<string, string>;
     /** It answers the self-test's SELFTEST_ROUTE with end-to-end checks of its own. */
     selfChecks: boolean;
-    /** Environment variables each naming a further port the server answers on as on its main one (kernel/http/extra-ports.ts). */
-    listen: string[];
+    /** Environment variables each naming a further port the server answers on as on its main one, with the port used when the variable is unset (kernel/http/extra-ports.ts). */
+    listen: ListenDecl[];
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -164,7 +170,7 @@ interface RawManifest {
     secrets?: string[];
     settings?: Record<string, string>;
     self_checks?: boolean;
-    listen?: string[];
+    listen?: Array<string | { env: string; default?: number }>;
     routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
@@ -211,7 +217,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   const { build: buildHook, ...hooks } = raw.hooks ?? {};
   const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
   const sandbox = normaliseSandbox(raw.sandbox ?? {});
-  refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {}), ...(raw.server?.listen ?? [])]);
+  refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {}), ...(raw.server?.listen ?? []).map((l) => (typeof l === 'string' ? l : l.env))]);
   return {
     name,
     version: raw.plugin.version,
@@ -337,7 +343,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     secrets: server.secrets ?? [],
     namedSettings: server.settings ?? {},
     selfChecks: server.self_checks ?? false,
-    listen: server.listen ?? [],
+    listen: (server.listen ?? []).map((l) => (typeof l === 'string' ? { variable: l } : { variable: l.env, ...(l.default !== undefined ? { defaultPort: l.default } : {}) })),
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from 'node:net';
 import { RoostError } from '../../protocol/errors.js';
 import type { ServerConfig } from '../config.js';
+import type { Log } from '../log.js';
 import { answerClientErrors } from './client-errors.js';
 import { httpServerOptions, limitConnections } from './connection-limits.js';
 import { HttpDrain } from './drain.js';
@@ -23,6 +24,8 @@ export interface ListenerWiring {
   attach(server: Server): void;
   /** A connection refused for its address's limit. */
   onRefused(): void;
+  /** Where a default port that could not be had is said. */
+  log: Log;
 }
 
 export class Listeners {
@@ -49,8 +52,8 @@ export class Listeners {
     });
     for (const port of extra) {
       const drain = new HttpDrain();
-      const server = await listenExtraPort(port, this.config.host, this.draining(drain), (s) => this.wire(s), httpServerOptions(this.config));
-      this.servers.push({ server, drain });
+      const server = await listenExtraPort(port, this.config.host, this.draining(drain), (s) => this.wire(s), httpServerOptions(this.config), this.wiring.log);
+      if (server) this.servers.push({ server, drain });
     }
     return this.port;
   }

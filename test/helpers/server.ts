@@ -65,7 +65,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   const [command, ...args] = [...(options.launcher ?? []), ...argv];
   const child = execa(command!, args, {
     // Text lines, which tests match (stderr is a pipe here, so the server's own default would be JSON).
-    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ROOST_LOG_FORMAT: 'text', ROOST_CHECK_RESPONSES: process.env.ROOST_CHECK_RESPONSES ?? '1', ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
+    env: { ROOST_ALLOWED_ROOTS: tmpdir(), ROOST_UI_PORT: '0', ROOST_LOG_FORMAT: 'text', ROOST_CHECK_RESPONSES: process.env.ROOST_CHECK_RESPONSES ?? '1', ...(databaseUrl ? { ROOST_DATABASE_URL: databaseUrl } : {}), ...options.env },
     stdin: 'ignore',
     buffer: false,
     reject: false,
