@@ -14,9 +14,9 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import { schema } from './context.js';
-import { RpcError, getTask, sendTask, type Endpoint } from './operations.js';
+import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
 import { toA2ATask } from './tasks.js';
-import { SERVED_VERSIONS, cancelV1, dispatchV1 } from './v1.js';
+import { SERVED_VERSIONS, dispatchV1 } from './v1.js';
 
 type Id = string | number | null;
 
@@ -77,7 +77,7 @@ async function dispatch(method: string, params: unknown, endpoint: Endpoint): Pr
   }
   if (method === 'tasks/cancel') {
     const p = validate<{ id: string }>(schema(endpoint.ctx, 'rpc-task-id.json'), params, 'params');
-    return toA2ATask(await cancelV1(endpoint, p.id));
+    return toA2ATask(await cancel(endpoint, p.id));
   }
   if (method.startsWith('tasks/pushNotificationConfig/')) throw new RpcError(-32003, 'Push Notification is not supported (the card says capabilities.pushNotifications: false)');
   const unsupported = UNSUPPORTED[method];

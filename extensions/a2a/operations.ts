@@ -3,8 +3,8 @@
 // codes. Each version maps its own shapes onto these (jsonrpc.ts for 0.3, v1.ts for 1.0).
 import { resolveAgent } from '../agents/contract.js';
 import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
-import { currentTask, startTask } from './run-tasks.js';
-import { TaskStore, type TaskRow } from './tasks.js';
+import { cancelTask, currentTask, startTask } from './run-tasks.js';
+import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 
 const MAX_TEXT = 100_000;
 /** How long a blocking send waits for the answer before answering the working task. */
@@ -54,6 +54,13 @@ export async function getTask(endpoint: Endpoint, id: string, refresh = true): P
   const owner = row && agent !== undefined ? (await resolveAgent(ctx.host, { requestId: req.id }, agent)).id : row?.agent_id;
   if (!row || row.agent_id !== owner) throw new RpcError(-32001, `Task not found: ${id}`);
   return refresh ? current(endpoint, row) : row;
+}
+
+/** Cancels a submitted or working task (its session is stopped); one that ended is -32002. */
+export async function cancel(endpoint: Endpoint, id: string): Promise<TaskRow> {
+  const row = await getTask(endpoint, id, false);
+  if (FINAL_STATES.has(row.state)) throw new RpcError(-32002, `Task not cancelable: task ${row.id} is ${row.state}`);
+  return cancelTask(endpoint.ctx, endpoint.req.auth.tenantId, { requestId: endpoint.req.id }, row);
 }
 
 const current = ({ req, ctx }: Endpoint, row: TaskRow, waitMs?: number) => currentTask(ctx, req.auth.tenantId, { requestId: req.id }, row, waitMs);

@@ -9,8 +9,8 @@ import type { RouteReply } from '../../protocol/messages.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
 import { checkVersion } from './jsonrpc.js';
-import { RpcError, getTask, type Endpoint } from './operations.js';
-import { cancelV1, sendMessageV1, toV1Task } from './v1.js';
+import { RpcError, cancel, getTask, type Endpoint } from './operations.js';
+import { sendMessageV1, toV1Task } from './v1.js';
 
 /** Each A2A error code as the binding answers it: HTTP status, google.rpc status name, ErrorInfo reason. */
 const AS_HTTP: Record<number, [number, string, string]> = {
@@ -25,6 +25,8 @@ const AS_HTTP: Record<number, [number, string, string]> = {
   [-32005]: [400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED'],
   [-32009]: [400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED'],
 };
+/** google.rpc's status names for the server's own refusals (a rate limit, a store that cannot answer now …). */
+const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ABORTED', 413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
 const STREAMING = 'streaming is not supported (the card says capabilities.streaming: false): use message:send, then GET the task';
 
 type Operation = (endpoint: Endpoint) => Promise<unknown>;
@@ -46,7 +48,9 @@ function statusOf(err: unknown): RouteReply {
   else {
     const error = toRoostError(err);
     if (error.code === 'VALIDATION_ERROR' || error.code === 'NOT_FOUND') [code, message] = [-32602, error.message];
-    else if (error instanceof RoostError && error.code !== 'INTERNAL') return { status: error.status, body: { error: { code: error.status, status: 'UNAVAILABLE', message: error.message, details: [] } } };
+    else if (error instanceof RoostError && error.code !== 'INTERNAL') {
+      return { status: error.status, body: { error: { code: error.status, status: STATUS_NAMES[error.status] ?? 'UNKNOWN', message: error.message, details: [] } } };
+    }
   }
   const [status, name, reason] = AS_HTTP[code] ?? [500, 'INTERNAL', 'INTERNAL_ERROR'];
   return { status, body: { error: { code: status, status: name, message, details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }] } } };
@@ -84,9 +88,9 @@ export function restRoutes(base: string): Record<string, RouteHandler> {
     }),
     [`GET ${base}/tasks/:task`]: (req, ctx) => serve(req, ctx, async (endpoint) => toV1Task(await getTask(endpoint, req.params.task!), historyLength(req))),
     // {id}:cancel and {id}:subscribe: the colon is in the segment, as the binding writes it.
-    [`POST ${base}/tasks/:action`]: (req, ctx) => serve(req, ctx, async (endpoint) => {
-      const [, id, verb] = /^(.+):(cancel|subscribe)$/.exec(req.params.action!) ?? [];
-      if (verb === 'cancel') return toV1Task(await cancelV1(endpoint, id!));
+    [`POST ${base}/tasks/:task`]: (req, ctx) => serve(req, ctx, async (endpoint) => {
+      const [, id, verb] = /^(.+):(cancel|subscribe)$/.exec(req.params.task!) ?? [];
+      if (verb === 'cancel') return toV1Task(await cancel(endpoint, id!));
       if (verb === 'subscribe') throw new RpcError(-32004, STREAMING);
       throw new RpcError(-32601, `no A2A operation at ${req.path}`);
     }),

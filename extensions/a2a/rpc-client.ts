@@ -119,11 +119,13 @@ class RemoteRpc {
     if (reply.status === 401 && !this.connection.headers.authorization) {
       throw new RoostError('UPSTREAM_ERROR', `remote ${this.name} answered 401 to ${method}: it needs an API key, which an owner sets on the remote (PUT /api/a2a/remotes/:id)`, { status: 502 });
     }
-    if (reply.status !== 200 || !body || typeof body !== 'object') {
+    // A JSON-RPC error is named as such whatever the HTTP status it came with (SDK 1.x servers answer some with 4xx).
+    const rpcError = body && typeof body === 'object' && body.error && typeof body.error === 'object';
+    if (!rpcError && (reply.status !== 200 || !body || typeof body !== 'object')) {
       throw new RoostError('UPSTREAM_ERROR', `remote ${this.name} answered ${reply.status} to ${method}${describe(reply.body)}`, { status: 502 });
     }
-    if (body.error) throw new RoostError('UPSTREAM_ERROR', `remote ${this.name} refused ${method} (${String(body.error.code)}): ${String(body.error.message ?? '').slice(0, 500)}`, { status: 502 });
-    return body.result;
+    if (body!.error) throw new RoostError('UPSTREAM_ERROR', `remote ${this.name} refused ${method} (${String(body!.error.code)}): ${String(body!.error.message ?? '').slice(0, 500)}`, { status: 502 });
+    return body!.result;
   }
 }
 

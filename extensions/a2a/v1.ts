@@ -5,9 +5,8 @@
 // answer unless `configuration.returnImmediately`. The tasks are the same rows 0.3 serves.
 import { validate } from '../../protocol/validate.js';
 import { schema } from './context.js';
-import { RpcError, getTask, sendTask, type Endpoint } from './operations.js';
-import { cancelTask } from './run-tasks.js';
-import { FINAL_STATES, toA2ATask, type TaskRow } from './tasks.js';
+import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
+import { toA2ATask, type TaskRow } from './tasks.js';
 
 export const V1_VERSION = '1.0';
 /** The versions a request may name in its A2A-Version header; none means 0.3, as the 1.0 spec says. */
@@ -29,7 +28,7 @@ export async function dispatchV1(method: string, params: unknown, endpoint: Endp
   }
   if (method === 'CancelTask') {
     const p = validate<{ id: string }>(schema(endpoint.ctx, 'rpc-task-id.json'), params, 'params');
-    return { result: toV1Task(await cancelV1(endpoint, p.id)) };
+    return { result: toV1Task(await cancel(endpoint, p.id)) };
   }
   if (/^(Create|Get|List|Delete)TaskPushNotificationConfigs?$/.test(method)) throw new RpcError(-32003, 'Push Notification is not supported (the card says capabilities.pushNotifications: false)');
   const unsupported = UNSUPPORTED[method];
@@ -56,12 +55,6 @@ export async function sendMessageV1(params: unknown, endpoint: Endpoint): Promis
     blocking: p.configuration?.returnImmediately !== true,
   });
   return { task: toV1Task(row, p.configuration?.historyLength) };
-}
-
-export async function cancelV1(endpoint: Endpoint, id: string): Promise<TaskRow> {
-  const row = await getTask(endpoint, id, false);
-  if (FINAL_STATES.has(row.state)) throw new RpcError(-32002, `Task not cancelable: task ${row.id} is ${row.state}`);
-  return cancelTask(endpoint.ctx, endpoint.req.auth.tenantId, { requestId: endpoint.req.id }, row);
 }
 
 const enumOf = (prefix: string, value: string) => `${prefix}_${value.toUpperCase().replace(/-/g, '_')}`;
