@@ -8,7 +8,6 @@ import { schema } from './context.js';
 import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
 import { toA2ATask, type TaskRow } from './tasks.js';
 
-export const V1_VERSION = '1.0';
 /** The versions a request may name in its A2A-Version header; none means 0.3, as the 1.0 spec says. */
 export const SERVED_VERSIONS = ['0.3', '1.0'] as const;
 
