@@ -8,6 +8,8 @@ export interface AgentCard {
   url?: string;
   preferredTransport?: string;
   additionalInterfaces?: Array<{ url: string; transport: string }>;
+  /** A2A 1.0: the interfaces, preferred first. */
+  supportedInterfaces?: Array<{ url: string; protocolBinding: string; protocolVersion?: string }>;
   protocolVersion?: string;
   version?: string;
   skills: Array<{ id: string; name: string; description?: string; tags?: string[] }>;
@@ -27,6 +29,11 @@ export function checkCard(value: unknown, source: string): AgentCard {
   const interfaces = value.additionalInterfaces;
   if (interfaces !== undefined && !(Array.isArray(interfaces) && interfaces.every((i) => isObject(i) && typeof i.url === 'string' && typeof i.transport === 'string'))) {
     throw bad('additionalInterfaces must be a list of {url, transport} strings');
+  }
+  const supported = value.supportedInterfaces;
+  const isInterface = (i: unknown) => isObject(i) && typeof i.url === 'string' && typeof i.protocolBinding === 'string' && (i.protocolVersion === undefined || typeof i.protocolVersion === 'string');
+  if (supported !== undefined && !(Array.isArray(supported) && supported.every(isInterface))) {
+    throw bad('supportedInterfaces must be a list of {url, protocolBinding, protocolVersion} strings');
   }
   if (!Array.isArray(value.skills)) throw bad('skills must be a list');
   value.skills.forEach((skill, i) => {

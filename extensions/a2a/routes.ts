@@ -2,6 +2,7 @@
 import type { RouteHandler } from '../_shared/extension.js';
 import { A2A_BINDING } from '../agents/contract.js';
 import { serveJsonRpc } from './jsonrpc.js';
+import { restRoutes } from './rest-v1.js';
 import { remoteRoutes } from './routes-remotes.js';
 import { serveServerCard } from './server-card.js';
 import { taskRoutes } from './routes-tasks.js';
@@ -13,4 +14,7 @@ export const routes: Record<string, RouteHandler> = {
   'POST /a2a': (req, ctx) => serveJsonRpc(req, ctx),
   /** The binding agents' cards advertise (the agents contract defines it; a card names it while this route is declared). */
   [`POST ${A2A_BINDING.path}`]: (req, ctx) => serveJsonRpc(req, ctx, req.params.id!),
+  /** A2A 1.0's HTTP+JSON binding, for the server and for each agent (the cards' supportedInterfaces). */
+  ...restRoutes('/a2a/v1'),
+  ...restRoutes(`${A2A_BINDING.path}/v1`),
 };

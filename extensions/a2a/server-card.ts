@@ -1,10 +1,12 @@
 // GET /.well-known/agent-card.json: the A2A card of the server itself, public as A2A discovery expects.
 // It says what this server offers — one skill per loaded extension, from its manifest (the `extensions`
 // host message) — and names this extension's JSON-RPC endpoint (POST /a2a) and task routes, which answer
-// whenever the card does: the card is served by the extension that serves them.
+// whenever the card does: the card is served by the extension that serves them. One card for both A2A
+// versions: 0.3 clients read `url`/`preferredTransport`/`additionalInterfaces`, 1.0 clients read
+// `supportedInterfaces` (each interface with its binding and version; the first, 1.0's JSON-RPC, preferred).
 import type { RouteHandler } from '../_shared/extension.js';
 import { ok } from '../_shared/http.js';
-import { A2A_BINDING } from '../agents/contract.js';
+import { A2A_BINDING, a2aInterfaces } from '../agents/contract.js';
 
 export const serveServerCard: RouteHandler = async (req, ctx) => {
   // The address the caller reached the server by (a raw route sees the Host header).
@@ -18,10 +20,13 @@ export const serveServerCard: RouteHandler = async (req, ctx) => {
     url: `${base}/a2a`,
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url: `${base}/a2a`, transport: 'JSONRPC' }],
+    supportedInterfaces: a2aInterfaces(`${base}/a2a`),
     provider: { organization: 'Roost', url: base },
     capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    // 0.3's spelling of the scheme, which 1.0 clients read too; 1.0 names its requirements securityRequirements.
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     security: [{ bearer: [] }],
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: loaded.map((ext) => ({ id: ext.name, name: ext.name, description: ext.description || ext.name, tags: ext.tools })),

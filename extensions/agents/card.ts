@@ -3,7 +3,7 @@
 // contract's A2A_BINDING, which the a2a extension serves) only while a loaded extension declares that
 // route — the card route asks the kernel's route table — since a card may only advertise a URL that answers.
 import type { Bundle } from './bundles.js';
-import { A2A_BINDING } from './contract.js';
+import { A2A_BINDING, a2aInterfaces } from './contract.js';
 import type { Agent } from './store.js';
 
 export function agentCard(agent: Agent, bundles: Bundle[], serverUrl: string, version: string, a2aServed: boolean) {
@@ -14,7 +14,8 @@ export function agentCard(agent: Agent, bundles: Bundle[], serverUrl: string, ve
     name: agent.name,
     description: agent.description || `${agent.name}: a Roost agent running ${agent.model} (${agent.provider})`,
     version,
-    ...(url ? { url, preferredTransport: transport, additionalInterfaces: [{ url, transport }] } : {}),
+    // 0.3 clients read url and preferredTransport, 1.0 clients supportedInterfaces.
+    ...(url ? { url, preferredTransport: transport, additionalInterfaces: [{ url, transport }], supportedInterfaces: a2aInterfaces(url) } : {}),
     provider: { organization: 'Roost', url: serverUrl },
     capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -31,6 +31,17 @@ export const agentTopic = (agentId: string) => `${AGENT_TOPIC_PREFIX}${agentId}`
  */
 export const A2A_BINDING = { protocolVersion: '0.3.0', transport: 'JSONRPC', path: '/a2a/agents/:id' } as const;
 
+/**
+ * The interfaces an A2A 1.0 card lists (`supportedInterfaces`) for an endpoint of the a2a extension at
+ * `url`: JSON-RPC in 1.0 (preferred) and 0.3 at `url` itself (the method names tell them apart), and
+ * 1.0's HTTP+JSON binding under `url`/v1.
+ */
+export const a2aInterfaces = (url: string) => [
+  { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  { url: `${url}/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+  { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+];
+
 /** An agent as its routes answer it. */
 export interface AgentRecord {
   id: string;

@@ -116,7 +116,8 @@ describe('a2a: two servers', () => {
 
     const refused = await callTool(asker, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'nobody' });
     assert.equal(refused.isError, true);
-    assert.match(refused.text, /remote server-b refused message\/send \(-32602\): Invalid params: agent nobody not found/);
+    // B's card offers A2A 1.0, so A speaks it (SendMessage, GetTask).
+    assert.match(refused.text, /remote server-b refused SendMessage \(-32602\): Invalid params: agent nobody not found/);
     const unregistered = await callTool(outsider, 'svc_invoke_remote_agent', { url: b.url, message: 'x', agent: 'oracle' });
     assert.equal(unregistered.isError, true);
     assert.match(unregistered.text, /no remote server is registered for http:\/\/127\.0\.0\.1:\d+/);

@@ -1,0 +1,78 @@
+// A2A 1.0 (https://a2a-protocol.org, the version @a2a-js/sdk 1.x speaks) beside 0.3: its shapes and its
+// operations, for both of its bindings this server serves (JSON-RPC in jsonrpc.ts, HTTP+JSON in
+// rest-v1.ts). 1.0 is 0.3's task model in protobuf's JSON form: no `kind`, a part is `{text}`, enums are
+// SCREAMING_CASE (`TASK_STATE_COMPLETED`, `ROLE_AGENT`), SendMessage answers `{task}` and waits for the
+// answer unless `configuration.returnImmediately`. The tasks are the same rows 0.3 serves.
+import { validate } from '../../protocol/validate.js';
+import { schema } from './context.js';
+import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
+import { toA2ATask, type TaskRow } from './tasks.js';
+
+/** The versions a request may name in its A2A-Version header; none means 0.3, as the 1.0 spec says. */
+export const SERVED_VERSIONS = ['0.3', '1.0'] as const;
+
+const UNSUPPORTED: Record<string, [number, string]> = {
+  SendStreamingMessage: [-32004, 'streaming is not supported (the card says capabilities.streaming: false): use SendMessage, then GetTask'],
+  SubscribeToTask: [-32004, 'streaming is not supported (the card says capabilities.streaming: false): poll GetTask'],
+  ListTasks: [-32004, 'listing tasks is not supported: GetTask reads a task by its id'],
+  GetExtendedAgentCard: [-32007, 'there is no extended card: the public card says everything'],
+};
+
+/** The 1.0 method's result, or undefined when `method` is no 1.0 method (the caller tries 0.3's). */
+export async function dispatchV1(method: string, params: unknown, endpoint: Endpoint): Promise<{ result: unknown } | undefined> {
+  if (method === 'SendMessage') return { result: await sendMessageV1(params, endpoint) };
+  if (method === 'GetTask') {
+    const p = validate<{ id: string; historyLength?: number }>(schema(endpoint.ctx, 'rpc-task-id.json'), params, 'params');
+    return { result: toV1Task(await getTask(endpoint, p.id), p.historyLength) };
+  }
+  if (method === 'CancelTask') {
+    const p = validate<{ id: string }>(schema(endpoint.ctx, 'rpc-task-id.json'), params, 'params');
+    return { result: toV1Task(await cancel(endpoint, p.id)) };
+  }
+  if (/^(Create|Get|List|Delete)TaskPushNotificationConfigs?$/.test(method)) throw new RpcError(-32003, 'Push Notification is not supported (the card says capabilities.pushNotifications: false)');
+  const unsupported = UNSUPPORTED[method];
+  if (unsupported) throw new RpcError(...unsupported);
+  return undefined;
+}
+
+interface SendParamsV1 {
+  message: { messageId: string; contextId?: string; taskId?: string; parts: Array<{ text?: string; [other: string]: unknown }>; metadata?: { agent?: string } };
+  configuration?: { returnImmediately?: boolean; historyLength?: number };
+  metadata?: { agent?: string };
+}
+
+export async function sendMessageV1(params: unknown, endpoint: Endpoint): Promise<unknown> {
+  const p = validate<SendParamsV1>(schema(endpoint.ctx, 'rpc-v1-send-message.json'), params, 'params');
+  const other = p.message.parts.find((part) => typeof part.text !== 'string');
+  if (other) throw new RpcError(-32005, `Incompatible content types: only text parts are taken, not ${JSON.stringify(Object.keys(other)).slice(0, 80)}`);
+  const row = await sendTask(endpoint, {
+    texts: p.message.parts.map((part) => part.text as string),
+    ...(p.message.contextId ? { contextId: p.message.contextId } : {}),
+    ...(p.message.taskId ? { taskId: p.message.taskId } : {}),
+    agent: p.metadata?.agent ?? p.message.metadata?.agent,
+    // 1.0 waits for the answer unless the client asks to return at once (0.3 had it the other way round).
+    blocking: p.configuration?.returnImmediately !== true,
+  });
+  return { task: toV1Task(row, p.configuration?.historyLength) };
+}
+
+const enumOf = (prefix: string, value: string) => `${prefix}_${value.toUpperCase().replace(/-/g, '_')}`;
+
+/** A 0.3 message in 1.0's form: no kind, the role an enum, a part `{text}`. */
+function toV1Message(message: { kind?: string; role: string; parts: Array<{ kind?: string; text: string }>; [field: string]: unknown }) {
+  const { kind: _kind, role, parts, ...rest } = message;
+  return { ...rest, role: enumOf('ROLE', role), parts: parts.map((part) => ({ text: part.text })) };
+}
+
+/** The task in 1.0's form (the same task toA2ATask gives 0.3 clients). */
+export function toV1Task(row: TaskRow, historyLength?: number) {
+  const task = toA2ATask(row, historyLength);
+  return {
+    id: task.id,
+    contextId: task.contextId,
+    status: { state: enumOf('TASK_STATE', task.status.state), ...(task.status.message ? { message: toV1Message(task.status.message) } : {}), timestamp: task.status.timestamp },
+    artifacts: task.artifacts.map((artifact) => ({ artifactId: artifact.artifactId, name: artifact.name, parts: artifact.parts.map((part) => ({ text: part.text })) })),
+    history: task.history.map(toV1Message),
+    metadata: task.metadata,
+  };
+}
