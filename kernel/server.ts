@@ -14,7 +14,6 @@ import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { clientAddresses } from './http/client-address.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
-import { TenantPlans } from './tenants/plans.js';
 import { TenantReadOnly } from './tenants/read-only.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { SharedRateLimiter } from './auth/rate-limit-shared.js';
@@ -101,13 +100,12 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     for (const close of closers.splice(0).reverse()) await close();
   })());
   try {
-    await db('tenants').insert({ id: DEFAULT_TENANT, org: 'default', plan: 'enterprise', limits: '{}', created_at: new Date().toISOString() }).onConflict('id').ignore();
+    await db('tenants').insert({ id: DEFAULT_TENANT, org: 'default', created_at: new Date().toISOString() }).onConflict('id').ignore();
 
     const keys = new KeyStore(db, config.keyTtlDays);
     const routes = new RouteTable();
     const kernel = {
       config, version, startedAt: Date.now(), db, schemaVersion, log, routes, keys,
-      tenantPlans: new TenantPlans(db, config.plans),
       readOnly: new TenantReadOnly(db),
       bus: new EventBus(log),
       audit: new AuditLog(db, config.dataDir, log),

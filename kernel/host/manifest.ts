@@ -122,6 +122,8 @@ export interface Manifest {
     secrets: string[];
     /** [server.settings]: setting name → environment variable, for settings documented without ROOST_EXT_<NAME>_. */
     namedSettings: Record<string, string>;
+    /** [server.tenant_hooks]: its routes the kernel's tenant routes ask (kernel/tenants/tenant-hooks.ts). */
+    tenantHooks: TenantHooks;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -133,6 +135,13 @@ export interface Manifest {
     tools: ToolDecl[];
     streams: StreamDecl[];
   };
+}
+
+/** Each a route the extension declares ("METHOD /path"): profile and member take :tenantId. */
+export interface TenantHooks {
+  profile?: string;
+  create?: string;
+  member?: string;
 }
 
 interface RawManifest {
@@ -152,6 +161,7 @@ interface RawManifest {
     disk_mb?: number;
     secrets?: string[];
     settings?: Record<string, string>;
+    tenant_hooks?: TenantHooks;
     routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
@@ -287,6 +297,14 @@ function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): {
   return { capabilities, ...(filesystemScope ? { filesystemScope } : {}) };
 }
 
+/** A tenant hook is one of the extension's own routes: the kernel asks it and nobody else. */
+function ownHooks(hooks: TenantHooks, routes: RouteDecl[]): TenantHooks {
+  for (const [hook, route] of Object.entries(hooks)) {
+    if (!routes.some((r) => `${r.method} ${r.path}` === route)) throw new RoostError('VALIDATION_ERROR', `[server.tenant_hooks] ${hook} = "${route}" is not one of its [server] routes`);
+  }
+  return hooks;
+}
+
 function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandbox | undefined {
   const sandbox = { env: [...(raw.env ?? [])].sort(), envFiles: [...(raw.env_files ?? [])].sort(), sockets: [...(raw.sockets ?? [])].sort() };
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
@@ -315,6 +333,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     diskMb: server.disk_mb,
     secrets: server.secrets ?? [],
     namedSettings: server.settings ?? {},
+    tenantHooks: ownHooks(server.tenant_hooks ?? {}, routes),
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],
