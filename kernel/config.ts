@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
 import { packageRoot } from '../protocol/paths.js';
 import { DEFAULT_SANDBOX_LIMITS } from './host/sandbox.js';
-import { plansFrom, type PlanLimits } from './tenants/plans.js';
 import type { LogFormat } from './log.js';
 
 export interface ServerConfig {
@@ -77,8 +76,6 @@ export interface ServerConfig {
   extensionDiskMb: number | undefined;
   /** Lines an extension may log per second (stderr and `log` messages), and the burst it may save up. */
   extensionLogLimit: { linesPerSecond: number; burst: number };
-  /** ROOST_PLANS: the plans tenants can be on and their limits (kernel/tenants/plans.ts). */
-  plans: Record<string, PlanLimits>;
   /** ROOST_PUBLIC_URL: the server's address as people reach it (behind a proxy), for links such as the device flow's verification_uri. */
   publicUrl: string | undefined;
   /** ROOST_IDEMPOTENCY_TTL_SECONDS: how long an Idempotency-Key's answer is kept (kernel/http/idempotency.ts). */
@@ -145,7 +142,6 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
       linesPerSecond: positive(intFrom(env.ROOST_EXTENSION_LOG_RATE, 'ROOST_EXTENSION_LOG_RATE'), 'ROOST_EXTENSION_LOG_RATE') ?? 200,
       burst: positive(intFrom(env.ROOST_EXTENSION_LOG_BURST, 'ROOST_EXTENSION_LOG_BURST'), 'ROOST_EXTENSION_LOG_BURST') ?? 1000,
     },
-    plans: plansFrom(env.ROOST_PLANS),
     publicUrl: env.ROOST_PUBLIC_URL ? publicUrlFrom(env.ROOST_PUBLIC_URL) : undefined,
     idempotencyTtlSeconds: Math.max(1, intFrom(env.ROOST_IDEMPOTENCY_TTL_SECONDS, 'ROOST_IDEMPOTENCY_TTL_SECONDS') ?? 86_400),
     headersTimeoutMs: intFrom(env.ROOST_HEADERS_TIMEOUT_MS, 'ROOST_HEADERS_TIMEOUT_MS') ?? 10_000,

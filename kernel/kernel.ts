@@ -14,7 +14,6 @@ import type { Leadership } from './leader.js';
 import type { McpTokens } from './mcp/tokens.js';
 import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
-import type { TenantPlans } from './tenants/plans.js';
 import type { TenantReadOnly } from './tenants/read-only.js';
 import type { WsHub } from './ws/hub.js';
 
@@ -27,7 +26,6 @@ export interface Kernel {
   bus: EventBus;
   audit: AuditLog;
   keys: KeyStore;
-  tenantPlans: TenantPlans;
   readOnly: TenantReadOnly;
   auth: Authenticator;
   rateLimiter: RateLimiter;

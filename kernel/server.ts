@@ -13,7 +13,6 @@ import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { clientAddresses } from './http/client-address.js';
 import { DEFAULT_TENANT, KeyStore } from './auth/keys.js';
-import { TenantPlans } from './tenants/plans.js';
 import { TenantReadOnly } from './tenants/read-only.js';
 import { MemoryRateLimiter, type RateLimiter } from './auth/rate-limit.js';
 import { SharedRateLimiter } from './auth/rate-limit-shared.js';
@@ -128,7 +127,7 @@ async function openStorage(config: ServerConfig, log: Log, closers: Closers): Pr
   });
   const sealingKey = await loadSealingKey(config.sealingKey, config.dataDir);
   if (isPostgres(config) && !config.sealingKey) log('warn', `ROOST_SEALING_KEY is unset: this instance seals with ${config.dataDir}/sealing.key, which other instances on the same database do not share; give every instance the same ROOST_SEALING_KEY`);
-  await db('tenants').insert({ id: DEFAULT_TENANT, org: 'default', plan: 'enterprise', limits: '{}', created_at: new Date().toISOString() }).onConflict('id').ignore();
+  await db('tenants').insert({ id: DEFAULT_TENANT, org: 'default', created_at: new Date().toISOString() }).onConflict('id').ignore();
   return { db, schemaVersion, sealingKey };
 }
 
@@ -139,7 +138,6 @@ function wireKernel(config: ServerConfig, log: Log, db: Knex, schemaVersion: num
   const kernel = {
     config, version, startedAt: Date.now(), db, schemaVersion, log, keys,
     routes: new RouteTable(),
-    tenantPlans: new TenantPlans(db, config.plans),
     readOnly: new TenantReadOnly(db),
     bus: new EventBus(log),
     audit: new AuditLog(db, config.dataDir, log),

@@ -214,8 +214,8 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   system_metrics: 'metrics',
   restart: 'restart',
   queue_depth: undefined,
-  tenant_plan: 'plans',
-  set_tenant_plan: 'tenants',
+  tenant: 'tenants',
+  legacy_tenant_columns: 'tenants',
   set_tenant_read_only: 'tenants',
   key_grant: 'keys',
   mint_key: 'keys',
@@ -223,5 +223,5 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
 
 /** Every capability a manifest may ask for. */
 export const KNOWN_CAPABILITIES = [
-  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'plans', 'route_table', 'keys',
+  'exec', 'store', 'metadata', 'network', 'filesystem', 'db', 'events', 'call', 'secrets', 'tokens', 'restart', 'metrics', 'tenants', 'route_table', 'keys',
 ] as const;

@@ -8,15 +8,6 @@ import type { ToolSpec } from './providers/types.js';
 
 type Role = AuthContext['role'];
 
-export interface TenantPlanView {
-  tenantId: string;
-  plan: string;
-  limits: Record<'agents' | 'concurrentSessions' | 'projects' | 'creditsPerMonth' | 'members', number>;
-  billingStatus: 'none' | 'active' | 'past_due' | 'canceled';
-  readOnlyAt: string | null;
-  readOnly: boolean;
-}
-
 /** `public: true` reaches only routes served over HTTP too (never `internal = true` ones). */
 export type CallAs = ({ requestId: string } | { tenantId: string }) & { public?: boolean };
 
@@ -154,14 +145,17 @@ export class HostClient {
     return this.peer.request({ type: 'extensions' });
   }
 
-  /** The tenant's plan, limits and billing state, of the request being served or of a tenant named. */
-  tenantPlan(as: { requestId: string } | { tenantId: string }): Promise<TenantPlanView> {
-    return this.peer.request({ type: 'tenant_plan', ...as });
+  /** A tenant's name, creation time and read-only state; 404 for a tenant that does not exist (capability `tenants`). */
+  tenant(tenantId: string): Promise<{ id: string; org: string; createdAt: string; readOnly: boolean; readOnlyAt: string | null }> {
+    return this.peer.request({ type: 'tenant', tenantId });
   }
 
-  /** Moves a tenant to a plan or billing state (capability `tenants`: what the payment processor reported). */
-  setTenantPlan(tenantId: string, change: { plan?: string; billingStatus?: string }): Promise<TenantPlanView> {
-    return this.peer.request({ type: 'set_tenant_plan', tenantId, ...change });
+  /**
+   * Every tenant's values of the named columns the kernel's tenants table still holds from before their
+   * owner was an extension (capability `tenants`): read once, to take them over. A column it lacks is left out.
+   */
+  legacyTenantColumns(columns: string[]): Promise<Array<{ id: string } & Record<string, unknown>>> {
+    return this.peer.request({ type: 'legacy_tenant_columns', columns });
   }
 
   /**

@@ -4,7 +4,7 @@ import { RawJson } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { requireWithinPlan } from '../_shared/plan-limits.js';
+import { PlansClient } from '../plans/contract.js';
 import { announce, mustGetAgent, requireOwner, schema, stores } from './context.js';
 import type { Archetype } from './personas.js';
 import type { AgentInput } from './store.js';
@@ -30,7 +30,7 @@ export const agentRoutes: Record<string, RouteHandler> = {
     refuseImmutable(req.body);
     const input = validate<AgentInput & { name: string }>(schema(ctx, 'agent-create.json'), req.body);
     if ((input.mcp_tool_permissions ?? []).length > 0) requireOwner(req.auth, 'grant privileged MCP tools (mcp_tool_permissions)');
-    await requireWithinPlan(ctx.host, { requestId: req.id }, 'agents', await stores(ctx).agents.count(req.auth.tenantId));
+    await new PlansClient(ctx.host).requireWithin(req.auth.tenantId, 'agents', await stores(ctx).agents.count(req.auth.tenantId), { requestId: req.id });
     const agent = await stores(ctx).agents.create(req.auth.tenantId, input);
     announce(ctx, req.auth.tenantId, 'created', agent);
     return created(agent);

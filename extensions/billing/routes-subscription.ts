@@ -32,7 +32,7 @@ export const subscriptionRoutes: Record<string, RouteHandler> = {
   async 'POST /api/billing/subscription'(req, ctx) {
     const { tenantId, plan } = validate<{ tenantId: string; plan: string }>(schema(ctx, 'subscription-create.json'), req.body);
     requireManager(req.auth, tenantId);
-    await ctx.host.tenantPlan({ tenantId });
+    await ctx.host.tenant(tenantId);
     const config = billingConfig(ctx);
     const price = config.planPrices[plan];
     if (!price) throw validationError(`body.plan must be a paid plan: ${Object.keys(config.planPrices).join(', ')} (to go back to free, cancel the subscription)`);

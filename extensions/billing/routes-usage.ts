@@ -6,6 +6,7 @@ import { RoostError, validationError } from '../../protocol/errors.js';
 import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
 import { ok, queryString } from '../_shared/http.js';
 import { CreditsClient } from '../credits/contract.js';
+import { PlansClient } from '../plans/contract.js';
 import { requireReader } from './access.js';
 import { billingConfig, stripeClient } from './config.js';
 import { isoFromUnix } from './numbers.js';
@@ -33,7 +34,7 @@ export const usageRoutes: Record<string, RouteHandler> = {
   async 'GET /api/billing/usage/:tenantId'(req, ctx) {
     const tenantId = req.params.tenantId!;
     requireReader(req.auth, tenantId);
-    await ctx.host.tenantPlan({ tenantId });
+    await ctx.host.tenant(tenantId);
     const store = new BillingStore(ctx.db);
     const row = await store.get(tenantId);
     const { start, end } = period(row);
@@ -51,7 +52,7 @@ export const usageRoutes: Record<string, RouteHandler> = {
   async 'GET /api/billing/invoices/:tenantId'(req, ctx) {
     const tenantId = req.params.tenantId!;
     requireReader(req.auth, tenantId);
-    await ctx.host.tenantPlan({ tenantId });
+    await ctx.host.tenant(tenantId);
     const row = await new BillingStore(ctx.db).get(tenantId);
     if (!row) return ok({ tenantId, invoices: [] });
     const stripe = await stripeClient(ctx);
@@ -69,7 +70,7 @@ export const usageRoutes: Record<string, RouteHandler> = {
     const text = queryString(req.query, 'credits');
     const credits = text === undefined || text === '' ? NaN : Number(text);
     if (!Number.isSafeInteger(credits) || credits < 0 || credits > 1_000_000_000) throw validationError('query.credits must be a whole number of credits from 0 to 1,000,000,000');
-    const { plan } = await ctx.host.tenantPlan({ requestId: req.id });
+    const { plan } = await new PlansClient(ctx.host).of(req.auth.tenantId, { requestId: req.id });
     const config = billingConfig(ctx);
     const unitAmountCents = config.creditCents[plan] ?? config.creditCents.free ?? 100;
     return ok({ credits, plan, currency: config.currency, unitAmountCents, amountCents: credits * unitAmountCents });

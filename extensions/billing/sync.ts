@@ -1,7 +1,8 @@
-// From what Stripe says to what the kernel enforces: a paying subscription puts the tenant on its plan,
-// anything else on free; a failed payment marks it past due, and read-only once the grace period ends.
+// From what Stripe says to what plans and the kernel enforce: a paying subscription puts the tenant on its
+// plan, anything else on free; a failed payment marks it past due, and read-only once the grace period ends.
 import type Stripe from 'stripe';
 import type { ExtensionContext } from '../_shared/extension.js';
+import { PlansClient } from '../plans/contract.js';
 import type { BillingConfig } from './config.js';
 import { isoFromUnix } from './numbers.js';
 import type { SubscriptionRow } from './store.js';
@@ -19,10 +20,10 @@ export function readOnlyAt(row: SubscriptionRow, config: BillingConfig): string 
 
 export async function syncKernel(ctx: ExtensionContext, row: SubscriptionRow, config: BillingConfig): Promise<void> {
   const paying = isPaying(row.status);
-  await ctx.host.setTenantPlan(row.tenant_id, {
+  await new PlansClient(ctx.host).set(row.tenant_id, {
     plan: paying ? row.plan : 'free',
     billingStatus: row.past_due_since ? 'past_due' : paying ? 'active' : 'canceled',
-  });
+  }, { tenantId: row.tenant_id });
   await ctx.host.setTenantReadOnly(row.tenant_id, readOnlyAt(row, config), OVERDUE);
 }
 

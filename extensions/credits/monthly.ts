@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { num, safeSum } from './amounts.js';
 import type { Wallet } from './ledger.js';
-import { requireWithinPlan } from '../_shared/plan-limits.js';
+import { PlansClient } from '../plans/contract.js';
 import type { HostClient } from '../_shared/host-client.js';
 
 const MICRO = 1_000_000;
@@ -27,7 +27,7 @@ export async function addedThisMonth(db: Knex, tenantId: string): Promise<number
  */
 export async function requireMonthlyRoom(host: HostClient, db: Knex, tenantId: string, wallet: Pick<Wallet, 'address' | 'balance'>, microUnits: number): Promise<void> {
   safeSum(wallet.balance, microUnits, `the balance of wallet ${wallet.address}`);
-  await requireWithinPlan(host, { tenantId }, 'creditsPerMonth', (await addedThisMonth(db, tenantId)) / MICRO, microUnits / MICRO);
+  await new PlansClient(host).requireWithin(tenantId, 'creditsPerMonth', (await addedThisMonth(db, tenantId)) / MICRO, { tenantId }, microUnits / MICRO);
 }
 
 export interface Usage {

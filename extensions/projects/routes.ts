@@ -5,7 +5,7 @@ import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { requireWithinPlan } from '../_shared/plan-limits.js';
+import { PlansClient } from '../plans/contract.js';
 import { browse, checkWorkingDir } from './dirs.js';
 import { rootsFor } from '../_shared/workspace-roots.js';
 import { resolveReferences } from '../_shared/references.js';
@@ -33,7 +33,7 @@ export const routes: Record<string, RouteHandler> = {
   async [PROJECTS_ROUTES.create](req, ctx) {
     const input = validate<CreateProjectRequest>(schema(ctx, 'project-create.json'), req.body);
     input.workingDir = await checkWorkingDir(input.workingDir, await rootsFor(ctx, req.auth.tenantId));
-    await requireWithinPlan(ctx.host, { requestId: req.id }, 'projects', await store(ctx).count(req.auth.tenantId));
+    await new PlansClient(ctx.host).requireWithin(req.auth.tenantId, 'projects', await store(ctx).count(req.auth.tenantId), { requestId: req.id });
     const project = await store(ctx).create(req.auth.tenantId, input);
     announce(ctx, req, 'created', project);
     return created(project);

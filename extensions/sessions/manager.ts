@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
-import { requireWithinPlan } from '../_shared/plan-limits.js';
+import { PlansClient } from '../plans/contract.js';
 import { resolveProvider } from '../_shared/providers/resolve.js';
 import { ApprovalBroker } from './approvals.js';
 import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
@@ -88,7 +88,7 @@ export class SessionManager {
     const [agentLookup, projectLookup, planCheck] = await Promise.allSettled([
       agentSpec(this.ctx.host, as, input.agentId, input.projectId ?? null).then(async (agent) => ({ agent, provider: await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)) })),
       input.projectId ? projectSpec(this.ctx.host, as, input.projectId) : Promise.resolve(null),
-      this.store.countActive(tenantId).then((active) => requireWithinPlan(this.ctx.host, { tenantId }, 'concurrentSessions', active)),
+      this.store.countActive(tenantId).then((active) => new PlansClient(this.ctx.host).requireWithin(tenantId, 'concurrentSessions', active, { tenantId })),
     ]);
     if (agentLookup.status === 'rejected') throw agentLookup.reason;
     if (projectLookup.status === 'rejected') throw projectLookup.reason;

@@ -133,6 +133,8 @@ export interface Manifest {
     selfChecks: boolean;
     /** Environment variables each naming a further port the server answers on as on its main one, with the port used when the variable is unset (kernel/http/extra-ports.ts). */
     listen: ListenDecl[];
+    /** [server.tenant_hooks]: its routes the kernel's tenant routes ask (kernel/tenants/tenant-hooks.ts). */
+    tenantHooks: TenantHooks;
     routes: RouteDecl[];
     ws: string[];
     subscribe: string[];
@@ -150,6 +152,13 @@ export interface Manifest {
     tools: ToolDecl[];
     streams: StreamDecl[];
   };
+}
+
+/** Each a route the extension declares ("METHOD /path"): profile and member take :tenantId. */
+export interface TenantHooks {
+  profile?: string;
+  create?: string;
+  member?: string;
 }
 
 interface RawManifest {
@@ -171,6 +180,7 @@ interface RawManifest {
     settings?: Record<string, string>;
     self_checks?: boolean;
     listen?: Array<string | { env: string; default?: number }>;
+    tenant_hooks?: TenantHooks;
     routes?: Array<string | RawRoute>;
     ws?: string[];
     subscribe?: string[];
@@ -314,6 +324,14 @@ function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): {
   return { capabilities, ...(filesystemScope ? { filesystemScope } : {}) };
 }
 
+/** A tenant hook is one of the extension's own routes: the kernel asks it and nobody else. */
+function ownHooks(hooks: TenantHooks, routes: RouteDecl[]): TenantHooks {
+  for (const [hook, route] of Object.entries(hooks)) {
+    if (!routes.some((r) => `${r.method} ${r.path}` === route)) throw new RoostError('VALIDATION_ERROR', `[server.tenant_hooks] ${hook} = "${route}" is not one of its [server] routes`);
+  }
+  return hooks;
+}
+
 function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandbox | undefined {
   const sandbox = { env: [...(raw.env ?? [])].sort(), envFiles: [...(raw.env_files ?? [])].sort(), sockets: [...(raw.sockets ?? [])].sort() };
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
@@ -344,6 +362,7 @@ async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: 
     namedSettings: server.settings ?? {},
     selfChecks: server.self_checks ?? false,
     listen: (server.listen ?? []).map((l) => (typeof l === 'string' ? { variable: l } : { variable: l.env, ...(l.default !== undefined ? { defaultPort: l.default } : {}) })),
+    tenantHooks: ownHooks(server.tenant_hooks ?? {}, routes),
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

@@ -254,10 +254,10 @@ export class PluginProcess {
         return need('restart')(m.reason).then(() => true);
       case 'queue_depth':
         return need('queueDepth')(m.queue, m.depth);
-      case 'tenant_plan':
-        return need('tenantPlan')(this.tenantOf(m));
-      case 'set_tenant_plan':
-        return need('setTenantPlan')(String(m.tenantId), { plan: m.plan, billingStatus: m.billingStatus });
+      case 'tenant':
+        return need('tenant')(String(m.tenantId));
+      case 'legacy_tenant_columns':
+        return need('legacyTenantColumns')(m.columns);
       case 'set_tenant_read_only':
         return need('setTenantReadOnly')(String(m.tenantId), { at: m.at ?? null, reason: m.reason ?? null });
       case 'key_grant':
@@ -279,17 +279,6 @@ export class PluginProcess {
     const encoding = reply.encoding ?? 'json';
     if (this.acceptsAttachments) return new WithAttachment({ status: reply.status, encoding }, reply.attachment);
     return { status: reply.status, body: decodeAttachment(reply.attachment, encoding) };
-  }
-
-  /** The tenant of the request being served (requestId), or the one named. */
-  private tenantOf(m: Record<string, any>): string {
-    if (typeof m.requestId === 'string') {
-      const auth = this.inFlightAuth.get(m.requestId);
-      if (!auth) throw new RoostError('VALIDATION_ERROR', `requestId ${m.requestId} is not a request in flight`);
-      return auth.tenantId;
-    }
-    if (typeof m.tenantId === 'string') return m.tenantId;
-    throw new RoostError('VALIDATION_ERROR', 'tenant_plan needs requestId (the request being served) or tenantId');
   }
 
   private callerOf(requestId: unknown): AuthContext {

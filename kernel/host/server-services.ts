@@ -11,6 +11,7 @@ import { kernelSecret } from '../storage/pg-roles.js';
 import { listedTools } from '../mcp/tool-list.js';
 import type { WsHub } from '../ws/hub.js';
 import { runExec, type ExecLaunch } from './exec.js';
+import { TenantHooks } from '../tenants/tenant-hooks.js';
 import type { HostServices } from './services.js';
 
 /** The most queues one extension may report (`queue_depth`): each is a series in /metrics. */
@@ -25,8 +26,9 @@ export interface ExtensionSecrets {
 
 export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, secrets: ExtensionSecrets, exec: ExecLaunch): HostServices {
   const source = `extension:${name}`;
-  // The key the grant promises makes the tenant one member more: the plan's member limit holds.
-  const keyGrants = new KeyGrants(k.keys, () => kernelSecret(k.db, 'key_grants'), async (tenantId) => k.tenantPlans.require(tenantId, 'members', await k.keys.countValid(tenantId)));
+  // The key the grant promises makes the tenant one member more: the tenant hooks may refuse it (a plan's limit).
+  const hooks = new TenantHooks(k.registry, k.dispatcher);
+  const keyGrants = new KeyGrants(k.keys, () => kernelSecret(k.db, 'key_grants'), async (tenantId) => hooks.member(tenantId, await k.keys.countValid(tenantId)));
   return {
     exec: (request) => runExec(request, dir, exec),
     async store(key, value) {
@@ -68,13 +70,13 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
       description: ext.manifest.description,
       tools: ext.manifest.server?.tools.map((tool) => tool.name) ?? [],
     })),
-    tenantPlan: (tenantId) => planWithReadOnly(k, tenantId),
-    setTenantPlan: async (tenantId, change) => {
-      const before = await k.tenantPlans.mustGet(tenantId);
-      const after = await k.tenantPlans.set(tenantId, change);
-      k.audit.append({ tenantId, actor: source, action: 'tenant.plan_changed', resource: `tenant:${tenantId}`, detail: { from: pick(before), to: pick(after) } });
-      return planWithReadOnly(k, tenantId);
+    tenant: async (tenantId) => {
+      const row = await k.db('tenants').select('id', 'org', 'created_at').where({ id: tenantId }).first();
+      if (!row) throw new RoostError('NOT_FOUND', `tenant ${tenantId} not found`);
+      const readOnly = await k.readOnly.get(tenantId);
+      return { id: row.id, org: row.org, createdAt: row.created_at, readOnly: readOnly?.readOnly ?? false, readOnlyAt: readOnly?.at ?? null };
     },
+    legacyTenantColumns: (columns) => legacyTenantColumns(k, columns),
     setTenantReadOnly: async (tenantId, change) => {
       const before = await k.readOnly.get(tenantId);
       const after = await k.readOnly.set(tenantId, change);
@@ -103,11 +105,18 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
   };
 }
 
-const pick = (plan: { plan: string; billingStatus: string }) => ({ plan: plan.plan, billingStatus: plan.billingStatus });
+/**
+ * Columns of the tenants table the kernel no longer uses (plan, limits, billing_status: what the kernel
+ * held before an extension owned it), for that extension to take over once. The kernel's own columns are
+ * not on offer; a column the table lacks is left out.
+ */
+const KERNEL_TENANT_COLUMNS = new Set(['id', 'org', 'created_at', 'read_only_at', 'read_only_reason']);
 
-/** What `tenant_plan` answers: the plan with the tenant's read-only state beside it. */
-async function planWithReadOnly(k: Kernel, tenantId: string) {
-  const plan = await k.tenantPlans.mustGet(tenantId);
-  const readOnly = await k.readOnly.get(tenantId);
-  return { ...plan, readOnlyAt: readOnly?.at ?? null, readOnly: readOnly?.readOnly ?? false };
+async function legacyTenantColumns(k: Kernel, columns: string[]): Promise<Array<Record<string, unknown>>> {
+  if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string' || KERNEL_TENANT_COLUMNS.has(c))) {
+    throw new RoostError('VALIDATION_ERROR', 'legacy_tenant_columns takes the names of columns the kernel no longer uses');
+  }
+  const present = Object.keys(await k.db('tenants').columnInfo());
+  const wanted = columns.filter((c) => present.includes(c));
+  return k.db('tenants').select('id', ...wanted).orderBy('id');
 }

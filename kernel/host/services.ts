@@ -3,7 +3,6 @@
 import type { AuthContext, ExecResult } from '../../protocol/messages.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { LogFields } from '../log.js';
-import type { PlanChange } from '../tenants/plans.js';
 
 export interface ExecRequest {
   command: string;
@@ -85,10 +84,10 @@ export interface HostServices {
   restart?(reason: string): Promise<void>;
   /** How many items wait in one of the extension's queues now (a gauge in /metrics). */
   queueDepth?(queue: string, depth: number): void;
-  /** A tenant's plan, limits and billing state (kernel/tenants/plans.ts). */
-  tenantPlan?(tenantId: string): Promise<unknown>;
-  /** Moves a tenant to a plan or billing state: what the payment processor reported (capability `tenants`). */
-  setTenantPlan?(tenantId: string, change: PlanChange): Promise<unknown>;
+  /** A tenant's name, creation time and read-only state; NOT_FOUND for none (capability `tenants`). */
+  tenant?(tenantId: string): Promise<unknown>;
+  /** Every tenant's values of tenants-table columns the kernel no longer uses, for their new owner (capability `tenants`). */
+  legacyTenantColumns?(columns: string[]): Promise<Array<Record<string, unknown>>>;
   /** Makes a tenant read only from `at` (null: writable again), for the reason given (capability `tenants`). */
   setTenantReadOnly?(tenantId: string, change: { at: string | null; reason?: string | null }): Promise<unknown>;
   /** A signed grant to mint a key for the caller of a request in flight, at most their role (capability `keys`, kernel/auth/key-grants.ts). */

@@ -191,4 +191,13 @@ export const kernelMigrations: Migration[] = [
       await db.schema.dropTableIfExists('device_authorizations');
     },
   },
+  {
+    name: '013_plans_capability_gone',
+    async up(db) {
+      // Plans are an extension's now (tenant_plan is gone, and with it the `plans` capability): a stored grant
+      // of it would only show in GET /api/plugins. The tenants table's plan columns stay, for the plans
+      // extension to take over once (legacy_tenant_columns).
+      await db('extension_grants').where({ capability: 'plans' }).delete();
+    },
+  },
 ];

@@ -1,8 +1,8 @@
-// ROOST_PLANS as the kernel reads it: partial plans merged over the defaults, new plans starting from
+// ROOST_PLANS as the plans extension reads it: partial plans merged over the defaults, new plans starting from
 // free's limits, and every bad value refused with a message naming it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_PLANS, plansFrom } from '../../kernel/tenants/plans.js';
+import { DEFAULT_PLANS, plansFrom } from '../../extensions/plans/limits.js';
 
 describe('ROOST_PLANS', () => {
   it('merges the plans given over the defaults', () => {

@@ -80,15 +80,18 @@ describe('capabilities', () => {
     assert.deepEqual((await ask({ type: 'metadata', keys: ['name'] })).value, { name: 'roost-server' });
   });
 
-  it('tenant_plan: refused without plans, the tenant\'s plan once granted', async () => {
-    const refused = await ask({ type: 'tenant_plan', tenantId: 'default' });
+  it('tenant and legacy_tenant_columns: refused without tenants, answered once granted', async () => {
+    const refused = await ask({ type: 'tenant', tenantId: 'default' });
     assert.equal(refused.error?.code, 'CAPABILITY_DENIED', JSON.stringify(refused));
-    assert.match(refused.error.message, /capability "plans" is not granted to fx-probe/);
-    await grant('plans');
-    const { value } = await ask({ type: 'tenant_plan', tenantId: 'default' });
-    assert.equal(value.plan, 'enterprise');
-    await grant('plans', 'revoke');
-    assert.equal((await ask({ type: 'tenant_plan', tenantId: 'default' })).error?.code, 'CAPABILITY_DENIED');
+    assert.match(refused.error.message, /capability "tenants" is not granted to fx-probe/);
+    await grant('tenants');
+    assert.deepEqual([(await ask({ type: 'tenant', tenantId: 'default' })).value?.id], ['default']);
+    assert.equal((await ask({ type: 'tenant', tenantId: 'no-such-tenant' })).error?.code, 'NOT_FOUND');
+    const { value } = await ask({ type: 'legacy_tenant_columns', columns: ['plan', 'no_such_column'] });
+    assert.deepEqual(Object.keys(value.find((row: { id: string }) => row.id === 'default')), ['id', 'plan']);
+    assert.equal((await ask({ type: 'legacy_tenant_columns', columns: ['org'] })).error?.code, 'VALIDATION_ERROR', 'the kernel\'s own columns are not on offer');
+    await grant('tenants', 'revoke');
+    assert.equal((await ask({ type: 'tenant', tenantId: 'default' })).error?.code, 'CAPABILITY_DENIED');
   });
 
   it("hands an extension the settings its manifest names, and not another extension's", async () => {

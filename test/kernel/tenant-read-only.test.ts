@@ -31,7 +31,7 @@ describe('the tenant read-only flag', { timeout: 60_000 }, () => {
     const refused = await ask({ type: 'set_tenant_read_only', tenantId: tenant.id, at: new Date(Date.now() - 1000).toISOString() });
     assert.equal(refused.error?.code, 'CAPABILITY_DENIED');
     assert.match(refused.error.message, /capability "tenants" is not granted to fx-probe/);
-    assert.equal((await ask({ type: 'set_tenant_plan', tenantId: tenant.id, plan: 'pro' })).error?.code, 'CAPABILITY_DENIED');
+    assert.equal((await ask({ type: 'tenant', tenantId: tenant.id })).error?.code, 'CAPABILITY_DENIED');
     assert.deepEqual([(await me()).readOnly, (await me()).plan], [false, 'free']);
     assert.equal((await post('/api/fx-read-only/change')).status, 200);
   });

@@ -1,45 +1,44 @@
 // Tenants and their members. A member is an API key with a role; registering a tenant is public and
-// returns its first owner key exactly once.
+// returns its first owner key exactly once. What extensions hold about a tenant (its plan and limits) comes
+// from their tenant hooks (kernel/tenants/tenant-hooks.ts).
 import { randomUUID } from 'node:crypto';
 import type Router from '@koa/router';
-import { conflict, notFound, RoostError } from '../../../protocol/errors.js';
+import { conflict, notFound } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
 import { isInstanceOwner, requireRole } from '../../auth/identity.js';
 import type { KeyRecord, Role } from '../../auth/keys.js';
 import type { Kernel } from '../../kernel.js';
+import { TenantHooks } from '../../tenants/tenant-hooks.js';
 import type { State } from '../app.js';
 
 interface TenantRow {
   id: string;
   org: string;
-  plan: string;
   created_at: string;
 }
 
 export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
+  const hooks = new TenantHooks(k.registry, k.dispatcher);
+
   router.post('/api/tenants/register', async (ctx) => {
-    const body = validate<{ org: string; plan?: string }>('api/tenant-register.json', ctx.request.body);
-    if (body.plan !== undefined && !k.tenantPlans.plans[body.plan]) throw new RoostError('VALIDATION_ERROR', `body.plan must be one of ${Object.keys(k.tenantPlans.plans).join(', ')}`);
-    // Paid plans come from the payment processor (the billing extension): only the server's owner starts a tenant on one.
+    const body = validate<{ org: string }>('api/tenant-register.json', ctx.request.body);
+    // The hooks decide what the body's other fields may ask (a paid plan: the server's owner only).
     const { identity } = ctx.state;
     const machineOwner = isInstanceOwner(identity) || (identity.local && identity.keyHash === null && !k.config.localAuthRequired);
-    if (body.plan !== undefined && body.plan !== 'free' && !machineOwner) {
-      throw new RoostError('FORBIDDEN', `a new tenant starts on the free plan; subscribe to ${body.plan} through billing`);
-    }
-    const plan = body.plan ?? 'free';
-    const tenant: TenantRow = { id: randomUUID(), org: body.org, plan, created_at: new Date().toISOString() };
-    await k.db('tenants').insert({ ...tenant, limits: '{}' });
+    const tenant: TenantRow = { id: randomUUID(), org: body.org, created_at: new Date().toISOString() };
+    const created = await hooks.create(tenant.id, body, machineOwner);
+    await k.db('tenants').insert(tenant);
     const { key, record } = await k.keys.create(tenant.id, 'owner', 'owner');
-    k.audit.append({ tenantId: tenant.id, actor: ctx.state.identity.actor, action: 'tenant.register', resource: `tenant:${tenant.id}`, detail: { org: body.org, plan } });
+    k.audit.append({ tenantId: tenant.id, actor: ctx.state.identity.actor, action: 'tenant.register', resource: `tenant:${tenant.id}`, detail: { org: body.org, ...created.audit } });
     ctx.status = 201;
-    ctx.body = { tenant: { ...toTenant(tenant), ...(await planView(k, tenant.id)) }, apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
+    ctx.body = { tenant: { ...toTenant(tenant, created.profile), ...(await readOnlyView(k, tenant.id)) }, apiKey: key, keyHash: record.keyHash, role: 'owner', expiresAt: record.expiresAt };
   });
 
   router.get('/api/tenants/me', async (ctx) => {
     const { identity } = ctx.state;
     const row = await k.db<TenantRow>('tenants').where({ id: identity.tenantId }).first();
     if (!row) throw notFound('tenant');
-    ctx.body = { ...toTenant(row), ...(await planView(k, row.id)), role: identity.role, keyHash: identity.keyHash };
+    ctx.body = { ...toTenant(row, await hooks.profile(row.id)), ...(await readOnlyView(k, row.id)), role: identity.role, keyHash: identity.keyHash };
   });
 
   router.get('/api/tenants/me/members', async (ctx) => {
@@ -51,7 +50,7 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
     const { identity } = ctx.state;
     requireRole(identity, 'owner');
     const body = validate<{ role: Role; label?: string; expiresInDays?: number }>('api/member-create.json', ctx.request.body);
-    await k.tenantPlans.require(identity.tenantId, 'members', await k.keys.countValid(identity.tenantId));
+    await hooks.member(identity.tenantId, await k.keys.countValid(identity.tenantId));
     const expiresAt = body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000).toISOString() : undefined;
     const { key, record } = await k.keys.create(identity.tenantId, body.role, body.label ?? '', expiresAt);
     k.audit.append({ tenantId: identity.tenantId, actor: identity.actor, action: 'grant.member_added', resource: `member:${record.keyHash}`, detail: { role: body.role } });
@@ -78,14 +77,14 @@ export function registerTenantRoutes(router: Router<State>, k: Kernel): void {
   });
 }
 
-function toTenant(row: TenantRow) {
-  return { id: row.id, org: row.org, plan: row.plan, createdAt: row.created_at };
+/** The hooks' fields go after the tenant's name (as GET /api/tenants/me has always shown a plan there). */
+function toTenant(row: TenantRow, profile: Record<string, unknown>) {
+  return { id: row.id, org: row.org, ...profile, createdAt: row.created_at };
 }
 
-async function planView(k: Kernel, tenantId: string) {
-  const plan = await k.tenantPlans.mustGet(tenantId);
+async function readOnlyView(k: Kernel, tenantId: string) {
   const readOnly = await k.readOnly.get(tenantId);
-  return { limits: plan.limits, billingStatus: plan.billingStatus, readOnly: readOnly?.readOnly ?? false, readOnlyAt: readOnly?.at ?? null };
+  return { readOnly: readOnly?.readOnly ?? false, readOnlyAt: readOnly?.at ?? null };
 }
 
 function toMember(record: KeyRecord) {

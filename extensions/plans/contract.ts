@@ -1,0 +1,59 @@
+// The plans extension's contract with its callers: the kernel's tenant hooks (named in plugin.toml),
+// the extensions that create what a plan counts (agents, projects, sessions, credits) and billing, which
+// moves a tenant to the plan and billing state its payments say. Imports nothing of plans' own code.
+import { planLimit, RoostError } from '../../protocol/errors.js';
+import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { callRoute } from '../_shared/route-call.js';
+
+export const PLANS_ROUTES = {
+  tenant: 'GET /api/internal/plans/tenants/:tenantId',
+  setTenant: 'PUT /api/internal/plans/tenants/:tenantId',
+} as const;
+
+export type LimitName = 'agents' | 'concurrentSessions' | 'projects' | 'creditsPerMonth' | 'members';
+export type PlanLimits = Record<LimitName, number>;
+export type BillingStatus = 'none' | 'active' | 'past_due' | 'canceled';
+
+/** A tenant's plan as GET /api/tenants/me shows it. */
+export interface TenantPlan {
+  plan: string;
+  limits: PlanLimits;
+  billingStatus: BillingStatus;
+}
+
+export interface PlanChange {
+  plan?: string;
+  billingStatus?: BillingStatus;
+}
+
+export class PlansClient {
+  constructor(private readonly host: HostClient) {}
+
+  async of(tenantId: string, as: CallAs): Promise<TenantPlan> {
+    return answered(await callRoute<TenantPlan>(this.host, PLANS_ROUTES.tenant, { params: { tenantId } }, as));
+  }
+
+  /** Moves a tenant to a plan or billing state (billing: what the payment processor reported). */
+  async set(tenantId: string, change: PlanChange, as: CallAs): Promise<TenantPlan> {
+    return answered(await callRoute<TenantPlan>(this.host, PLANS_ROUTES.setTenant, { params: { tenantId }, body: change }, as));
+  }
+
+  /**
+   * Throws 403 PLAN_LIMIT when adding `adding` to the tenant's `current` count would pass its plan's limit.
+   * Callers declare `uses = ["plans"]`: without the plans extension (nobody serves its route) nothing is limited.
+   */
+  async requireWithin(tenantId: string, limit: LimitName, current: number, as: CallAs, adding = 1): Promise<void> {
+    const reply = await callRoute<TenantPlan>(this.host, PLANS_ROUTES.tenant, { params: { tenantId } }, as);
+    if (reply.status === 404 && (reply.body as { code?: string } | null)?.code === 'ROUTE_NOT_FOUND') return;
+    const plan = answered(reply);
+    const allowed = plan.limits[limit];
+    if (current + adding > allowed) throw planLimit(plan.plan, limit, allowed, current);
+  }
+}
+
+/** The body of a 2xx answer; a refusal goes on as the error it is (a missing plans extension: 404). */
+function answered<T>(reply: { status: number; body: T }): T {
+  if (reply.status < 300) return reply.body;
+  const body = (reply.body ?? {}) as { error?: string; code?: string; details?: unknown };
+  throw new RoostError(body.code ?? 'INTERNAL', body.error ?? `plans answered ${reply.status}`, { status: reply.status, details: body.details });
+}
