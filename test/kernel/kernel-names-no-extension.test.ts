@@ -16,15 +16,6 @@ import { literalSegments, literalsOf, matchScore, METHOD, routeSegments, tsFiles
 const root = join(import.meta.dirname, '..', '..');
 const extensionsDir = join(root, 'extensions');
 
-/**
- * TEMPORARY (issue 25 §3, lane plans2): plans and limits leave the kernel in a parallel branch. Until it
- * is merged, these files and lines may name what the billing side owns. The lead removes this list after
- * merging plans2; do not add to it.
- */
-const PLANS_ALLOWED = new Map<string, RegExp>([
-  [join('kernel', 'tenants', 'plans.ts'), /.*/],
-]);
-
 interface Names {
   extensions: Set<string>;
   routes: Route[];
@@ -41,7 +32,7 @@ async function extensionNames(): Promise<Names> {
       names.routes.push({ owner: folder, path: route.path, segments: routeSegments(route.path) });
       if (route.machineKey) names.variables.set(route.machineKey, folder);
     }
-    const variables = [...(server?.secrets ?? []), ...(server?.listen ?? []), ...Object.values(server?.namedSettings ?? {}), ...(manifest.sandbox?.env ?? []), ...(manifest.sandbox?.envFiles ?? [])];
+    const variables = [...(server?.secrets ?? []), ...(server?.listen ?? []).map((l) => l.variable), ...Object.values(server?.namedSettings ?? {}), ...(manifest.sandbox?.env ?? []), ...(manifest.sandbox?.envFiles ?? [])];
     for (const variable of variables) names.variables.set(variable, folder);
   }
   for (const folder of readdirSync(extensionsDir, { withFileTypes: true })) {
@@ -56,6 +47,8 @@ async function extensionNames(): Promise<Names> {
  */
 const KERNEL_VOCABULARY = new Set<string>([
   ...KNOWN_CAPABILITIES,
+  // Capabilities the kernel once had, which its migrations name when they retire them (013: `plans`).
+  'plans',
   ...Object.keys((JSON.parse(readFileSync(join(root, 'schemas', 'plugin-manifest.json'), 'utf8')) as { properties: object }).properties),
 ]);
 
@@ -97,7 +90,6 @@ function findings(names: Names): string[] {
     for (const literal of literalsOf(lines.join('\n'))) {
       const named = namedExtension(literal.text, literal.open, names);
       if (!named) continue;
-      if (PLANS_ALLOWED.get(relativePath)?.test(lines[literal.line - 1] ?? '')) continue;
       found.push(`${relativePath}:${literal.line}: '${literal.text.replaceAll(WILDCARD, '${…}')}' names ${named}`);
     }
   }
