@@ -36,28 +36,35 @@ export interface RouteRequest {
   headers: Record<string, string>;
 }
 
-export type RouteHandler = (req: RouteRequest, ctx: ExtensionContext) => Promise<RouteReply> | RouteReply;
-export type ToolHandler = (args: Record<string, unknown>, caller: ToolMessage['caller'], ctx: ExtensionContext) => Promise<ToolReply> | ToolReply;
-export type WsHandler = (message: Record<string, unknown>, client: { id: string; auth: AuthContext }, ctx: ExtensionContext) => Promise<void> | void;
-export type EventHandler = (event: { topic: string; payload: unknown; tenantId: string | null }, ctx: ExtensionContext) => Promise<void> | void;
+// Handlers get the extension's running state after ctx: what setup returned (see ExtensionDefinition).
+export type RouteHandler<S = unknown> = (req: RouteRequest, ctx: ExtensionContext, state: S) => Promise<RouteReply> | RouteReply;
+export type ToolHandler<S = unknown> = (args: Record<string, unknown>, caller: ToolMessage['caller'], ctx: ExtensionContext, state: S) => Promise<ToolReply> | ToolReply;
+export type WsHandler<S = unknown> = (message: Record<string, unknown>, client: { id: string; auth: AuthContext }, ctx: ExtensionContext, state: S) => Promise<void> | void;
+export type EventHandler<S = unknown> = (event: { topic: string; payload: unknown; tenantId: string | null }, ctx: ExtensionContext, state: S) => Promise<void> | void;
 
-export interface ExtensionDefinition {
+/**
+ * One extension. Its running state (timers, pollers, caches for the life of the process) is what setup
+ * returns: runExtension hands it to every handler after ctx, so no module keeps it in a variable of its
+ * own. No handler runs before setup has returned.
+ */
+export interface ExtensionDefinition<S = void> {
   migrations?: Migration[];
-  setup?(ctx: ExtensionContext): Promise<void> | void;
+  setup?(ctx: ExtensionContext): Promise<S> | S;
   /** Keyed exactly as the manifest declares them: "GET /api/projects/:id". */
-  routes?: Record<string, RouteHandler>;
-  tools?: Record<string, ToolHandler>;
-  ws?: Record<string, WsHandler>;
-  event?: EventHandler;
+  routes?: Record<string, RouteHandler<S>>;
+  tools?: Record<string, ToolHandler<S>>;
+  ws?: Record<string, WsHandler<S>>;
+  event?: EventHandler<S>;
   /** With `self_checks = true` in plugin.toml: the end-to-end checks it runs when the self-test asks (SELFTEST_ROUTE). */
   selfChecks?(request: SelftestRequest, ctx: ExtensionContext): Promise<SelftestCheck[]>;
-  shutdown?(ctx: ExtensionContext): Promise<void> | void;
+  shutdown?(ctx: ExtensionContext, state: S): Promise<void> | void;
 }
 
-export function runExtension(definition: ExtensionDefinition): void {
+export function runExtension<S = void>(definition: ExtensionDefinition<S>): void {
   const peer = new Peer(process.stdout, { onWarning: (w) => process.stderr.write(`protocol warning: ${JSON.stringify(w)}\n`) });
   const host = new HostClient(peer);
   let ctx: ExtensionContext | undefined;
+  let state: S;
   let ready: Promise<ExtensionContext> | undefined;
   let database: Knex | undefined;
   let reader: SqlReader | undefined;
@@ -90,7 +97,7 @@ export function runExtension(definition: ExtensionDefinition): void {
       },
     };
     database = db;
-    await definition.setup?.(context);
+    state = (await definition.setup?.(context)) as S;
     // attachments: request and reply bodies travel as raw bytes after their frame (protocol/framing.ts);
     // routes: the handlers' keys, which the kernel holds against the manifest's routes.
     peer.notify({ type: 'ready', schemaVersion, attachments: true, routes: Object.keys(definition.routes ?? {}) });
@@ -118,7 +125,7 @@ export function runExtension(definition: ExtensionDefinition): void {
     if (!handler) return withBody(errorReply(host, new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
       const body = m.attachment === undefined ? m.body : decodeAttachment(m.attachment, m.raw ? 'text' : 'json');
-      return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth, headers: m.headers ?? {} }, await withContext()));
+      return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth, headers: m.headers ?? {} }, await withContext(), state));
     } catch (err) {
       return withBody(errorReply(host, err));
     }
@@ -129,7 +136,7 @@ export function runExtension(definition: ExtensionDefinition): void {
     const handler = definition.tools?.[m.name];
     if (!handler) return { content: [{ type: 'text', text: `unknown tool ${m.name}` }], isError: true };
     try {
-      return await handler(m.arguments, m.caller, await withContext());
+      return await handler(m.arguments, m.caller, await withContext(), state);
     } catch (err) {
       const error = toRoostError(err);
       logUnexpected(host, err, error);
@@ -142,7 +149,7 @@ export function runExtension(definition: ExtensionDefinition): void {
     const handler = definition.ws?.[String(m.message.type)];
     const client = { id: m.clientId, auth: m.auth };
     try {
-      if (handler) await handler(m.message, client, await withContext());
+      if (handler) await handler(m.message, client, await withContext(), state);
     } catch (err) {
       const error = toRoostError(err);
       logUnexpected(host, err, error);
@@ -152,7 +159,7 @@ export function runExtension(definition: ExtensionDefinition): void {
 
   peer.handle('event', serving(async (raw) => {
     const m = raw as unknown as EventMessage;
-    if (definition.event) await definition.event({ topic: m.topic, payload: m.payload, tenantId: m.tenantId ?? null }, await withContext());
+    if (definition.event) await definition.event({ topic: m.topic, payload: m.payload, tenantId: m.tenantId ?? null }, await withContext(), state);
   }));
 
   peer.handle('cancel', () => undefined);
@@ -180,7 +187,7 @@ export function runExtension(definition: ExtensionDefinition): void {
     }, graceMs).unref();
     try {
       if (ctx) {
-        await definition.shutdown?.(ctx);
+        await definition.shutdown?.(ctx, state);
         await reader?.close();
         // Fold the WAL into the database file, so the next start finds one clean file.
         if (database?.client.config.client === 'sqlite3') await database.raw('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -9,10 +9,12 @@ import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
 import { INSTANCE_TENANT } from '../_shared/roles.js';
 import { stringSetting } from '../_shared/settings.js';
+import type { Deliverer } from './deliveries.js';
 import { handleMention } from './mentions.js';
+import type { State } from './state.js';
 import { CODEHOST_EVENTS, type PullState, type PullStateEvent } from './contract.js';
 
-export async function receive(req: RouteRequest, ctx: ExtensionContext) {
+export async function receive(req: RouteRequest, ctx: ExtensionContext, state: State) {
   const secret = stringSetting(ctx, 'WEBHOOK_SECRET');
   if (!secret) throw new RoostError('EXTENSION_UNAVAILABLE', 'code-host webhooks are not configured: set ROOST_EXT_CODEHOST_WEBHOOK_SECRET');
   const payload = typeof req.body === 'string' ? req.body : '';
@@ -28,7 +30,7 @@ export async function receive(req: RouteRequest, ctx: ExtensionContext) {
   } catch {
     throw new RoostError('CONFLICT', `delivery ${delivery} was received already (a replay)`);
   }
-  const outcome = await act(ctx, event, body);
+  const outcome = await act(ctx, state.deliverer, event, body);
   await ctx.db('inbound_deliveries').where({ delivery_id: delivery }).update({ outcome: JSON.stringify(outcome) });
   return { status: outcome.action === 'session_started' ? 202 : 200, body: { delivery, event, ...outcome } };
 }
@@ -47,13 +49,13 @@ function eventOf(raw: string, contentType: string): Record<string, any> {
   throw new RoostError('BAD_JSON', form ? 'the payload field of the webhook body is not a JSON object' : 'the webhook body is not a JSON object');
 }
 
-async function act(ctx: ExtensionContext, event: string, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
+async function act(ctx: ExtensionContext, deliverer: Deliverer, event: string, body: Record<string, any>): Promise<{ action: string; [k: string]: unknown }> {
   if (event === 'ping') return { action: 'pong' };
   if (event === 'pull_request' && ['closed', 'reopened'].includes(String(body.action))) return pullState(ctx, body);
   if (!['issue_comment', 'pull_request_review_comment'].includes(event) || body.action !== 'created') return { action: 'ignored', reason: `event ${event}/${String(body.action)} starts nothing` };
   const repo = String(body.repository?.full_name ?? '');
   const number = body.issue?.number ?? body.pull_request?.number;
-  return handleMention(ctx, INSTANCE_TENANT, {
+  return handleMention(ctx, deliverer, INSTANCE_TENANT, {
     repo, sender: String(body.comment?.user?.login ?? body.sender?.login ?? ''), text: String(body.comment?.body ?? ''),
     where: number ? `${repo}#${String(number)}` : repo, url: String(body.comment?.html_url ?? ''),
   });

@@ -7,7 +7,7 @@ import { channelRoutes } from './channel.js';
 import { migrations } from './migrations.js';
 import { pollingRoutes } from './polling-routes.js';
 import { routes } from './routes.js';
-import { startState, state, stopState } from './state.js';
+import { startState, stopState } from './state.js';
 import { tools } from './tools.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -17,10 +17,10 @@ runExtension({
   tools,
   setup: startState,
   shutdown: stopState,
-  async event({ topic, payload, tenantId }) {
+  async event({ topic, payload, tenantId }, _ctx, state) {
     // A work task ended: registrations that want work_task.<status> (of its repository) hear of it.
     if (topic !== WORK_TASKS_EVENTS.outcome || !tenantId) return;
     const outcome = payload as Partial<WorkTaskOutcome>;
-    await state().deliverer.publish(tenantId, `work_task.${String(outcome.status)}`, outcome.repo ?? null, payload);
+    await state.deliverer.publish(tenantId, `work_task.${String(outcome.status)}`, outcome.repo ?? null, payload);
   },
 });

@@ -6,7 +6,7 @@ import { resolveAgent } from '../agents/contract.js';
 import type { ExtensionContext } from '../_shared/extension.js';
 import { answerFromComment } from './channel.js';
 import { Lists, REPO } from './lists.js';
-import { state } from './state.js';
+import type { Deliverer } from './deliveries.js';
 
 const MENTION = /(?:^|[^\w@])@([A-Za-z0-9][\w.-]{0,99})/g;
 
@@ -24,7 +24,7 @@ export type MentionOutcome =
   | { action: 'question_answered' | 'answer_refused'; questionId: string; reason?: string }
   | { action: 'ignored'; reason: string };
 
-export async function handleMention(ctx: ExtensionContext, tenantId: string, mention: Mention): Promise<MentionOutcome> {
+export async function handleMention(ctx: ExtensionContext, deliverer: Deliverer, tenantId: string, mention: Mention): Promise<MentionOutcome> {
   const lists = new Lists(ctx.db);
   if (!mention.sender || !(await lists.allowed(tenantId, mention.sender))) return { action: 'ignored', reason: `${mention.sender || 'the sender'} is not on the code-host allowlist` };
   if (!REPO.test(mention.repo) || (await lists.blockedBy(tenantId, mention.repo))) return { action: 'ignored', reason: `repository ${mention.repo} is blocked or unnamed` };
@@ -39,7 +39,7 @@ export async function handleMention(ctx: ExtensionContext, tenantId: string, men
     const prompt = `${mention.sender} mentioned you on ${mention.where} (${mention.url}):\n\n${mention.text}`;
     const sent = await deliverPrompt(ctx.host, as, { agentId: agent.id, prompt, session: { source: 'agent', name: `${mention.where} mention`.slice(0, 200) } });
     ctx.host.audit('codehost.mention_session', `session:${sent.sessionId}`, { repo: mention.repo, sender: mention.sender, agentId: agent.id });
-    await state().deliverer.publish(tenantId, 'mention.session_started', mention.repo, { ...mention, agentId: agent.id, sessionId: sent.sessionId });
+    await deliverer.publish(tenantId, 'mention.session_started', mention.repo, { ...mention, agentId: agent.id, sessionId: sent.sessionId });
     return { action: 'session_started', sessionId: sent.sessionId, agentId: agent.id };
   }
   return { action: 'ignored', reason: 'no agent of this tenant is mentioned' };

@@ -7,6 +7,7 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import { integerSetting } from '../_shared/settings.js';
 import { hostError, octokit, ownerRepo } from './client.js';
 import { Lists } from './lists.js';
+import type { Deliverer } from './deliveries.js';
 import { handleMention } from './mentions.js';
 import { PollStore, type PollRow } from './polls-store.js';
 
@@ -28,7 +29,7 @@ export class Poller {
   /** The code host's rate limit as last seen (for /stats). */
   rateLimit: { remaining: number | null; resetAt: string | null } = { remaining: null, resetAt: null };
 
-  constructor(private readonly ctx: ExtensionContext) {
+  constructor(private readonly ctx: ExtensionContext, private readonly deliverer: Deliverer) {
     this.store = new PollStore(ctx.db);
     this.floor = integerSetting(ctx, 'POLL_RATE_LIMIT_FLOOR', 10, 0, 5000);
     this.timer = setInterval(() => this.kick(), integerSetting(ctx, 'POLL_TICK_MS', 1000, 50, 60_000));
@@ -87,7 +88,7 @@ export class Poller {
     const id = String(comment.id);
     if (!(await this.store.take(config.id, { id, sender, url: comment.html_url }))) return; // seen before
     const issue = /\/issues\/(\d+)$/.exec(comment.issue_url)?.[1];
-    const outcome = await handleMention(this.ctx, config.tenant_id, {
+    const outcome = await handleMention(this.ctx, this.deliverer, config.tenant_id, {
       repo: config.repo, sender, text: comment.body ?? '', where: issue ? `${config.repo}#${issue}` : config.repo, url: comment.html_url,
     }).catch((err: Error) => ({ action: 'failed', reason: err.message }) as const);
     await this.store.settle(config.id, id, outcome);

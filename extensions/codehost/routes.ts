@@ -10,12 +10,13 @@ import { baseUrl, configured, octokit } from './client.js';
 import { Lists, normaliseRepo } from './lists.js';
 import { openPull } from './pulls.js';
 import { receive } from './inbound.js';
+import type { State } from './state.js';
 import { CODEHOST_ROUTES, type BlockedReply, type OpenPullReply, type OpenPullRequest } from './contract.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 const lists = (ctx: ExtensionContext) => new Lists(ctx.db);
 
-export const routes: Record<string, RouteHandler> = {
+export const routes: Record<string, RouteHandler<State>> = {
   async 'GET /api/vcshost/status'(_req, ctx) {
     const base = { configured: configured(ctx), baseUrl: baseUrl(ctx) };
     if (!base.configured) return ok({ ...base, reachable: false, login: null, scopes: [], error: 'no token: set ROOST_EXT_CODEHOST_TOKEN' });

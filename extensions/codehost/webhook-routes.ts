@@ -7,7 +7,7 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
 import { created, noContent, ok, page } from '../_shared/http.js';
 import { checkTarget } from '../_shared/reach.js';
-import { state } from './state.js';
+import type { State } from './state.js';
 import { toRegistration, WebhookStore, type RegistrationInput } from './webhook-store.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
@@ -19,22 +19,22 @@ async function mustGet(req: RouteRequest, ctx: ExtensionContext) {
   return row;
 }
 
-async function seal(id: string, secret: string): Promise<string> {
-  return (await state().sealer()).seal(secret, `webhook:${id}`);
+async function seal(state: State, id: string, secret: string): Promise<string> {
+  return (await state.sealer()).seal(secret, `webhook:${id}`);
 }
 
-export const webhookRoutes: Record<string, RouteHandler> = {
+export const webhookRoutes: Record<string, RouteHandler<State>> = {
   async 'GET /api/webhooks'(req, ctx) {
     return ok({ webhooks: await store(ctx).list(req.auth.tenantId) });
   },
 
-  async 'POST /api/webhooks'(req, ctx) {
+  async 'POST /api/webhooks'(req, ctx, state) {
     const input = validate<RegistrationInput & { secret?: string }>(schema(ctx, 'webhook-create.json'), req.body);
-    await checkTarget(state().deliverer.config.reach, req.auth.tenantId, input.url, 'body.url');
+    await checkTarget(state.deliverer.config.reach, req.auth.tenantId, input.url, 'body.url');
     const secret = input.secret ?? randomBytes(32).toString('hex');
     const id = randomUUID(); // the sealing context
     const { secret: _given, ...fields } = input;
-    const row = await store(ctx).create(req.auth.tenantId, id, fields, await seal(id, secret));
+    const row = await store(ctx).create(req.auth.tenantId, id, fields, await seal(state, id, secret));
     ctx.host.audit('webhook.created', `webhook:${row.id}`, { url: row.url, events: input.events });
     return created({ ...toRegistration(row), secret });
   },
@@ -47,12 +47,12 @@ export const webhookRoutes: Record<string, RouteHandler> = {
     return ok(toRegistration(await mustGet(req, ctx)));
   },
 
-  async 'PUT /api/webhooks/:id'(req, ctx) {
+  async 'PUT /api/webhooks/:id'(req, ctx, state) {
     const input = validate<Partial<RegistrationInput> & { secret?: string }>(schema(ctx, 'webhook-update.json'), req.body);
     const row = await mustGet(req, ctx);
-    if (input.url !== undefined) await checkTarget(state().deliverer.config.reach, req.auth.tenantId, input.url, 'body.url');
+    if (input.url !== undefined) await checkTarget(state.deliverer.config.reach, req.auth.tenantId, input.url, 'body.url');
     const { secret, ...fields } = input;
-    const updated = await store(ctx).update(req.auth.tenantId, row.id, fields, secret === undefined ? undefined : await seal(row.id, secret));
+    const updated = await store(ctx).update(req.auth.tenantId, row.id, fields, secret === undefined ? undefined : await seal(state, row.id, secret));
     return ok(toRegistration(updated!));
   },
 

@@ -8,7 +8,7 @@ import { InteractionResponseType } from 'discord-interactions';
 import { converse } from '../_shared/bridge/converse.js';
 import { describeEscalation, type Escalation } from '../_shared/bridge/escalations.js';
 import type { DiscordBridge, DiscordConfig, DiscordOp, QueuedFile } from './bridge.js';
-import { channelOf, who, type Interaction } from './interactions.js';
+import { channelOf, who, type Interaction } from './interaction.js';
 import { agentsClient } from '../agents/contract.js';
 import { sessionsClient } from '../sessions/contract.js';
 

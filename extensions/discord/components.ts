@@ -6,7 +6,7 @@ import { InteractionResponseType } from 'discord-interactions';
 import { settleEscalation } from '../_shared/bridge/escalations.js';
 import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { DiscordBridge, DiscordConfig } from './bridge.js';
-import { channelOf, who, type Interaction } from './interactions.js';
+import { channelOf, who, type Interaction } from './interaction.js';
 
 const update = (content: string) => ({ type: InteractionResponseType.UPDATE_MESSAGE, data: { content: content.slice(0, 2000), components: [] } });
 const say = (content: string) => ({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: content.slice(0, 2000) } });

@@ -9,24 +9,9 @@ import { ok } from '../_shared/http.js';
 import type { DiscordBridge, DiscordConfig } from './bridge.js';
 import { command } from './commands.js';
 import { component } from './components.js';
+import { channelOf, type Interaction } from './interaction.js';
 
 const WINDOW_SECONDS = 300;
-
-export interface Interaction {
-  id: string;
-  application_id: string;
-  type: number;
-  token: string;
-  channel_id?: string;
-  channel?: { id: string; name?: string; type?: number; parent_id?: string | null };
-  data?: { name?: string; custom_id?: string; options?: Array<{ name: string; value: unknown }> };
-  member?: { user?: { id: string; username?: string } };
-  user?: { id: string; username?: string };
-  message?: { id: string };
-}
-
-export const who = (i: Interaction): string => i.member?.user?.username ?? i.user?.username ?? i.member?.user?.id ?? i.user?.id ?? 'someone';
-export const channelOf = (i: Interaction): string | undefined => i.channel_id ?? i.channel?.id;
 
 export function interactionRoutes(bridge: () => DiscordBridge): Record<string, RouteHandler> {
   return {

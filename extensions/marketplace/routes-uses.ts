@@ -6,11 +6,11 @@ import { created, ok } from '../_shared/http.js';
 import { checkAgent, schema, visibleListing } from './common.js';
 import { holdEscrow, settleEscrow } from './escrow-client.js';
 import { settleUse } from './settle.js';
-import { settler } from './settler.js';
+import type { Settler } from './settler.js';
 import { toUse, UseStore, type Outcome, type UseRow } from './uses.js';
 
-export const useRoutes: Record<string, RouteHandler> = {
-  async 'POST /api/marketplace/listings/:id/use'(req, ctx) {
+export const useRoutes: Record<string, RouteHandler<Settler>> = {
+  async 'POST /api/marketplace/listings/:id/use'(req, ctx, settler) {
     const body = validate<{ agentId?: string; outcome?: Outcome; reason?: string }>(schema(ctx, 'use.json'), req.body ?? {});
     const listing = await visibleListing(ctx, req);
     const price = Number(listing.price_micro_units);
@@ -30,7 +30,7 @@ export const useRoutes: Record<string, RouteHandler> = {
       throw err;
     }
     if (body.outcome) row = await settleUse(ctx, { requestId: req.id }, req.auth.tenantId, row.id, body.outcome, body.reason ?? '');
-    else if (escrowId) await settler().held();
+    else if (escrowId) await settler.held();
     return created(toUse(row));
   },
 

@@ -1,8 +1,9 @@
 // Every route this extension declares in plugin.toml, keyed as declared.
 import type { RouteHandler } from '../_shared/extension.js';
+import type { Settler } from './settler.js';
 import { federationRoutes } from './routes-federation.js';
 import { listingRoutes } from './routes-listings.js';
 import { reviewRoutes } from './routes-reviews.js';
 import { useRoutes } from './routes-uses.js';
 
-export const routes: Record<string, RouteHandler> = { ...listingRoutes, ...useRoutes, ...reviewRoutes, ...federationRoutes };
+export const routes: Record<string, RouteHandler<Settler>> = { ...listingRoutes, ...useRoutes, ...reviewRoutes, ...federationRoutes };

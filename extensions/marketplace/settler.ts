@@ -9,24 +9,18 @@ import { settleUse } from './settle.js';
 const DAY_SECONDS = 24 * 3600;
 const SWEEP_BATCH = 100;
 
-let current: Settler | undefined;
-
-/** The running extension's settler (made in setup). */
-export function settler(): Settler {
-  if (!current) throw new Error('the marketplace settler is not started');
-  return current;
+/** The running extension's settler, made in setup and handed to the routes by runExtension. */
+export function startSettler(ctx: ExtensionContext): Settler {
+  const settler = new Settler(ctx);
+  settler.start();
+  return settler;
 }
 
-export async function startSettler(ctx: ExtensionContext): Promise<void> {
-  current = new Settler(ctx);
-  current.start();
+export async function stopSettler(_ctx: ExtensionContext, settler: Settler): Promise<void> {
+  await settler.stop();
 }
 
-export async function stopSettler(): Promise<void> {
-  await current?.stop();
-}
-
-class Settler {
+export class Settler {
   private readonly windowMs: number;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;

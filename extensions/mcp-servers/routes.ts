@@ -10,28 +10,28 @@ import { portOf, reachFor } from '../_shared/reach.js';
 import { requireInstanceOwner } from '../_shared/roles.js';
 import { publicView, resolveInput, validateCreate, validateUpdate, type ServerBody } from './input.js';
 import { namespaced } from './names.js';
-import { current } from './state.js';
+import type { State } from './state.js';
 import { mayUse, type ServerConfig, type ServerInput } from './store.js';
 import { MCP_SERVERS_ROUTES, type AgentToolsReply, type ExternalTool, type ToolCallReply, type ToolCallRequest } from './contract.js';
 import { agentsClient } from '../agents/contract.js';
 
 /** The config, never opened: reading, changing and deleting work whatever key sealed it. */
-async function mustGet(req: RouteRequest): Promise<ServerConfig> {
-  const config = await current().store.get(req.auth.tenantId, req.params.id!);
+async function mustGet(req: RouteRequest, state: State): Promise<ServerConfig> {
+  const config = await state.store.get(req.auth.tenantId, req.params.id!);
   if (!config) throw notFound(`MCP server ${req.params.id}`);
   return config;
 }
 
-const view = (config: ServerConfig) => publicView(config, current().store.readable(config));
+const view = (state: State) => (config: ServerConfig) => publicView(config, state.store.readable(config));
 
 /**
  * A URL that names an address outside the tenant's reach is refused when written (403); a name is
  * checked again on every connection, as it resolves (guarded-fetch.ts).
  */
-function checkReach(tenantId: string, input: ServerInput): void {
+function checkReach(state: State, tenantId: string, input: ServerInput): void {
   if (!input.target?.url) return;
   const url = new URL(input.target.url);
-  const reach = reachFor(current().reach, tenantId, portOf(url));
+  const reach = reachFor(state.reach, tenantId, portOf(url));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (blockedAddress(host, reach)) throw refusedAddress(host, reach);
 }
@@ -57,56 +57,56 @@ function audit(host: HostClient, action: string, config: ServerConfig): void {
   host.audit(`mcp_server.${action}`, `mcp-server:${config.id}`, { name: config.name, transport: config.transport });
 }
 
-export const routes: Record<string, RouteHandler> = {
-  async 'GET /api/mcp-servers'(req) {
-    const servers = await current().store.list(req.auth.tenantId);
-    return ok({ servers: servers.map(view), total: servers.length });
+export const routes: Record<string, RouteHandler<State>> = {
+  async 'GET /api/mcp-servers'(req, _ctx, state) {
+    const servers = await state.store.list(req.auth.tenantId);
+    return ok({ servers: servers.map(view(state)), total: servers.length });
   },
 
-  async 'POST /api/mcp-servers'(req, ctx) {
+  async 'POST /api/mcp-servers'(req, ctx, state) {
     const body = validateCreate(ctx.init.plugin.dir, req.body);
     mayWrite(req.auth, body.transport);
     const input = resolveInput(body) as Required<ServerInput>;
-    checkReach(req.auth.tenantId, input);
+    checkReach(state, req.auth.tenantId, input);
     await checkAgents(req, ctx.host, input);
-    const config = await current().store.create(req.auth.tenantId, input);
+    const config = await state.store.create(req.auth.tenantId, input);
     audit(ctx.host, 'created', config);
-    return created(view(config));
+    return created(view(state)(config));
   },
 
-  async 'GET /api/mcp-servers/:id'(req) {
-    return ok(view(await mustGet(req)));
+  async 'GET /api/mcp-servers/:id'(req, _ctx, state) {
+    return ok(view(state)(await mustGet(req, state)));
   },
 
-  async 'PUT /api/mcp-servers/:id'(req, ctx) {
+  async 'PUT /api/mcp-servers/:id'(req, ctx, state) {
     const body: ServerBody = validateUpdate(ctx.init.plugin.dir, req.body);
-    const stored = await mustGet(req);
+    const stored = await mustGet(req, state);
     mayWrite(req.auth, stored.transport, body.transport);
-    const input = resolveInput(body, { config: stored, open: () => current().store.open(stored) });
-    checkReach(req.auth.tenantId, input);
+    const input = resolveInput(body, { config: stored, open: () => state.store.open(stored) });
+    checkReach(state, req.auth.tenantId, input);
     if (body.agentIds !== undefined) await checkAgents(req, ctx.host, input);
-    const config = await current().store.update(stored, input);
+    const config = await state.store.update(stored, input);
     if (!config) throw notFound(`MCP server ${stored.id}`);
-    await current().pool.drop(config.id);
+    await state.pool.drop(config.id);
     audit(ctx.host, 'updated', config);
-    return ok(view(config));
+    return ok(view(state)(config));
   },
 
-  async 'DELETE /api/mcp-servers/:id'(req, ctx) {
-    const stored = await mustGet(req);
+  async 'DELETE /api/mcp-servers/:id'(req, ctx, state) {
+    const stored = await mustGet(req, state);
     mayWrite(req.auth, stored.transport);
-    await current().store.remove(req.auth.tenantId, stored.id);
-    await current().pool.drop(stored.id);
+    await state.store.remove(req.auth.tenantId, stored.id);
+    await state.pool.drop(stored.id);
     audit(ctx.host, 'deleted', stored);
     return noContent();
   },
 
-  async 'POST /api/mcp-servers/:id/test'(req) {
-    const stored = await mustGet(req);
+  async 'POST /api/mcp-servers/:id/test'(req, _ctx, state) {
+    const stored = await mustGet(req, state);
     const started = Date.now();
     try {
-      const config = current().store.open(stored);
-      const tools = await current().pool.listTools(config);
+      const config = state.store.open(stored);
+      const tools = await state.pool.listTools(config);
       const names = namespaced(config.name, tools.map((t) => t.name));
       const byTool = new Map([...names].map(([name, tool]) => [tool, name]));
       return ok({ ok: true, durationMs: Date.now() - started, tools: tools.map((t) => ({ name: t.name, namespacedAs: byTool.get(t.name), description: t.description ?? '' })) });
@@ -116,8 +116,8 @@ export const routes: Record<string, RouteHandler> = {
     }
   },
 
-  async [MCP_SERVERS_ROUTES.agentTools](req) {
-    const { store, pool } = current();
+  async [MCP_SERVERS_ROUTES.agentTools](req, _ctx, state) {
+    const { store, pool } = state;
     const configs = await store.forAgent(req.auth.tenantId, req.params.agentId!);
     const tools: ExternalTool[] = [];
     const errors: Array<{ server: string; error: string }> = [];
@@ -139,16 +139,16 @@ export const routes: Record<string, RouteHandler> = {
     return ok({ tools, errors } satisfies AgentToolsReply);
   },
 
-  async [MCP_SERVERS_ROUTES.call](req) {
+  async [MCP_SERVERS_ROUTES.call](req, _ctx, state) {
     const body = req.body as Partial<Record<keyof ToolCallRequest, unknown>> | null;
     if (typeof body?.agentId !== 'string' || typeof body.tool !== 'string') throw validationError('body.agentId and body.tool must be strings');
     const args = body.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw validationError('body.arguments must be an object');
-    const config = await mustGet(req);
+    const config = await mustGet(req, state);
     // Checked again at every call: the config may have changed since the session was offered the tool.
     if (!config.enabled) throw new RoostError('FORBIDDEN', `MCP server "${config.name}" is disabled`);
     if (!mayUse(config, body.agentId)) throw new RoostError('FORBIDDEN', `agent ${body.agentId} may not use MCP server "${config.name}"`);
-    const result = await current().pool.call(current().store.open(config), body.tool, args as Record<string, unknown>);
+    const result = await state.pool.call(state.store.open(config), body.tool, args as Record<string, unknown>);
     return ok({ content: result.content ?? [], isError: result.isError === true } satisfies ToolCallReply);
   },
 };

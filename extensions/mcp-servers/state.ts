@@ -19,9 +19,7 @@ export interface State {
   reach: ReachPolicy;
 }
 
-let state: State | undefined;
-
-export async function openState(ctx: ExtensionContext): Promise<void> {
+export async function openState(ctx: ExtensionContext): Promise<State> {
   const box = await Sealer.forExtension(ctx.host);
   const reach = reachPolicy(ctx);
   const store = new ServerStore(ctx.db, box);
@@ -33,14 +31,9 @@ export async function openState(ctx: ExtensionContext): Promise<void> {
     idleMs: IDLE_MS,
     fetchFor: (config) => guardedFetch((port) => reachFor(reach, config.tenantId, port)),
   });
-  state = { store, pool, reach };
+  return { store, pool, reach };
 }
 
-export function current(): State {
-  if (!state) throw new Error('the mcp-servers state is not open');
-  return state;
-}
-
-export async function closeState(): Promise<void> {
-  await state?.pool.closeAll();
+export async function closeState(_ctx: ExtensionContext, state: State): Promise<void> {
+  await state.pool.closeAll();
 }

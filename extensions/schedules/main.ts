@@ -6,7 +6,6 @@ import { schedulerConfig } from './config.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
 import { Scheduler } from './scheduler.js';
-import { scheduler, setScheduler } from './state.js';
 import { tools } from './tools.js';
 
 const MODES = ['normal', 'queued', 'paused'];
@@ -21,21 +20,20 @@ runExtension({
     const s = new Scheduler(ctx, schedulerConfig(ctx), clock);
     const mode = ctx.init.config?.operationalMode;
     if (typeof mode === 'string' && MODES.includes(mode)) s.operationalMode = mode;
-    setScheduler(s);
     await s.syncWake();
     s.start();
+    return s;
   },
-  event({ topic, payload }) {
+  event({ topic, payload }, _ctx, scheduler) {
     const executionId = (payload as { executionId?: unknown } | null)?.executionId;
-    if (topic === CANCEL_TOPIC && typeof executionId === 'string') return scheduler().runner.abort(executionId);
+    if (topic === CANCEL_TOPIC && typeof executionId === 'string') return scheduler.runner.abort(executionId);
     const mode = (payload as { mode?: unknown } | null)?.mode;
     if (topic === 'system.operational_mode' && typeof mode === 'string' && MODES.includes(mode)) {
-      scheduler().operationalMode = mode;
-      if (mode !== 'paused') scheduler().kick();
+      scheduler.operationalMode = mode;
+      if (mode !== 'paused') scheduler.kick();
     }
   },
-  async shutdown() {
-    await scheduler().stop();
-    setScheduler(undefined);
+  async shutdown(_ctx, scheduler) {
+    await scheduler.stop();
   },
 });

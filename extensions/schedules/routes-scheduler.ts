@@ -6,15 +6,14 @@ import { ok } from '../_shared/http.js';
 import { requireInstanceOwner } from '../_shared/roles.js';
 import { TestClock } from './clock.js';
 import { schemaPath } from './schemas.js';
-import { scheduler } from './state.js';
+import type { Scheduler } from './scheduler.js';
 import { systemState } from './system-state.js';
 
 type Counted = Array<{ status: string; n: number | string }>;
 
-export const schedulerRoutes: Record<string, RouteHandler> = {
+export const schedulerRoutes: Record<string, RouteHandler<Scheduler>> = {
   /** The tick of the whole scheduler, and the counts of the caller's tenant. */
-  async 'GET /api/scheduler/health'(req, ctx) {
-    const s = scheduler();
+  async 'GET /api/scheduler/health'(req, ctx, s) {
     const tenantId = req.auth.tenantId;
     const now = s.clock.now();
     const due = await ctx.db('schedules').where({ tenant_id: tenantId, status: 'active' }).where('next_run_at', '<=', now.toISOString()).count<Array<{ n: number | string }>>({ n: '*' });
@@ -39,8 +38,8 @@ export const schedulerRoutes: Record<string, RouteHandler> = {
     });
   },
 
-  async 'GET /api/scheduler/system-state'(req, ctx) {
-    return ok(await systemState(ctx, req.id, req.auth.tenantId));
+  async 'GET /api/scheduler/system-state'(req, ctx, scheduler) {
+    return ok(await systemState(ctx, scheduler, req.id, req.auth.tenantId));
   },
 
   /**
@@ -48,8 +47,7 @@ export const schedulerRoutes: Record<string, RouteHandler> = {
    * scheduler's clock, then ticks (unless `tick: false`). The clock is the whole server's, so only the
    * instance owner moves it (as the workflows test clock); 404 on a real clock.
    */
-  async 'POST /api/scheduler/test-clock'(req, ctx) {
-    const s = scheduler();
+  async 'POST /api/scheduler/test-clock'(req, ctx, s) {
     if (!(s.clock instanceof TestClock)) throw notFound('the test clock (this server runs on the system clock; ROOST_CLOCK=test enables it)');
     requireInstanceOwner(req.auth, 'moving the test clock');
     const body = validate<{ to?: string; advanceMs?: number; tick?: boolean }>(schemaPath(ctx, 'test-clock.json'), req.body);

@@ -6,38 +6,38 @@ import { created, noContent, ok, page, queryString } from '../_shared/http.js';
 import { announceSchedule } from './announce.js';
 import { schemaPath, scheduleSchemas } from './schemas.js';
 import { createSchedule, deleteSchedule, mustGet, pausedFields, stores, triggerSchedule, updateSchedule, type ScheduleInput } from './service.js';
-import { scheduler } from './state.js';
+import type { Scheduler } from './scheduler.js';
 import { ScheduleStore, type Schedule } from './store.js';
 
 type BulkAction = 'pause' | 'resume' | 'delete';
 
-export const scheduleRoutes: Record<string, RouteHandler> = {
+export const scheduleRoutes: Record<string, RouteHandler<Scheduler>> = {
   async 'GET /api/schedules'(req, ctx) {
     return ok(await stores(ctx).schedules.list(req.auth.tenantId, { ...page(req.query), agentId: queryString(req.query, 'agentId') }));
   },
 
-  async 'POST /api/schedules'(req, ctx) {
-    return created(await createSchedule(ctx, req.auth, validate<ScheduleInput>(scheduleSchemas(ctx).create, req.body)));
+  async 'POST /api/schedules'(req, ctx, scheduler) {
+    return created(await createSchedule(ctx, scheduler, req.auth, validate<ScheduleInput>(scheduleSchemas(ctx).create, req.body)));
   },
 
   async 'GET /api/schedules/:id'(req, ctx) {
     return ok(await mustGet(ctx, req.auth.tenantId, req.params.id!));
   },
 
-  async 'PUT /api/schedules/:id'(req, ctx) {
-    return ok(await updateSchedule(ctx, req.auth, req.params.id!, validate<ScheduleInput>(scheduleSchemas(ctx).update, req.body)));
+  async 'PUT /api/schedules/:id'(req, ctx, scheduler) {
+    return ok(await updateSchedule(ctx, scheduler, req.auth, req.params.id!, validate<ScheduleInput>(scheduleSchemas(ctx).update, req.body)));
   },
 
-  async 'DELETE /api/schedules/:id'(req, ctx) {
-    await deleteSchedule(ctx, req.auth.tenantId, req.params.id!);
+  async 'DELETE /api/schedules/:id'(req, ctx, scheduler) {
+    await deleteSchedule(ctx, scheduler, req.auth.tenantId, req.params.id!);
     return noContent();
   },
 
   /** All or nothing, in one transaction: one id that is not the tenant's fails them all, naming it. */
-  async 'POST /api/schedules/bulk'(req, ctx) {
+  async 'POST /api/schedules/bulk'(req, ctx, scheduler) {
     const { action, ids } = validate<{ action: BulkAction; ids: string[] }>(schemaPath(ctx, 'bulk.json'), req.body);
     const tenantId = req.auth.tenantId;
-    const now = scheduler().clock.now();
+    const now = scheduler.clock.now();
     const done = await ctx.db.transaction(async (trx) => {
       const store = new ScheduleStore(trx, ctx.sql);
       const found = await Promise.all(ids.map((id) => store.get(tenantId, id, trx)));
@@ -52,18 +52,18 @@ export const scheduleRoutes: Record<string, RouteHandler> = {
           await store.remove(tenantId, schedule.id, trx);
           out.push({ schedule, after: undefined });
         } else {
-          out.push({ schedule, after: await store.update(tenantId, schedule.id, pausedFields(schedule, action === 'pause', req.auth.actor), now, { db: trx, resetFailures: action === 'resume' }) });
+          out.push({ schedule, after: await store.update(tenantId, schedule.id, pausedFields(schedule, action === 'pause', req.auth.actor, scheduler.clock.now()), now, { db: trx, resetFailures: action === 'resume' }) });
         }
       }
       return out;
     });
     for (const { schedule, after } of done) announceSchedule(ctx.host, after ?? schedule, action === 'delete' ? 'deleted' : action === 'pause' ? 'paused' : 'resumed');
-    await scheduler().syncWake();
+    await scheduler.syncWake();
     return ok({ action, results: done.map(({ schedule, after }) => ({ id: schedule.id, ok: true, status: after ? after.status : 'deleted' })) });
   },
 
-  async 'POST /api/schedules/:id/trigger'(req, ctx) {
-    return created(await triggerSchedule(ctx, req.auth, req.params.id!));
+  async 'POST /api/schedules/:id/trigger'(req, ctx, scheduler) {
+    return created(await triggerSchedule(ctx, scheduler, req.auth, req.params.id!));
   },
 
   async 'GET /api/schedules/:id/executions'(req, ctx) {

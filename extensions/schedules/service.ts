@@ -8,7 +8,7 @@ import { checkAction, isDestructive, type Action } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import { approvalUntil, ExecutionStore, executionRow, runKeyOf, supersede, toExecution, type Execution } from './executions.js';
 import { defaultApproval, recordDue } from './planner.js';
-import { scheduler } from './state.js';
+import type { Scheduler } from './scheduler.js';
 import { ScheduleStore, type Approval, type MissedPolicy, type Schedule, type ScheduleFields, type ScheduleRow } from './store.js';
 import { checkTiming, nextRun, type Timing } from './timing.js';
 
@@ -37,8 +37,8 @@ export async function mustGet(ctx: ExtensionContext, tenantId: string, id: strin
 const sameTiming = (a: Timing, b: Timing) => a.cron === b.cron && a.timezone === b.timezone && a.intervalSeconds === b.intervalSeconds;
 
 /** The stored fields of a schedule from input (merged over `existing` for an update), checked. */
-function buildFields(input: ScheduleInput, existing: Schedule | undefined, auth: AuthContext): ScheduleFields {
-  const { config, clock } = scheduler();
+function buildFields(scheduler: Scheduler, input: ScheduleInput, existing: Schedule | undefined, auth: AuthContext): ScheduleFields {
+  const { config, clock } = scheduler;
   const now = clock.now();
   const action = input.action ?? existing!.action;
   checkAction(action);
@@ -85,12 +85,12 @@ async function checkReferences(ctx: ExtensionContext, auth: AuthContext, input: 
   ]);
 }
 
-export async function createSchedule(ctx: ExtensionContext, auth: AuthContext, input: ScheduleInput): Promise<Schedule> {
-  const fields = buildFields(input, undefined, auth);
+export async function createSchedule(ctx: ExtensionContext, scheduler: Scheduler, auth: AuthContext, input: ScheduleInput): Promise<Schedule> {
+  const fields = buildFields(scheduler, input, undefined, auth);
   await checkReferences(ctx, auth, input);
-  const schedule = await stores(ctx).schedules.create(auth.tenantId, auth.actor, fields, scheduler().clock.now());
+  const schedule = await stores(ctx).schedules.create(auth.tenantId, auth.actor, fields, scheduler.clock.now());
   announceSchedule(ctx.host, schedule, 'created');
-  await scheduler().syncWake();
+  await scheduler.syncWake();
   return schedule;
 }
 
@@ -103,20 +103,19 @@ function resetsFailures(existing: Schedule, next: ScheduleFields): boolean {
   return resumed || JSON.stringify(existing.action) !== JSON.stringify(next.action) || !sameTiming(existing, next);
 }
 
-export async function updateSchedule(ctx: ExtensionContext, auth: AuthContext, id: string, input: ScheduleInput): Promise<Schedule> {
+export async function updateSchedule(ctx: ExtensionContext, scheduler: Scheduler, auth: AuthContext, id: string, input: ScheduleInput): Promise<Schedule> {
   const existing = await mustGet(ctx, auth.tenantId, id);
-  const fields = buildFields(input, existing, auth);
+  const fields = buildFields(scheduler, input, existing, auth);
   await checkReferences(ctx, auth, input);
-  const schedule = await stores(ctx).schedules.update(auth.tenantId, id, fields, scheduler().clock.now(), { resetFailures: resetsFailures(existing, fields) });
+  const schedule = await stores(ctx).schedules.update(auth.tenantId, id, fields, scheduler.clock.now(), { resetFailures: resetsFailures(existing, fields) });
   if (!schedule) throw notFound(`schedule ${id}`);
   announceSchedule(ctx.host, schedule, 'updated');
-  await scheduler().syncWake();
+  await scheduler.syncWake();
   return schedule;
 }
 
 /** Pause or resume: a resumed schedule runs next at its next time from now (what a pause skipped is not made up). */
-export function pausedFields(schedule: Schedule, pause: boolean, actor: string): ScheduleFields {
-  const now = scheduler().clock.now();
+export function pausedFields(schedule: Schedule, pause: boolean, actor: string, now: Date): ScheduleFields {
   return {
     ...schedule,
     status: pause ? 'paused' : 'active',
@@ -125,11 +124,11 @@ export function pausedFields(schedule: Schedule, pause: boolean, actor: string):
   };
 }
 
-export async function deleteSchedule(ctx: ExtensionContext, tenantId: string, id: string): Promise<void> {
+export async function deleteSchedule(ctx: ExtensionContext, scheduler: Scheduler, tenantId: string, id: string): Promise<void> {
   const schedule = await mustGet(ctx, tenantId, id);
   await stores(ctx).schedules.remove(tenantId, id);
   announceSchedule(ctx.host, schedule, 'deleted');
-  await scheduler().syncWake();
+  await scheduler.syncWake();
 }
 
 /**
@@ -138,8 +137,8 @@ export async function deleteSchedule(ctx: ExtensionContext, tenantId: string, id
  * manual run of its own. An owner's trigger approves the run it asks for; anyone else's waits for
  * approval when the schedule says so.
  */
-export async function triggerSchedule(ctx: ExtensionContext, auth: AuthContext, id: string): Promise<Execution> {
-  const { clock, config } = scheduler();
+export async function triggerSchedule(ctx: ExtensionContext, scheduler: Scheduler, auth: AuthContext, id: string): Promise<Execution> {
+  const { clock, config } = scheduler;
   const schedule = await mustGet(ctx, auth.tenantId, id);
   const now = clock.now();
   const due = schedule.status === 'active' && schedule.nextRunAt !== null && Date.parse(schedule.nextRunAt) <= now.getTime();
@@ -163,7 +162,7 @@ export async function triggerSchedule(ctx: ExtensionContext, auth: AuthContext, 
     execution = (await executions.transition(execution.id, ['awaiting_approval'], 'queued', { resolved_by: auth.actor, expires_at: null }, now)) ?? execution;
   }
   announceExecution(ctx.host, execution);
-  await scheduler().syncWake();
-  scheduler().kick();
+  await scheduler.syncWake();
+  scheduler.kick();
   return execution;
 }

@@ -5,7 +5,7 @@ import type { ExtensionContext } from '../_shared/extension.js';
 import type { CallAs } from '../_shared/host-client.js';
 import { CreditsClient } from '../credits/contract.js';
 import { LocalModelClient } from '../localmodel/contract.js';
-import { scheduler } from './state.js';
+import type { Scheduler } from './scheduler.js';
 import { sessionPaths } from '../sessions/contract.js';
 
 interface Probe {
@@ -28,10 +28,10 @@ async function probeCall(call: () => Promise<{ status: number; body: unknown }>)
 const unavailable = (p: Probe) => p.status === 404 && p.body?.code === 'ROUTE_NOT_FOUND';
 const errorOf = (p: Probe) => (typeof p.body?.error === 'string' ? p.body.error : `status ${p.status}`);
 
-export async function systemState(ctx: ExtensionContext, requestId: string, tenantId: string): Promise<Record<string, unknown>> {
+export async function systemState(ctx: ExtensionContext, scheduler: Scheduler, requestId: string, tenantId: string): Promise<Record<string, unknown>> {
   const as: CallAs = { requestId };
   const blockers: string[] = [];
-  const mode = scheduler().operationalMode;
+  const mode = scheduler.operationalMode;
   if (mode === 'paused') blockers.push('the operational mode is paused: queued executions wait until it is normal again');
 
   const agents = (await ctx.db('schedules').where({ tenant_id: tenantId, status: 'active' }).whereNotNull('agent_id').distinct('agent_id').limit(100)) as Array<{ agent_id: string }>;
@@ -55,9 +55,8 @@ export async function systemState(ctx: ExtensionContext, requestId: string, tena
     localModel: unavailable(local) ? { available: false, reason: 'the localmodel extension is not loaded' } : local.status === 200 ? { available: true, status: local.body } : { available: false, reason: errorOf(local) },
   };
 
-  const s = scheduler();
   const running = await ctx.db('schedule_executions').where({ status: 'running' }).count<Array<{ n: number | string }>>({ n: '*' });
-  const slots = s.config.maxConcurrent - Number(running[0]?.n ?? 0);
-  if (slots <= 0) blockers.push(`all ${s.config.maxConcurrent} execution slots are busy: new executions wait`);
-  return { evaluatedAt: s.clock.now().toISOString(), canRun: blockers.length === 0, blockers, operationalMode: mode, credits, providers, slots: { max: s.config.maxConcurrent, free: Math.max(0, slots) } };
+  const slots = scheduler.config.maxConcurrent - Number(running[0]?.n ?? 0);
+  if (slots <= 0) blockers.push(`all ${scheduler.config.maxConcurrent} execution slots are busy: new executions wait`);
+  return { evaluatedAt: scheduler.clock.now().toISOString(), canRun: blockers.length === 0, blockers, operationalMode: mode, credits, providers, slots: { max: scheduler.config.maxConcurrent, free: Math.max(0, slots) } };
 }

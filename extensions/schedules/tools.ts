@@ -6,12 +6,12 @@ import type { ToolHandler } from '../_shared/extension.js';
 import { scheduleSchemas } from './schemas.js';
 import { createSchedule, deleteSchedule, mustGet, pausedFields, stores, triggerSchedule, updateSchedule, type ScheduleInput } from './service.js';
 import { announceSchedule } from './announce.js';
-import { scheduler } from './state.js';
+import type { Scheduler } from './scheduler.js';
 
 const text = (value: unknown): ToolReply => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
 
-export const tools: Record<string, ToolHandler> = {
-  async svc_manage_schedule(args, caller, ctx) {
+export const tools: Record<string, ToolHandler<Scheduler>> = {
+  async svc_manage_schedule(args, caller, ctx, scheduler) {
     // An agent acts as an operator of its tenant: destructive runs without approval stay the owner's call.
     const auth: AuthContext = { tenantId: caller.tenantId, role: 'operator', actor: caller.agentId ? `agent:${caller.agentId}` : 'mcp' };
     const id = typeof args.schedule_id === 'string' ? args.schedule_id : undefined;
@@ -26,24 +26,24 @@ export const tools: Record<string, ToolHandler> = {
       case 'get':
         return text(await mustGet(ctx, caller.tenantId, need()));
       case 'create':
-        return text(await createSchedule(ctx, auth, validate<ScheduleInput>(scheduleSchemas(ctx).create, args.schedule, 'schedule')));
+        return text(await createSchedule(ctx, scheduler, auth, validate<ScheduleInput>(scheduleSchemas(ctx).create, args.schedule, 'schedule')));
       case 'update':
-        return text(await updateSchedule(ctx, auth, need(), validate<ScheduleInput>(scheduleSchemas(ctx).update, args.schedule, 'schedule')));
+        return text(await updateSchedule(ctx, scheduler, auth, need(), validate<ScheduleInput>(scheduleSchemas(ctx).update, args.schedule, 'schedule')));
       case 'pause':
       case 'resume': {
         const schedule = await mustGet(ctx, caller.tenantId, need());
-        const after = await schedules.update(caller.tenantId, schedule.id, pausedFields(schedule, args.action === 'pause', auth.actor), scheduler().clock.now(), { resetFailures: args.action === 'resume' });
+        const after = await schedules.update(caller.tenantId, schedule.id, pausedFields(schedule, args.action === 'pause', auth.actor, scheduler.clock.now()), scheduler.clock.now(), { resetFailures: args.action === 'resume' });
         if (!after) throw notFound(`schedule ${schedule.id}`);
         announceSchedule(ctx.host, after, args.action === 'pause' ? 'paused' : 'resumed');
-        await scheduler().syncWake();
+        await scheduler.syncWake();
         return text(after);
       }
       case 'delete':
-        await deleteSchedule(ctx, caller.tenantId, need());
+        await deleteSchedule(ctx, scheduler, caller.tenantId, need());
         ctx.host.audit('schedule.deleted_by_agent', `schedule:${id}`, { agentId: caller.agentId });
         return text({ deleted: id });
       case 'trigger':
-        return text(await triggerSchedule(ctx, auth, need()));
+        return text(await triggerSchedule(ctx, scheduler, auth, need()));
       default:
         return { content: [{ type: 'text', text: `unknown action ${String(args.action)}` }], isError: true };
     }

@@ -13,7 +13,7 @@ import { parseHttpUrl } from '../_shared/outbound.js';
 import { checkTarget, reachPolicy } from '../_shared/reach.js';
 import { requireRole } from '../_shared/roles.js';
 import { deliver } from './deliver.js';
-import { getState } from './state.js';
+import type { State } from './state.js';
 import type { Mode } from './store.js';
 import { apiFor, botOf, reachOf, telegram } from './telegram-api.js';
 import { agentsClient } from '../agents/contract.js';
@@ -31,11 +31,11 @@ interface ConfigInput {
   defaultAgentId?: string | null;
 }
 
-export const routes: Record<string, RouteHandler> = {
-  async 'GET /api/bridges/telegram'(req, ctx) {
+export const routes: Record<string, RouteHandler<State>> = {
+  async 'GET /api/bridges/telegram'(req, ctx, state) {
     requireRole(req.auth, 'owner', 'reading the Telegram bridge settings');
-    const stored = await getState().store.bot(req.auth.tenantId);
-    const env = stored ? undefined : await botOf(getState().store, ctx, req.auth.tenantId);
+    const stored = await state.store.bot(req.auth.tenantId);
+    const env = stored ? undefined : await botOf(state.store, ctx, req.auth.tenantId);
     return ok({
       configured: Boolean(stored ?? env),
       source: stored ? 'stored' : env ? 'environment' : null,
@@ -49,7 +49,7 @@ export const routes: Record<string, RouteHandler> = {
     });
   },
 
-  async 'PUT /api/bridges/telegram'(req, ctx) {
+  async 'PUT /api/bridges/telegram'(req, ctx, state) {
     requireRole(req.auth, 'owner', 'configuring the Telegram bridge');
     const input = validate<ConfigInput>(schema(ctx, 'bridge-config.json'), req.body);
     // The agent must be one of the caller's tenant (another tenant's is as unknown as a missing one).
@@ -57,7 +57,7 @@ export const routes: Record<string, RouteHandler> = {
       const agent = await agentsClient(ctx.host, { requestId: req.id }).get(input.defaultAgentId);
       if (agent.status !== 200) throw validationError(`body.defaultAgentId: agent ${input.defaultAgentId} not found`);
     }
-    const { store, poller } = getState();
+    const { store, poller } = state;
     const current = await botOf(store, ctx, req.auth.tenantId);
     const botToken = input.botToken ?? current?.botToken;
     if (!botToken) throw validationError('body.botToken is required (no bot is configured yet)');
@@ -80,12 +80,12 @@ export const routes: Record<string, RouteHandler> = {
     await store.saveBot({ tenantId: req.auth.tenantId, botToken, webhookSecret, mode: input.mode, apiRoot, webhookUrl, defaultAgentId, botUsername: me.username });
     poller.restart(req.auth.tenantId);
     ctx.host.audit('telegram.configured', 'bridge:telegram', { mode: input.mode, botUsername: me.username, tokenReplaced: input.botToken !== undefined });
-    return routes['GET /api/bridges/telegram']!(req, ctx);
+    return routes['GET /api/bridges/telegram']!(req, ctx, state);
   },
 
-  async 'DELETE /api/bridges/telegram'(req, ctx) {
+  async 'DELETE /api/bridges/telegram'(req, ctx, state) {
     requireRole(req.auth, 'owner', 'removing the Telegram bridge settings');
-    const { store, poller } = getState();
+    const { store, poller } = state;
     const bot = await store.bot(req.auth.tenantId);
     if (!bot) throw notFound('Telegram bridge settings');
     if (bot.mode === 'webhook') await telegram('deleteWebhook', () => apiFor({ ...bot, reach: reachOf(ctx, bot.tenantId, bot.apiRoot) }).deleteWebhook()).catch(() => undefined);
@@ -96,8 +96,8 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   /** Telegram's webhook: public, so the secret token set with setWebhook is what proves the sender. */
-  async 'POST /webhooks/telegram/:tenantId'(req, ctx) {
-    const { store, handler } = getState();
+  async 'POST /webhooks/telegram/:tenantId'(req, ctx, state) {
+    const { store, handler } = state;
     const bot = await store.bot(req.params.tenantId!);
     if (!bot || bot.mode !== 'webhook' || !bot.webhookSecret) throw notFound('Telegram webhook');
     if (!sameSecret(req.headers['x-telegram-bot-api-secret-token'], bot.webhookSecret)) {
@@ -110,21 +110,21 @@ export const routes: Record<string, RouteHandler> = {
     return ok({ ok: true });
   },
 
-  async 'POST /api/internal/bridges/telegram/deliver'(req, ctx) {
+  async 'POST /api/internal/bridges/telegram/deliver'(req, ctx, state) {
     const input = validate<DeliverBody>(DELIVER, req.body);
-    const { store, sender } = getState();
+    const { store, sender } = state;
     return deliverReply(await deliver(store, sender, req.auth.tenantId, (await botOf(store, ctx, req.auth.tenantId)) !== undefined, input));
   },
 
   /** Live conversations only: a chat whose session stopped or failed is not one until it talks again. */
-  async 'GET /api/internal/bridges/telegram/conversations'(req, ctx) {
-    const chats = await liveOnly(ctx.host, req.auth.tenantId, await getState().store.chats(req.auth.tenantId), (c) => c.sessionId);
+  async 'GET /api/internal/bridges/telegram/conversations'(req, ctx, state) {
+    const chats = await liveOnly(ctx.host, req.auth.tenantId, await state.store.chats(req.auth.tenantId), (c) => c.sessionId);
     return ok({ conversations: chats.map((c) => ({ bridge: 'telegram', conversationId: c.chatId, agentId: c.agentId, sessionId: c.sessionId, title: c.title, lastActivityAt: c.lastActivityAt })) });
   },
 
-  async 'POST /api/internal/bridges/telegram/conversations/:conversationId/send'(req, ctx) {
+  async 'POST /api/internal/bridges/telegram/conversations/:conversationId/send'(req, ctx, state) {
     const { text, key } = validate<{ text: string; key?: string }>(schema(ctx, 'send.json'), req.body);
-    const { store, sender } = getState();
+    const { store, sender } = state;
     const chat = await store.chat(req.auth.tenantId, req.params.conversationId!);
     if (!chat) throw notFound(`Telegram conversation ${req.params.conversationId}`);
     if (!(await botOf(store, ctx, req.auth.tenantId))) throw new RoostError('CONFLICT', 'no Telegram bot is configured for this tenant');

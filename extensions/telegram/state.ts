@@ -17,12 +17,10 @@ export interface State {
   sender: Sender;
   handler: UpdateHandler;
   poller: Poller;
+  pruner: NodeJS.Timeout;
 }
 
-let state: State | undefined;
-let pruner: NodeJS.Timeout | undefined;
-
-export async function startState(ctx: ExtensionContext): Promise<void> {
+export async function startState(ctx: ExtensionContext): Promise<State> {
   const sealer = await Sealer.forExtension(ctx.host);
   const store = new TelegramStore(ctx.db, sealer);
   const wake = new WakeFlags(ctx.host);
@@ -30,20 +28,15 @@ export async function startState(ctx: ExtensionContext): Promise<void> {
   // Messages and button presses one chat may send per minute (ROOST_EXT_TELEGRAM_CHAT_PER_MINUTE).
   const handler = new UpdateHandler(ctx, store, sender, integerSetting(ctx, 'CHAT_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
   const poller = new Poller(ctx, store, handler, wake);
-  state = { store, sender, handler, poller };
   sender.outbox.start();
   poller.start();
-  pruner = setInterval(() => void store.pruneSeen(new Date(Date.now() - SEEN_KEPT_MS)).catch(() => undefined), 3_600_000);
+  const pruner = setInterval(() => void store.pruneSeen(new Date(Date.now() - SEEN_KEPT_MS)).catch(() => undefined), 3_600_000);
   pruner.unref();
+  return { store, sender, handler, poller, pruner };
 }
 
-export function stopState(): void {
-  state?.poller.stop();
-  state?.sender.outbox.stop();
-  if (pruner) clearInterval(pruner);
-}
-
-export function getState(): State {
-  if (!state) throw new Error('the telegram extension has not started');
-  return state;
+export function stopState(_ctx: ExtensionContext, state: State): void {
+  state.poller.stop();
+  state.sender.outbox.stop();
+  clearInterval(state.pruner);
 }

@@ -9,14 +9,13 @@ import type { Config } from './config.js';
 import { removeWorktree } from './git.js';
 import { RepoLocks } from './lock.js';
 import { runTask } from './loop.js';
+import { TaskEnded } from './task-ended.js';
 import { isTerminal, TaskStore, toTask, type Status, type TaskRow } from './store.js';
 import { WORK_TASKS_EVENTS, type WorkTaskOutcome } from './contract.js';
 import { ProjectsClient } from '../projects/contract.js';
 import { sessionsClient } from '../sessions/contract.js';
 
 /** Thrown inside a task's run when the task ended elsewhere (cancelled, escalated): the run just stops. */
-export class TaskEnded extends Error {}
-
 export class Engine {
   readonly runnerId = randomUUID();
   readonly store: TaskStore;

@@ -7,7 +7,6 @@ import { readConfig } from './config.js';
 import { Engine } from './engine.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
-import { engine, setEngine } from './state.js';
 import { tools } from './tools.js';
 import { ws } from './ws.js';
 
@@ -17,17 +16,17 @@ runExtension({
   tools,
   ws,
   setup(ctx) {
-    const created = new Engine(ctx, readConfig(ctx));
-    setEngine(created);
-    created.start();
+    const engine = new Engine(ctx, readConfig(ctx));
+    engine.start();
+    return engine;
   },
-  async shutdown() {
-    await engine().stop();
+  async shutdown(_ctx, engine) {
+    await engine.stop();
   },
-  async event({ topic, payload, tenantId }, ctx) {
+  async event({ topic, payload, tenantId }, ctx, engine) {
     // The code host said a pull request was merged, closed or reopened: the tasks that opened it record it.
     if (topic !== CODEHOST_EVENTS.pullState || !tenantId) return;
     const pull = validate<PullStateEvent>(join(ctx.init.plugin.dir, 'schemas', 'pull-state.json'), payload);
-    await engine().pullState(tenantId, pull.repo.toLowerCase(), pull.number, pull.state);
+    await engine.pullState(tenantId, pull.repo.toLowerCase(), pull.number, pull.state);
   },
 });
