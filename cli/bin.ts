@@ -2,7 +2,7 @@
 // The roost executable. It runs the bundle of cli/main.ts that `npm run build` makes (one file, and a
 // chunk per command, instead of some fifty modules: a plugin command starts in about half the time), unless
 // the bundle is missing or older than the compiled modules (tsc ran alone since). `roost serve` runs it
-// too: the kernel finds its files from the package root (protocol/paths.ts), not beside its modules, and
+// too: the kernel finds its files from the package root (lib/paths.ts), not beside its modules, and
 // one file loads in about half the time of the modules it replaces (a server start: about 0.5 s less CPU).
 import { statSync } from 'node:fs';
 

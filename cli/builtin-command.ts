@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cac } from 'cac';
-import { packageRoot } from '../protocol/paths.js';
+import { packageRoot } from '../lib/paths.js';
 import { createContext } from './context.js';
 import { printError, printResult, usageError } from './output.js';
 import { GLOBAL_OPTIONS, type CommandSpec } from './tree.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { pgTypes } from '../protocol/storage.js';
+import { pgTypes } from '../lib/storage.js';
 import type { BusEvent, EventBus } from './bus.js';
 
 const CHANNEL = 'roost_bus';

@@ -2,7 +2,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validationError } from '../protocol/errors.js';
-import { packageRoot } from '../protocol/paths.js';
+import { packageRoot } from '../lib/paths.js';
 import { DEFAULT_SANDBOX_LIMITS } from './host/sandbox.js';
 import type { LogFormat } from './log.js';
 

@@ -5,7 +5,7 @@
 // Advisory locks belong to the whole database, and an extension's own role may take any: the lock of a
 // name is derived with a kernel secret, so no extension can compute it to take (or hold off) another's.
 import type pg from 'pg';
-import { advisoryKey } from '../protocol/storage.js';
+import { advisoryKey } from '../lib/storage.js';
 
 interface Campaign {
   key: [number, number];

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { processTree, readOr } from './host/proc.js';
+import { processTree, readOr } from '../lib/proc.js';
 import type { Extension, ExtensionRegistry } from './host/registry.js';
 
 export interface MetricsSources {

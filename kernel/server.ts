@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import type { StopOptions } from '../protocol/child.js';
+import type { StopOptions } from '../lib/child.js';
 import { RoostError } from '../protocol/errors.js';
-import { packageRoot } from '../protocol/paths.js';
+import { packageRoot } from '../lib/paths.js';
 import { AuditLog } from './audit/log.js';
 import { Authenticator } from './auth/identity.js';
 import { clientAddresses } from './http/client-address.js';
@@ -37,7 +37,9 @@ import { McpTokens } from './mcp/tokens.js';
 import { KernelMetrics, sqliteSizes } from './metrics.js';
 import { Settings } from './settings.js';
 import { kernelSecret } from './storage/pg-roles.js';
+import { readManifestDirs } from './host/manifest.js';
 import { isPostgres, openKernelDatabase, pgRelays } from './storage/provision.js';
+import { carryRenamedExtensions } from './storage/renames.js';
 import { WsHub } from './ws/hub.js';
 import { MemoryTickets, SharedTickets } from './ws/tickets.js';
 
@@ -104,6 +106,9 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     listeners = new Listeners(config, { handler: httpAndMcp(kernel, front.koa), attach: (server) => ws.attach(server), onRefused: () => kernel.metrics.connectionRefused(), log });
     openFronts(kernel, listeners, closers);
     closers.push(followRemotePluginChanges(kernel.bus, kernel.registry, log));
+    for (const carried of await carryRenamedExtensions(config, db, await readManifestDirs(config.extensionDirs, () => undefined))) log('info', `extension renamed: ${carried} (its data carried)`);
+    // An extension renamed since the last start takes its data, grants and settings with it (storage/renames.ts).
+    for (const carried of await carryRenamedExtensions(config, db, await readManifestDirs(config.extensionDirs, () => undefined))) log('info', `extension renamed: ${carried} (its data carried)`);
     await kernel.registry.discover(config.extensionDirs);
     const loaded = kernel.registry.list().filter((ext) => ext.state !== 'unloaded').map((ext) => ext.manifest);
     const port = await listeners.listen(extraPorts(loaded, process.env));
@@ -214,7 +219,7 @@ function rateLimiterFor(config: ServerConfig, db: Knex, log: (level: string, mes
 
 /**
  * Splits what is left of the deadline between an extension's own exit once its stdin closes (it allows
- * itself 3 s, see extensions/_shared/extension.ts) and SIGTERM; SIGKILL follows.
+ * itself 3 s, see sdk/extension.ts) and SIGTERM; SIGKILL follows.
  */
 function stopGraces(deadline: number): StopOptions {
   const left = Math.max(200, deadline - Date.now() - DATABASE_CLOSE_MS);

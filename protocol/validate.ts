@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { validationError } from './errors.js';
-import { distDir, packageRoot, schemasDir } from './paths.js';
+import { distDir, packageRoot, schemasDir } from '../lib/paths.js';
 
 let shared: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();

@@ -32,8 +32,10 @@ async function jsonFiles(dir) {
 }
 
 const files = [...(await jsonFiles(join(root, 'schemas')))];
-for (const entry of await readdir(join(root, 'extensions'), { withFileTypes: true })) {
-  if (entry.isDirectory()) files.push(...(await jsonFiles(join(root, 'extensions', entry.name, 'schemas'))));
+for (const home of ['extensions', 'plugins']) {
+  for (const entry of await readdir(join(root, home), { withFileTypes: true })) {
+    if (entry.isDirectory()) files.push(...(await jsonFiles(join(root, home, entry.name, 'schemas'))));
+  }
 }
 
 await rm(join(root, 'dist', 'validators'), { recursive: true, force: true });

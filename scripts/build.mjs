@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 /** What the build reads: a change to any of them (a file added, edited or removed) makes dist stale. */
-const SOURCES = ['kernel', 'protocol', 'cli', 'extensions', 'schemas', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['kernel', 'protocol', 'cli', 'extensions', 'sdk', 'lib', 'plugins', 'schemas', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const STEPS = [
   ['compiling the TypeScript into dist/ (the longest step: a minute or more)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']],
   ['bundling each extension, plugin and the agent runner into one file', ['scripts/bundle-extensions.mjs']],

@@ -1,6 +1,6 @@
 // `npm run build`, after tsc: one bundled file per process entry of the in-tree extensions — each
 // [server] main, each [[commands]] binary and hook written in TypeScript, and the sessions agent
-// runner — at dist/bundles/<the source path>.js. protocol/paths.ts runnableEntry runs the bundle when
+// runner — at dist/bundles/<the source path>.js. lib/paths.ts runnableEntry runs the bundle when
 // it exists: a process then loads one file instead of a few hundred modules (see docs/architecture.md).
 import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { build } from 'esbuild';
 import { parse as parseToml } from 'smol-toml';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const extensionsDir = join(root, 'extensions');
+/** The homes of in-tree manifests: the server extensions and the bundled CLI plugins. */
+const MANIFEST_HOMES = ['extensions', 'plugins'];
 
 /**
  * Entries started as processes that no manifest names: the agent runner and its sandboxed file worker,
@@ -32,14 +33,16 @@ const EXTERNAL = [
 
 async function entries() {
   const out = new Set(EXTRA_ENTRIES);
-  for (const dirent of await readdir(extensionsDir, { withFileTypes: true })) {
-    if (!dirent.isDirectory() || dirent.name.startsWith('_')) continue;
-    const manifestFile = join(extensionsDir, dirent.name, 'plugin.toml');
-    if (!existsSync(manifestFile)) continue;
-    const manifest = parseToml(await readFile(manifestFile, 'utf8'));
-    const files = [manifest.server?.main, ...(manifest.commands ?? []).map((c) => c.binary), ...Object.values(manifest.hooks ?? {})];
-    for (const file of files) {
-      if (typeof file === 'string' && file.endsWith('.ts')) out.add(relative(root, join(extensionsDir, dirent.name, file)));
+  for (const home of MANIFEST_HOMES.map((h) => join(root, h))) {
+    for (const dirent of await readdir(home, { withFileTypes: true })) {
+      if (!dirent.isDirectory() || dirent.name.startsWith('_')) continue;
+      const manifestFile = join(home, dirent.name, 'plugin.toml');
+      if (!existsSync(manifestFile)) continue;
+      const manifest = parseToml(await readFile(manifestFile, 'utf8'));
+      const files = [manifest.server?.main, ...(manifest.commands ?? []).map((c) => c.binary), ...Object.values(manifest.hooks ?? {})];
+      for (const file of files) {
+        if (typeof file === 'string' && file.endsWith('.ts')) out.add(relative(root, join(home, dirent.name, file)));
+      }
     }
   }
   return [...out].sort();

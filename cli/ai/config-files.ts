@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse as parseToml } from 'smol-toml';
 import { RoostError } from '../../protocol/errors.js';
-import { PROVIDER_NAMES, type ProviderName } from '../../extensions/_shared/providers/types.js';
+import { PROVIDER_NAMES, type ProviderName } from '../../lib/providers/types.js';
 
 export interface AiTable {
   provider?: ProviderName;

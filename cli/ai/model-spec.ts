@@ -1,7 +1,7 @@
 // `--with-model` values: `provider:model`, or a bare model name for the active provider. Ollama tags
 // contain colons too (`llama3:8b`), so only a known provider name before the first colon selects one.
 import { usageError } from '../output.js';
-import { isProviderName, type ProviderName } from '../../extensions/_shared/providers/types.js';
+import { isProviderName, type ProviderName } from '../../lib/providers/types.js';
 
 export interface ModelChoice {
   provider: ProviderName;

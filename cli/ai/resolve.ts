@@ -10,9 +10,9 @@ import {
   normalizeOllamaHost,
   type ModelProvider,
   type ProviderName,
-} from '../../extensions/_shared/providers/index.js';
+} from '../../lib/providers/index.js';
 import { loadConfigFiles, type ConfigFile } from './config-files.js';
-import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
+import { findProjectRoot } from '../../lib/project/detect.js';
 
 export type ValueSource = 'flag' | 'env' | 'project' | 'home' | 'default';
 

@@ -1,6 +1,6 @@
 // `roost lanes create <name>`: a new lanes repository in ./<name>.
 import type { CommandHandler } from '../tree.js';
-import { TOKEN_HINT } from '../codehost.js';
+import { TOKEN_HINT } from '../vcshost.js';
 import { createLanesRepo } from '../lanes/repo-create.js';
 
 export const handler: CommandHandler = async ({ args }, ctx) => {

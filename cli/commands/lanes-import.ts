@@ -1,6 +1,6 @@
 // `roost lanes import <org>/<repo>`: make a shared lanes repository's lanes available here.
 import type { CommandHandler } from '../tree.js';
-import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
+import { findProjectRoot } from '../../lib/project/detect.js';
 import { importLanesRepo } from '../lanes/repo-import.js';
 
 export const handler: CommandHandler = async ({ args }, ctx) => {

@@ -1,6 +1,6 @@
 // `roost lanes list`: the lanes of this project, local and imported.
 import type { CommandHandler } from '../tree.js';
-import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
+import { findProjectRoot } from '../../lib/project/detect.js';
 import { loadLanes } from '../lanes/config.js';
 
 export const handler: CommandHandler = async (_input, ctx) => {

@@ -1,7 +1,7 @@
 // `roost lanes run <lane> [--dry-run]`: plans the whole lane (refusing cycles and unknown steps before
 // anything runs), then runs it and reports every step.
 import type { CommandHandler } from '../tree.js';
-import { detectProject } from '../../extensions/_shared/project/detect.js';
+import { detectProject } from '../../lib/project/detect.js';
 import { loadLanes } from '../lanes/config.js';
 import { executeLane } from '../lanes/execute.js';
 import { failingExitCode } from '../lanes/exit-code.js';

@@ -12,8 +12,8 @@ export const handler: CommandHandler = async ({ args, options }, ctx) => {
   const home = roostHome();
   if (options.defaults || options.community) {
     if (args.length > 0) throw usageError('plugins install takes either a source or --defaults/--community, not both');
-    const folders = [...(options.defaults ? DEFAULT_PLUGINS : []), ...(options.community ? COMMUNITY_PLUGINS : [])];
-    const { installed, refreshed } = await installBundled(home, folders, ctx.log);
+    const names = [...(options.defaults ? DEFAULT_PLUGINS : []), ...(options.community ? COMMUNITY_PLUGINS : [])];
+    const { installed, refreshed } = await installBundled(home, names, ctx.log);
     const all = [...installed, ...refreshed];
     return {
       data: { installed: installed.map(summary), refreshed: refreshed.map(summary) },

@@ -2,8 +2,8 @@
 import { RoostError } from '../../protocol/errors.js';
 import { usageError, type CommandResult } from '../output.js';
 import type { CommandHandler } from '../tree.js';
-import { detectProject, findTask, listTasks, taskArgv, type Project } from '../../extensions/_shared/project/detect.js';
-import { ROOT_MARKERS } from '../../extensions/_shared/project/stacks.js';
+import { detectProject, findTask, listTasks, taskArgv, type Project } from '../../lib/project/detect.js';
+import { ROOT_MARKERS } from '../../lib/project/stacks.js';
 import { palette } from '../colour.js';
 import { didYouMean } from '../suggest.js';
 import { shellQuote } from '../tasks/quote.js';

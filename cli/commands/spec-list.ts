@@ -3,12 +3,12 @@
 import { columns } from '../columns.js';
 import type { CliContext } from '../context.js';
 import { usageError, type CommandResult } from '../output.js';
-import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
-import { listProjectFiles } from '../../extensions/_shared/spec/files.js';
-import { PARALLEL_THRESHOLD, analyseProject } from '../../extensions/_shared/spec/indexer.js';
-import { buildProjectMap, type ProjectMap } from '../../extensions/_shared/spec/project-map.js';
+import { findProjectRoot } from '../../lib/project/detect.js';
+import { listProjectFiles } from '../../lib/spec/files.js';
+import { PARALLEL_THRESHOLD, analyseProject } from '../../lib/spec/indexer.js';
+import { buildProjectMap, type ProjectMap } from '../../lib/spec/project-map.js';
 import type { CommandInput } from '../tree.js';
-import { count } from '../../extensions/_shared/plural.js';
+import { count } from '../../lib/plural.js';
 
 const MAX_WORKERS = 64;
 

@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { usageError } from '../output.js';
-import { findTask, listTasks, taskArgv, type Project } from '../../extensions/_shared/project/detect.js';
+import { findTask, listTasks, taskArgv, type Project } from '../../lib/project/detect.js';
 import { shellQuote } from '../tasks/quote.js';
 import type { LaneDef, LaneSet, RunStepDef, StepDef } from './config.js';
 import { didYouMean } from '../suggest.js';

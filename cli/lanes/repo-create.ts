@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { codeHost, codeHostError } from '../codehost.js';
+import { codeHost, codeHostError } from '../vcshost.js';
 import { usageError } from '../output.js';
 import { git } from '../work/git.js';
 import { readLanesFile } from './config.js';

@@ -4,7 +4,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Manifest } from '../../kernel/host/manifest.js';
 import { RoostError } from '../../protocol/errors.js';
-import { runnableEntry } from '../../protocol/paths.js';
+import { runnableEntry } from '../../lib/paths.js';
 import { builtinCommands } from '../tree.js';
 import type { Registry } from './registry.js';
 

@@ -2,9 +2,8 @@
 // three (DEFAULT_PLUGINS), `plugins install --community` the community commands (COMMUNITY_PLUGINS).
 // They are linked, not cloned: the registry points at their in-tree folder and their compiled
 // commands run from dist/. They come with roost, so no approval is asked.
-import { join } from 'node:path';
 import { readManifest } from '../../kernel/host/manifest.js';
-import { packageRoot } from '../../protocol/paths.js';
+import { bundledDir } from './bundled.js';
 import { checkCommandNames, checkExecutables } from './checks.js';
 import { toEntry } from './install.js';
 import { readRegistry, writeRegistry, type RegistryEntry } from './registry.js';
@@ -18,15 +17,15 @@ export interface DefaultsResult {
   refreshed: RegistryEntry[];
 }
 
-export async function installBundled(home: string, folders: readonly string[], log: (line: string) => void): Promise<DefaultsResult> {
+export async function installBundled(home: string, names: readonly string[], log: (line: string) => void): Promise<DefaultsResult> {
   const registry = await readRegistry(home);
   const result: DefaultsResult = { installed: [], refreshed: [] };
   let plugins = registry.plugins;
-  for (const folder of folders) {
-    const manifest = await readManifest(join(packageRoot, 'extensions', folder));
+  for (const name of names) {
+    const manifest = await readManifest(bundledDir(name));
     checkCommandNames(manifest, { version: 1, plugins });
     checkExecutables(manifest);
-    const entry = toEntry(manifest, `builtin:${folder}`, true);
+    const entry = toEntry(manifest, `builtin:${name}`, true);
     const existing = plugins.find((p) => p.name === manifest.name);
     if (existing && !existing.linked) {
       log(`roost: ${manifest.name} is installed from ${existing.source}; leaving it as it is`);

@@ -7,6 +7,7 @@ import { PROTOCOL } from '../../protocol/messages.js';
 import { RoostError } from '../../protocol/errors.js';
 import { schemaValidator, describeErrors } from '../../protocol/validate.js';
 import { writeJsonAtomic } from './atomic.js';
+import { relinked } from './bundled.js';
 import { registryFile } from './home.js';
 
 export interface PluginCommand {
@@ -63,7 +64,8 @@ export async function readRegistry(home: string): Promise<Registry> {
   if (!check(data)) {
     throw new RoostError('VALIDATION_ERROR', `${file} is damaged (${describeErrors(check.errors ?? [], 'registry')}); repair it or remove it and reinstall the plugins`);
   }
-  return data as Registry;
+  const registry = data as Registry;
+  return { ...registry, plugins: registry.plugins.map(relinked) };
 }
 
 export function writeRegistry(home: string, registry: Registry): Promise<void> {

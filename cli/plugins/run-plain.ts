@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import type { CancelCause } from '../../kernel/host/dialects/dialect.js';
 import { sandboxedPid } from '../../kernel/host/sandbox.js';
-import type { ChildExit } from '../../protocol/child.js';
+import type { ChildExit } from '../../lib/child.js';
 
 export interface RunningPlugin {
   exited: Promise<ChildExit>;

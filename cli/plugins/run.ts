@@ -9,7 +9,7 @@ import { constants } from 'node:os';
 import { PluginProcess } from '../../kernel/host/plugin-process.js';
 import { RoostError } from '../../protocol/errors.js';
 import { PROTOCOL, type ProjectInfo } from '../../protocol/messages.js';
-import { packageRoot, runnableEntry } from '../../protocol/paths.js';
+import { packageRoot, runnableEntry } from '../../lib/paths.js';
 import type { Question } from '../context.js';
 import { projectInfo } from './project-info.js';
 import { entryManifest, withSandboxGrant, type RegistryEntry } from './registry.js';

@@ -4,7 +4,7 @@
 // so installing bubblewrap takes effect at once.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readOr } from '../../kernel/host/proc.js';
+import { readOr } from '../../lib/proc.js';
 import { findSandboxTools, type SandboxTools } from '../../kernel/host/sandbox-tools.js';
 import { writeJsonAtomic } from './atomic.js';
 

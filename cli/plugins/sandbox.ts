@@ -12,11 +12,11 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOr } from '../../kernel/host/proc.js';
+import { readOr } from '../../lib/proc.js';
 import { DEFAULT_SANDBOX_LIMITS, sandboxArgv } from '../../kernel/host/sandbox.js';
 import type { SandboxTools } from '../../kernel/host/sandbox-tools.js';
-import { existing } from '../../protocol/bwrap.js';
-import { packageRoot } from '../../protocol/paths.js';
+import { existing } from '../../lib/bwrap.js';
+import { packageRoot } from '../../lib/paths.js';
 import { pluginDataFile } from './home.js';
 import { sandboxTools } from './sandbox-probe.js';
 import { shadowsPrivate, toolchainDirs } from './toolchains.js';
@@ -24,7 +24,7 @@ import type { RegistryEntry } from './registry.js';
 
 let tools: SandboxTools | undefined;
 
-/** /etc beyond the runtime's (protocol/bwrap.ts): git's system configuration. */
+/** /etc beyond the runtime's (lib/bwrap.ts): git's system configuration. */
 const EXTRA_ETC = ['/etc/gitconfig'];
 
 export interface PluginBox {

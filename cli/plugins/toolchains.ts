@@ -3,7 +3,7 @@
 // where the common toolchains keep their binaries and sources under the home folder. Never a dotfile
 // or a folder that holds credentials: cargo's credentials sit next to bin/ and registry/, not in them.
 import { dirname, isAbsolute, join } from 'node:path';
-import { existing, RUNTIME_DIRS, within } from '../../protocol/bwrap.js';
+import { existing, RUNTIME_DIRS, within } from '../../lib/bwrap.js';
 
 /** Under the home folder, when their variable does not say where (TOOLCHAIN_VARIABLES in plugin-env.ts). */
 const HOME_TOOLCHAINS: Array<{ variable?: string; dir: string; parts?: string[] }> = [

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { toRoostError } from '../../protocol/errors.js';
 import type { ModelChoice } from '../ai/model-spec.js';
 import type { AiConfig } from '../ai/resolve.js';
-import type { ProviderName, Usage } from '../../extensions/_shared/providers/index.js';
+import type { ProviderName, Usage } from '../../lib/providers/index.js';
 import { parseFindings, type Finding } from './findings.js';
 import { REVIEW_SYSTEM_PROMPT, reviewMessages } from './prompt.js';
 import type { ReviewTarget } from './target.js';

@@ -1,5 +1,5 @@
 // The words sent to every panel member. Each member gets the same prompt so their findings compare.
-import type { TextMessage as ChatMessage } from '../../extensions/_shared/providers/index.js';
+import type { TextMessage as ChatMessage } from '../../lib/providers/index.js';
 import type { ReviewTarget } from './target.js';
 
 export const REVIEW_SYSTEM_PROMPT = [

@@ -4,7 +4,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { RoostError } from '../../protocol/errors.js';
-import { findProjectRoot } from '../../extensions/_shared/project/detect.js';
+import { findProjectRoot } from '../../lib/project/detect.js';
 import { usageError } from '../output.js';
 
 /** Above this a file is not sent whole (for --file) or is skipped (an untracked file in a diff). */

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { taskArgv, type Project, type ResolvedTask } from '../../extensions/_shared/project/detect.js';
+import { taskArgv, type Project, type ResolvedTask } from '../../lib/project/detect.js';
 
 export interface Fallback {
   task: ResolvedTask;

@@ -1,7 +1,7 @@
 // `roost run <task> --workspace <package>` and `--workspaces`: a task of one package of a JavaScript
 // workspace, or of every package that has it, one after the other in dependency order. The first
 // failure stops the run and its exit code is roost's.
-import { detectProject, findTask, taskArgv } from '../../extensions/_shared/project/detect.js';
+import { detectProject, findTask, taskArgv } from '../../lib/project/detect.js';
 import { RoostError } from '../../protocol/errors.js';
 import { palette } from '../colour.js';
 import type { CliContext } from '../context.js';

@@ -2,9 +2,9 @@
 // branch and the commit template) and remembers it on the branch; `work push` opens the pull request that
 // closes it. The repository is the one `origin` names (owner/repo from its URL, as the github plugin reads it).
 import type { Octokit } from '@octokit/rest';
-import { parseRemote } from '../../extensions/github/repo.js';
+import { parseRemote } from '../../plugins/github/repo.js';
 import { RoostError } from '../../protocol/errors.js';
-import { codeHost, codeHostError } from '../codehost.js';
+import { codeHost, codeHostError } from '../vcshost.js';
 import { git, gitTry } from './git.js';
 
 export interface LinkedIssue {

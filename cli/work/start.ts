@@ -4,7 +4,7 @@ import type { CliContext } from '../context.js';
 import { usageError } from '../output.js';
 import { branchName, slug } from './branch.js';
 import { changedPaths, currentBranch, git, gitTry, refExists, remoteUrl, repoRoot } from './git.js';
-import { TOKEN_HINT } from '../codehost.js';
+import { TOKEN_HINT } from '../vcshost.js';
 import { runPrePushHooks } from './hooks.js';
 import { readIssue, rememberIssue } from './issue.js';
 

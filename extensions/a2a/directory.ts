@@ -1,7 +1,7 @@
 // svc_agent_directory: the agents of every registered remote, each with its A2A card (a remote's list is
 // cached for a minute, per tenant and remote; a change to the remote forgets it), and the agents other
 // servers offer in the marketplace's federation, when the marketplace is loaded.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { checkCard, type AgentCard } from './card.js';
 import { connect, getJson } from './remote-client.js';
 import { RemoteStore, type Remote } from './remotes.js';

@@ -1,4 +1,4 @@
-import type { Migration } from '../../protocol/storage.js';
+import type { Migration } from '../../lib/storage.js';
 
 export const migrations: Migration[] = [
   {
@@ -19,7 +19,7 @@ export const migrations: Migration[] = [
         t.string('updated_at').notNullable();
         t.primary(['tenant_id', 'id']);
       });
-      // Other servers this tenant talks to; api_key_sealed is sealed (extensions/_shared/sealed.ts).
+      // Other servers this tenant talks to; api_key_sealed is sealed (sdk/sealed.ts).
       await db.schema.createTable('a2a_remotes', (t) => {
         t.string('id').primary();
         t.string('tenant_id').notNullable();

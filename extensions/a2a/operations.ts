@@ -2,7 +2,7 @@
 // tasks: send a message (a new task, or a new turn of its context), read a task, the errors by their A2A
 // codes. Each version maps its own shapes onto these (jsonrpc.ts for 0.3, v1.ts for 1.0).
 import { resolveAgent } from '../agents/contract.js';
-import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
+import type { ExtensionContext, RouteRequest } from '../../sdk/extension.js';
 import { cancelTask, currentTask, startTask } from './run-tasks.js';
 import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 

@@ -1,12 +1,12 @@
 // Talking to other servers: connections to registered remotes (their key opened, within the tenant's
 // reach) and fetching agent cards. Running a task on a remote is rpc-client.ts.
 import { RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { checkCard, type AgentCard } from './card.js';
-import { parseHttpUrl, request, type OutboundReply, type Reach } from '../_shared/outbound.js';
-import { portOf, reachFor, reachPolicy } from '../_shared/reach.js';
+import { parseHttpUrl, request, type OutboundReply, type Reach } from '../../sdk/outbound.js';
+import { portOf, reachFor, reachPolicy } from '../../sdk/reach.js';
 import { RemoteStore, type Remote } from './remotes.js';
-import { Sealer } from '../_shared/sealed.js';
+import { Sealer } from '../../sdk/sealed.js';
 
 const CARD_MAX_BYTES = 256 * 1024;
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -17,7 +17,7 @@ export interface Connection {
   remote: Remote | null;
   base: string;
   headers: Record<string, string>;
-  /** Where requests for this tenant may go, registered remote or not (extensions/_shared/reach.ts). */
+  /** Where requests for this tenant may go, registered remote or not (sdk/reach.ts). */
   reachOf: (url: URL) => Reach;
 }
 

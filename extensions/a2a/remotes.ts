@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 
 export interface Remote {
   id: string;

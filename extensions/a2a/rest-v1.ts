@@ -6,8 +6,8 @@
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { scanJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { RouteReply } from '../../protocol/messages.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import { checkVersion } from './jsonrpc.js';
 import { RpcError, cancel, getTask, type Endpoint } from './operations.js';
 import { sendMessageV1, toV1Task } from './v1.js';

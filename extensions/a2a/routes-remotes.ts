@@ -1,19 +1,19 @@
 // /api/a2a/remotes: the servers a tenant talks to over A2A. Anyone of the tenant may list them; only an
 // owner registers, changes or removes one. A remote is reached within the tenant's reach like any URL
-// (extensions/_shared/reach.ts): one whose address is outside it is refused when registered. The API key
+// (sdk/reach.ts): one whose address is outside it is refused when registered. The API key
 // is write-only.
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { schema } from './context.js';
 import { forgetDirectory } from './directory.js';
-import { blockedAddress, parseHttpUrl, refusedAddress } from '../_shared/outbound.js';
-import { portOf, reachFor, reachPolicy } from '../_shared/reach.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import { blockedAddress, parseHttpUrl, refusedAddress } from '../../sdk/outbound.js';
+import { portOf, reachFor, reachPolicy } from '../../sdk/reach.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { RemoteStore, baseOf } from './remotes.js';
-import { Sealer } from '../_shared/sealed.js';
+import { Sealer } from '../../sdk/sealed.js';
 
 /** The remote's base URL, refused (403) when it names an address the tenant may not reach; a name is checked again as it resolves. */
 function remoteUrl(ctx: ExtensionContext, tenantId: string, raw: string): string {

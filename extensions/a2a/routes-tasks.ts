@@ -2,8 +2,8 @@
 // Authentication is the server's own bearer API key; tasks are scoped to the key's tenant.
 import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, ok } from '../../sdk/http.js';
 import { schema } from './context.js';
 import { cancelTask, currentTask, startTask } from './run-tasks.js';
 import { TaskStore, toA2ATask } from './tasks.js';

@@ -1,5 +1,5 @@
 // Every route this extension declares in plugin.toml, keyed as declared.
-import type { RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../../sdk/extension.js';
 import { A2A_BINDING } from '../agents/contract.js';
 import { serveJsonRpc } from './jsonrpc.js';
 import { restRoutes } from './rest-v1.js';

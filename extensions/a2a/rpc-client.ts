@@ -5,8 +5,8 @@
 // elsewhere is refused. A remote registered without a key is called without an Authorization header.
 import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { parseHttpUrl, request } from '../_shared/outbound.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { parseHttpUrl, request } from '../../sdk/outbound.js';
 import { checkCard, type AgentCard } from './card.js';
 import { REQUEST_TIMEOUT_MS, WELL_KNOWN_CARD, connect, describe, getJson, type Connection } from './remote-client.js';
 import { RemoteStore } from './remotes.js';

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { RoostError, conflict, validationError } from '../../protocol/errors.js';
 import { agentsClient, agentsError, resolveAgent, type AgentRef } from '../agents/contract.js';
 import { continueConversation, deliverPrompt, waitForReply } from '../sessions/contract-reply.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { upstreamError, type CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { upstreamError, type CallAs } from '../../sdk/host-client.js';
 import { sessionsClient } from '../sessions/contract.js';
 import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 

@@ -4,8 +4,8 @@
 // whenever the card does: the card is served by the extension that serves them. One card for both A2A
 // versions: 0.3 clients read `url`/`preferredTransport`/`additionalInterfaces`, 1.0 clients read
 // `supportedInterfaces` (each interface with its binding and version; the first, 1.0's JSON-RPC, preferred).
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import { A2A_BINDING, a2aInterfaces } from '../agents/contract.js';
 
 export const serveServerCard: RouteHandler = async (req, ctx) => {

@@ -1,6 +1,6 @@
 // MCP tools of A2A: discover a card, run a task on a remote server, list the agents of registered remotes.
 import { validate } from '../../protocol/validate.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { schema } from './context.js';
 import { agentDirectory } from './directory.js';
 import { discoverCard } from './remote-client.js';

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, validationError } from '../../protocol/errors.js';
-import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { containing, likeClause, paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 
 export interface Bundle {
   id: string;

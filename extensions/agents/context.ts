@@ -3,12 +3,12 @@
 import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { BundleStore } from './bundles.js';
 import { MessageStore } from './messages.js';
 import { PersonaStore } from './personas.js';
 import { AgentStore, type Agent } from './store.js';
-import { requireRole } from '../_shared/roles.js';
+import { requireRole } from '../../sdk/roles.js';
 import { agentTopic } from './contract.js';
 
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);

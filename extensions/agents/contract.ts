@@ -4,7 +4,7 @@
 // Callers import this module instead of writing an agents URL; it imports nothing of the extension's
 // internals (the extension types its handlers with it).
 import { notFound } from '../../protocol/errors.js';
-import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../_shared/host-client.js';
+import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../../sdk/host-client.js';
 
 const seg = encodeURIComponent;
 

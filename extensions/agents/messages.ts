@@ -3,8 +3,8 @@
 // is filled only when a message is also sent on-chain (the chainchat layer), which nothing does yet.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import type { AgentMessage, NewAgentMessage as NewMessage } from './contract.js';
 
 

@@ -2,8 +2,8 @@
 import { notFound, validationError } from '../../protocol/errors.js';
 import { RawJson } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { PlansClient } from '../plans/contract.js';
 import { announce, mustGetAgent, requireOwner, schema, stores } from './context.js';
 import type { Archetype } from './personas.js';

@@ -1,8 +1,8 @@
 // /api/skill-bundles CRUD and the built-in presets.
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import type { BundleInput } from './bundles.js';
 import { schema, stores } from './context.js';
 import { PRESETS, presetNamed } from './presets.js';

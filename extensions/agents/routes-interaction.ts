@@ -2,8 +2,8 @@
 // extension delivers them and records them here), the MCP HTTP list, and the composed runtime view the
 // sessions extension reads (internal routes: reachable only through `call`).
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, ok, page, queryString } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, ok, page, queryString } from '../../sdk/http.js';
 import { notFound, validationError } from '../../protocol/errors.js';
 import { agentCard } from './card.js';
 import { mustGetAgent, schema, stores } from './context.js';

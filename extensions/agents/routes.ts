@@ -1,5 +1,5 @@
 // Every route this extension declares in plugin.toml, keyed as declared.
-import type { RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../../sdk/extension.js';
 import { agentRoutes } from './routes-agents.js';
 import { bundleRoutes } from './routes-bundles.js';
 import { interactionRoutes } from './routes-interaction.js';

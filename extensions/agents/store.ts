@@ -3,11 +3,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict } from '../../protocol/errors.js';
-import { containing, likeClause, type PageRequest } from '../_shared/db.js';
-import { fromRow, pagedJson, type JsonPage, type Shape } from '../_shared/json-shape.js';
-import { PROVIDER_DEFAULTS } from '../_shared/providers/defaults.js';
-import { ECHO_MODEL } from '../_shared/providers/echo.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { containing, likeClause, type PageRequest } from '../../sdk/db.js';
+import { fromRow, pagedJson, type JsonPage, type Shape } from '../../sdk/json-shape.js';
+import { PROVIDER_DEFAULTS } from '../../lib/providers/defaults.js';
+import { ECHO_MODEL } from '../../lib/providers/echo.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import type { AgentRecord } from './contract.js';
 
 /** `echo`: the built-in provider that answers with the prompt (self-tests; chosen only explicitly). */

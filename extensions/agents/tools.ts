@@ -1,5 +1,5 @@
 // MCP tools over agents, and the MCP HTTP API route that answers the same.
-import type { ExtensionContext, ToolHandler } from '../_shared/extension.js';
+import type { ExtensionContext, ToolHandler } from '../../sdk/extension.js';
 import { AgentStore } from './store.js';
 
 const MAX_LISTED = 200;

@@ -1,7 +1,7 @@
 // The analytics extension: statistics kept from the sessions.lifecycle and credits.spent events.
 import { validationError } from '../../protocol/errors.js';
-import { runExtension, type ExtensionContext, type RouteRequest } from '../_shared/extension.js';
-import { ok, queryString } from '../_shared/http.js';
+import { runExtension, type ExtensionContext, type RouteRequest } from '../../sdk/extension.js';
+import { ok, queryString } from '../../sdk/http.js';
 import { migrations } from './migrations.js';
 import { record } from './record.js';
 import { agentsClient } from '../agents/contract.js';

@@ -1,7 +1,7 @@
 // The api-docs extension: GET /api/openapi.json, rendered on each request from the route table the
 // kernel declares (`route_table`), so loading or unloading an extension changes the document at once.
-import { runExtension } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import { runExtension } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import type { RouteTableReply } from '../../protocol/messages.js';
 import { openApiDocument } from './document.js';
 

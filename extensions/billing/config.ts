@@ -3,8 +3,8 @@
 // credentials, which are settings too: no other extension can read them.
 import Stripe from 'stripe';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting, stringSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting, stringSetting } from '../../sdk/settings.js';
 
 export interface BillingConfig {
   /** Stripe price id of each paid plan's flat monthly fee. */

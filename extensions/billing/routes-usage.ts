@@ -3,8 +3,8 @@
 // running total: the meter aggregates with `last`, and the event's identifier and Idempotency-Key name
 // that total, so reading (or retrying) twice reports it once.
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { ok, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { ok, queryString } from '../../sdk/http.js';
 import { CreditsClient } from '../credits/contract.js';
 import { PlansClient } from '../plans/contract.js';
 import { requireReader } from './access.js';

@@ -1,7 +1,7 @@
 // From what Stripe says to what plans and the kernel enforce: a paying subscription puts the tenant on its
 // plan, anything else on free; a failed payment marks it past due, and read-only once the grace period ends.
 import type Stripe from 'stripe';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { PlansClient } from '../plans/contract.js';
 import type { BillingConfig } from './config.js';
 import { isoFromUnix } from './numbers.js';

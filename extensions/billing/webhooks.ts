@@ -4,8 +4,8 @@
 // period ends) and a paid invoice lifts that.
 import Stripe from 'stripe';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import { billingConfig, webhookSecret, type BillingConfig } from './config.js';
 import { isoFromUnix, num } from './numbers.js';
 import { BillingStore, type SubscriptionRow } from './store.js';

@@ -6,8 +6,8 @@
 // bridge answers within seconds "sent" or "queued" (it goes out when the chat service takes it), and the
 // same session sending the same message again within ten minutes gets that status, not a second message.
 import { createHash } from 'node:crypto';
-import { runExtension, type ToolHandler } from '../_shared/extension.js';
-import type { HostClient } from '../_shared/host-client.js';
+import { runExtension, type ToolHandler } from '../../sdk/extension.js';
+import type { HostClient } from '../../sdk/host-client.js';
 
 const PREFIX = '/api/internal/bridges/';
 const LIST_ROUTE = /^\/api\/internal\/bridges\/([a-z][a-z0-9-]*)\/conversations$/;

@@ -3,7 +3,7 @@
 import algosdk from 'algosdk';
 import type { Knex } from 'knex';
 import type { KeyObject } from 'node:crypto';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 import type { Network } from './config.js';
 import { accountX25519, memoryKey } from './keys.js';
 

@@ -2,7 +2,7 @@
 // /agent; the privileged ones (/approve, /deny, /answer, /grant, /allow) are the owner's addresses' only.
 // Every answer goes back on-chain.
 import algosdk from 'algosdk';
-import { resolveEscalation } from '../_shared/bridge/escalations.js';
+import { resolveEscalation } from '../../sdk/bridge/escalations.js';
 import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { Account } from './accounts.js';
 import { agentOf } from './conversation.js';

@@ -1,7 +1,7 @@
 // Chainchat's settings: ROOST_EXT_CHAINCHAT_* (the kernel also hands over ROOST_ALGOD_URL,
 // ROOST_INDEXER_URL and ROOST_ALGOD_TOKEN as ALGOD_URL, INDEXER_URL, ALGOD_TOKEN). Read once at start.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting, stringSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting, stringSetting } from '../../sdk/settings.js';
 import { validationError } from '../../protocol/errors.js';
 
 export type Network = 'testnet' | 'mainnet';

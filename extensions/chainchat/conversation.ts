@@ -3,7 +3,7 @@
 // turn runs, the session's approvals go on-chain with a short id to answer with /approve or /deny.
 // Every reply, approval and error goes back on-chain; a turn's cost comes off the participant's credits.
 import { askAgent } from '../sessions/contract-reply.js';
-import { describeEscalation, watchEscalations, type Escalation } from '../_shared/bridge/escalations.js';
+import { describeEscalation, watchEscalations, type Escalation } from '../../sdk/bridge/escalations.js';
 import type { Account } from './accounts.js';
 import type { Standing } from './inbound.js';
 import { sendText } from './outbound.js';

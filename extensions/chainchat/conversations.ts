@@ -2,7 +2,7 @@
 // first used, its credits, and its messages (content sealed; the txids that carried them).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 
 export interface Participant {
   tenantId: string;

@@ -1,7 +1,7 @@
 // Chainchat: on-chain messaging on Algorand. Messages travel end-to-end encrypted in transaction notes,
 // with pre-shared-key contacts and an allowlist; each participant talks to an agent in a keep-alive
 // session. Memories can be sent on-chain and read back.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { migrations } from './migrations.js';
 import { Poller } from './poller.js';
 import { routes } from './routes.js';

@@ -1,4 +1,4 @@
-import type { Migration } from '../../protocol/storage.js';
+import type { Migration } from '../../lib/storage.js';
 
 export const migrations: Migration[] = [
   {

@@ -2,7 +2,7 @@
 // grace period ends) and each PSK contact's own key. A note names its key by id (envelope.keyIdOf).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 import { keyIdOf } from './envelope.js';
 import { newPsk } from './keys.js';
 

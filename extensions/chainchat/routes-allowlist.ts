@@ -2,9 +2,9 @@
 // added and changed by owners only.
 import { conflict, notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { mustBeAddress } from './addresses.js';
 import { schema } from './routes.js';
 import { getState } from './state.js';

@@ -3,9 +3,9 @@
 // carries a short id the owner answers with /answer <id> <text>.
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { deliverSchema, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import { deliverSchema, withPriority, type DeliverBody } from '../../sdk/bridge/contract.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import { mustBeAddress } from './addresses.js';
 import { sendText } from './outbound.js';
 import { getState } from './state.js';

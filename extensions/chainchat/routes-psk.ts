@@ -1,9 +1,9 @@
 // PSK contacts and the exchange URI. URIs carry secret keys: only operators and owners read them.
 import { notFound, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, noContent, ok, page } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, noContent, ok, page } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { mustBeAddress } from './addresses.js';
 import type { Contact } from './contacts.js';
 import { formatPskUri, qrImages } from './psk-uri.js';

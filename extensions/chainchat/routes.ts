@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { conflict, forbidden, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { mustBeAddress } from './addresses.js';
 import type { Network } from './config.js';
 import { backfill } from './onchain-memories.js';

@@ -1,6 +1,6 @@
 // Chainchat's parts, built once at start-up and shared by its routes, tools and poller.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { Sealer } from '../_shared/sealed.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { Sealer } from '../../sdk/sealed.js';
 import { Accounts, type Account } from './accounts.js';
 import { Allowlist } from './allowlist.js';
 import { Chain } from './chain.js';

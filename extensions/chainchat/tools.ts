@@ -1,7 +1,7 @@
 // MCP tools: memories on-chain (the calling agent's own) and PSK contacts by name.
 import { RoostError } from '../../protocol/errors.js';
 import type { ToolMessage } from '../../protocol/messages.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { promote, readOnchain, syncOnchain } from './onchain-memories.js';
 import { getState } from './state.js';
 

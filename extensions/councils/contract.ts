@@ -2,8 +2,8 @@
 // for the launch; reputation reads a launch's votes; references are checked through its read route)
 // and with the subscribers of its events. It imports nothing of councils' own code; councils types its
 // handlers and its stage words with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const COUNCILS_ROUTES = {
   get: 'GET /api/councils/:id',

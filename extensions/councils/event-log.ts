@@ -2,7 +2,7 @@
 // one sequence per launch. Each is stored, audited and published on `council-launch.{id}`, where the
 // WebSocket subscribers of the launch get it; the replay route and the REST lists serve the same objects.
 import type { Knex } from 'knex';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Stage } from './launch-store.js';
 
 export type MessageKind = 'response' | 'discussion' | 'review' | 'synthesis' | 'chat_question' | 'chat_answer';

@@ -2,8 +2,8 @@
 // on the stored stage, so an abort racing the runner always leaves one consistent stage.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import type { Council } from './council-store.js';
 import { LAUNCH_STAGES, type LaunchStage } from './contract.js';
 

@@ -1,8 +1,8 @@
 // Starting a launch (from the REST route and from svc_launch_council alike), and what a launch looks
 // like from outside: its members without the bookkeeping, and, in detail, the votes with their reasons.
 import { notFound } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
 import { CouncilStore } from './council-store.js';
 import { EventLog } from './event-log.js';
 import { LaunchStore, type Launch } from './launch-store.js';

@@ -1,5 +1,5 @@
 // The councils extension: councils of agents, their launches run stage by stage, resumed after a restart.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
 import { launches } from './runner.js';

@@ -1,7 +1,7 @@
 // Members seen from the outside: agents checked through the agents routes (as the caller, so another
 // tenant's agent is unknown), and their credits checked through the credits routes before a stage.
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
 import { CreditsClient } from '../credits/contract.js';
 import { agentsClient } from '../agents/contract.js';
 import { sessionsClient } from '../sessions/contract.js';

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { conflict, notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { isUniqueViolation } from '../_shared/db.js';
-import { created, noContent, ok, page } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { isUniqueViolation } from '../../sdk/db.js';
+import { created, noContent, ok, page } from '../../sdk/http.js';
 import { CouncilStore, DEFAULT_MEMBER_TIMEOUT_SECONDS, DEFAULT_TEMPLATE, defaultQuorum, type Council, type CouncilInput } from './council-store.js';
 import { LaunchStore } from './launch-store.js';
 import { launchCouncil, launchView } from './launching.js';

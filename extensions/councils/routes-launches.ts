@@ -2,9 +2,9 @@
 import { conflict, notFound, toRoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import { askAgent, type AgentReply, type AskInput } from '../sessions/contract-reply.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { ok, page, queryString } from '../_shared/http.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { ok, page, queryString } from '../../sdk/http.js';
 import { EventLog } from './event-log.js';
 import { LaunchStore, type Launch } from './launch-store.js';
 import { launchDetail, launchView } from './launching.js';

@@ -1,5 +1,5 @@
 // Every route of the extension, keyed as the manifest declares them.
-import type { RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../../sdk/extension.js';
 import { councilRoutes } from './routes-councils.js';
 import { launchRoutes } from './routes-launches.js';
 

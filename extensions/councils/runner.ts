@@ -3,7 +3,7 @@
 // compare-and-set on the stored stage, stored with its stage-change event in one transaction, and the
 // state on disk is all a restarted server needs to take a launch up again at its stage.
 import { conflict, notFound, toRoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { EventLog, type EventInput } from './event-log.js';
 import { ACTIVE_STAGES, LaunchStore, type Launch, type LaunchPatch, type Stage, type StageState } from './launch-store.js';
 import { stopSession } from './members.js';

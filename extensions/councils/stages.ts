@@ -4,7 +4,7 @@
 // question sent before a restart is awaited again rather than sent twice (the pending step).
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { askAgent, waitForReply } from '../sessions/contract-reply.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { EventLog, type MessageKind } from './event-log.js';
 import { LaunchStore, type Launch, type Member } from './launch-store.js';
 import { releaseTurns, reserveTurns, stopSession, type StageCredits } from './members.js';

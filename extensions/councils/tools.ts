@@ -1,7 +1,7 @@
 // svc_launch_council: an agent convenes a council of its tenant; it gets the launch id at once, or with
 // wait=true the final answer and the votes once the launch ends (or where it stands when time runs out).
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, ToolHandler } from '../_shared/extension.js';
+import type { ExtensionContext, ToolHandler } from '../../sdk/extension.js';
 import { ACTIVE_STAGES, LaunchStore } from './launch-store.js';
 import { launchCouncil, launchDetail } from './launching.js';
 import { schema } from './routes-councils.js';

@@ -2,8 +2,8 @@
 // address comes from GET /api/agents/:id (as the caller, so tenants stay apart), and a wallet seen
 // for the first time is opened here with the tenant's initial grant.
 import { notFound, RoostError } from '../../protocol/errors.js';
-import type { CallAs } from '../_shared/host-client.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { announceBalance } from './announce.js';
 import { ConfigStore } from './config.js';
 import { Ledger, type Wallet } from './ledger.js';

@@ -1,6 +1,6 @@
 // Every balance change is announced on the agent's stream: {type: "agent_balance", agentId, wallet,
 // balance}, delivered to WebSocket clients of the same tenant subscribed with {agentId}.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { BalanceChange } from './ledger.js';
 import { agentTopic } from '../agents/contract.js';
 

@@ -1,8 +1,8 @@
 // The credits extension's contract with its callers (sessions, councils, marketplace, billing,
 // schedules): the routes they call, what those take and answer, and the event credits emits. It imports
 // nothing of credits' own code; credits types its handlers with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const CREDITS_ROUTES = {
   balance: 'GET /api/agents/:id/balance',

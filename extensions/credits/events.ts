@@ -1,7 +1,7 @@
 // Bus events from the agents extension (agent.* topics, type agent_updated): a new agent gets its
 // wallet (with the initial grant) at once, a rename follows, a deletion marks the wallet. The ledger
 // itself is kept: it is the history of what was granted and spent.
-import type { EventHandler } from '../_shared/extension.js';
+import type { EventHandler } from '../../sdk/extension.js';
 import { openWallet } from './agents-client.js';
 import { Ledger } from './ledger.js';
 

@@ -1,6 +1,6 @@
 // Holds that are never committed or released (a crashed session, a lost connection) are released when
 // they expire: here on a timer, and also lazily whenever the wallet's balance is read or reserved.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { announceBalance } from './announce.js';
 import { Reservations } from './reservations.js';
 

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 import { num, safeSum } from './amounts.js';
-import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { containing, likeClause, paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 
 export type Kind = 'grant' | 'fund' | 'reward' | 'reserve' | 'release' | 'commit' | 'spend' | 'escrow_hold' | 'escrow_release' | 'escrow_refund';
 

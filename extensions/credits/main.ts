@@ -1,6 +1,6 @@
 // The credits extension: wallet ledgers, reservations around agent turns, daily spending and caps,
 // the per-tenant credit configuration; MCP credit tools; WebSocket agent_reward; agent_balance events.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { onAgentEvent } from './events.js';
 import { migrations } from './migrations.js';
 import { startExpirySweep, stopExpirySweep } from './expiry.js';

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { num, safeSum } from './amounts.js';
 import type { Wallet } from './ledger.js';
 import { PlansClient } from '../plans/contract.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 
 const MICRO = 1_000_000;
 

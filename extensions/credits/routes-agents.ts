@@ -1,8 +1,8 @@
 // Credits seen from an agent: balance, funding, daily spending and the daily spending cap.
 import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { noContent, ok, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { noContent, ok, queryString } from '../../sdk/http.js';
 import { todayUtc } from './amounts.js';
 import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
@@ -10,7 +10,7 @@ import { CREDITS_ROUTES, type BalanceReply } from './contract.js';
 import { Ledger } from './ledger.js';
 import { requireMonthlyRoom } from './monthly.js';
 import { Reservations } from './reservations.js';
-import { requireRole } from '../_shared/roles.js';
+import { requireRole } from '../../sdk/roles.js';
 import { schema } from './schemas.js';
 import { Spending } from './spending.js';
 

@@ -1,8 +1,8 @@
 // Internal escrow routes (reachable only through `call`), for the marketplace: hold credits of one of the
 // caller's agents for a payee agent (of any tenant), then release them to the payee or refund them.
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, ok } from '../../sdk/http.js';
 import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Escrows } from './escrow.js';

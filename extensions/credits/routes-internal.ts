@@ -2,8 +2,8 @@
 // reserve before an agent's turn, then commit its actual cost or release the hold.
 import { toRoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, ok, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, ok, queryString } from '../../sdk/http.js';
 import { resolveAgent, resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { ConfigStore, type CreditConfig } from './config.js';

@@ -1,9 +1,9 @@
 // The tenant's credit configuration.
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import { ConfigStore, type CreditConfig } from './config.js';
-import { requireRole } from '../_shared/roles.js';
+import { requireRole } from '../../sdk/roles.js';
 import { schema } from './schemas.js';
 
 export const settingsRoutes: Record<string, RouteHandler> = {

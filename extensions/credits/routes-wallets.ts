@@ -1,13 +1,13 @@
 // Wallets of the tenant: the summary with balances, a wallet's ledger entries, owner grants.
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok, page, queryString } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok, page, queryString } from '../../sdk/http.js';
 import { resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
 import { requireMonthlyRoom } from './monthly.js';
 import { Reservations } from './reservations.js';
-import { requireRole } from '../_shared/roles.js';
+import { requireRole } from '../../sdk/roles.js';
 import { schema } from './schemas.js';
 import { Spending } from './spending.js';
 import { syncTenantWallets } from './sync.js';

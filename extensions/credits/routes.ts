@@ -1,5 +1,5 @@
 // Every route this extension declares in plugin.toml, keyed as declared.
-import type { RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../../sdk/extension.js';
 import { agentCreditRoutes } from './routes-agents.js';
 import { escrowRoutes } from './routes-escrow.js';
 import { internalRoutes } from './routes-internal.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 
 /** A JSON Schema file of this extension (schemas/). */
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);

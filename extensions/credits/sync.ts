@@ -1,8 +1,8 @@
 // Wallets normally open when the agents extension announces a new agent (events.ts). A summary also
 // walks the tenant's agent list, so wallets of agents created while this extension was down, and
 // renamed agents, are caught up.
-import type { CallAs } from '../_shared/host-client.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { openWallet } from './agents-client.js';
 import { agentsClient } from '../agents/contract.js';
 

@@ -3,7 +3,7 @@
 import { RoostError } from '../../protocol/errors.js';
 import type { ToolMessage, ToolReply } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, ToolHandler } from '../_shared/extension.js';
+import type { ExtensionContext, ToolHandler } from '../../sdk/extension.js';
 import { resolveWallet } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { ConfigStore, type CreditConfig } from './config.js';

@@ -1,11 +1,11 @@
 // WebSocket client messages: agent_reward {agentId, microUnits} credits an agent's wallet (operator or
 // owner). The sender gets `agent_rewarded`; subscribers of the agent get `agent_balance`.
 import { validate } from '../../protocol/validate.js';
-import type { WsHandler } from '../_shared/extension.js';
+import type { WsHandler } from '../../sdk/extension.js';
 import { resolveAgent } from './agents-client.js';
 import { announceBalance } from './announce.js';
 import { Ledger } from './ledger.js';
-import { requireRole } from '../_shared/roles.js';
+import { requireRole } from '../../sdk/roles.js';
 import { schema } from './schemas.js';
 
 export const ws: Record<string, WsHandler> = {

@@ -2,7 +2,7 @@
 // in memory with their type, and the headers every answer carries.
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { distDir } from '../../protocol/paths.js';
+import { distDir } from '../../lib/paths.js';
 
 export const ASSETS_DIR = join(distDir, 'dashboard');
 

@@ -3,7 +3,7 @@
 // public REST API and the WebSocket, as the signed-in caller.
 import { notFound, RoostError } from '../../protocol/errors.js';
 import type { RouteReply } from '../../protocol/messages.js';
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { loadAssets, SECURITY_HEADERS, type Asset } from './assets.js';
 
 let assets: Map<string, Asset> = new Map();

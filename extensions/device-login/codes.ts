@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RoostError } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 
 type Role = AuthContext['role'];
 

@@ -5,8 +5,8 @@
 // capability: a key grant for the approver of the request it serves, minted when the device collects it.
 import { RoostError } from '../../protocol/errors.js';
 import type { AuthContext, RouteReply } from '../../protocol/messages.js';
-import { runExtension, type ExtensionContext, type RouteRequest } from '../_shared/extension.js';
-import { integerSetting } from '../_shared/settings.js';
+import { runExtension, type ExtensionContext, type RouteRequest } from '../../sdk/extension.js';
+import { integerSetting } from '../../sdk/settings.js';
 import { DeviceAuthorizations } from './codes.js';
 import { migrations } from './migrations.js';
 

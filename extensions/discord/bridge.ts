@@ -2,15 +2,15 @@
 // the rate limits, the outbox every message goes through, the speech service and its voice cache.
 import { Routes } from 'discord-api-types/v10';
 import { RoostError } from '../../protocol/errors.js';
-import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
-import { DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
-import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
-import { KeyedSerial } from '../_shared/bridge/serial.js';
-import { BridgeStore, type PromptMessage } from '../_shared/bridge/store.js';
-import { WakeFlags } from '../_shared/bridge/wake.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { reachPolicy, type ReachPolicy } from '../_shared/reach.js';
-import { integerSetting, numberSetting, stringSetting } from '../_shared/settings.js';
+import { SealedConfigs, type BridgeConfig } from '../../sdk/bridge/configs.js';
+import { DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../../sdk/bridge/limits.js';
+import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../../sdk/bridge/outbox.js';
+import { KeyedSerial } from '../../sdk/bridge/serial.js';
+import { BridgeStore, type PromptMessage } from '../../sdk/bridge/store.js';
+import { WakeFlags } from '../../sdk/bridge/wake.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
+import { integerSetting, numberSetting, stringSetting } from '../../sdk/settings.js';
 import { DEFAULT_API, DiscordRest, type DiscordMessage, type FileUpload } from './rest.js';
 import { Speech } from './speech.js';
 import { VoiceCache } from './voice-cache.js';
@@ -68,7 +68,7 @@ export class DiscordBridge {
   private constructor(
     readonly ctx: ExtensionContext,
     voiceCacheMaxBytes: number,
-    /** Where an image URL an agent names may be fetched from (extensions/_shared/reach.ts). */
+    /** Where an image URL an agent names may be fetched from (sdk/reach.ts). */
     readonly reach: ReachPolicy,
   ) {
     this.store = new BridgeStore(ctx.db, 'discord');
@@ -80,7 +80,7 @@ export class DiscordBridge {
     this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
   }
 
-  /** The instance's settings: ROOST_EXT_DISCORD_* (extensions/_shared/settings.ts). */
+  /** The instance's settings: ROOST_EXT_DISCORD_* (sdk/settings.ts). */
   static async create(ctx: ExtensionContext): Promise<DiscordBridge> {
     const cap = numberSetting(ctx, 'VOICE_CACHE_MAX_BYTES', VOICE_CACHE_MAX_BYTES, 1, 2 ** 40);
     return new DiscordBridge(ctx, cap, reachPolicy(ctx));

@@ -5,8 +5,8 @@
 // is on for the channel. /status, /stop and /agent answer immediately.
 import { ChannelType, Routes } from 'discord-api-types/v10';
 import { InteractionResponseType } from 'discord-interactions';
-import { converse } from '../_shared/bridge/converse.js';
-import { describeEscalation, type Escalation } from '../_shared/bridge/escalations.js';
+import { converse } from '../../sdk/bridge/converse.js';
+import { describeEscalation, type Escalation } from '../../sdk/bridge/escalations.js';
 import type { DiscordBridge, DiscordConfig, DiscordOp, QueuedFile } from './bridge.js';
 import { channelOf, who, type Interaction } from './interaction.js';
 import { agentsClient } from '../agents/contract.js';

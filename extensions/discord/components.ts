@@ -3,7 +3,7 @@
 // in place to say what was decided (its buttons go); when it could not be settled (the queue or the
 // notifications extension failed) the reason is said in a new message and the buttons stay for another try.
 import { InteractionResponseType } from 'discord-interactions';
-import { settleEscalation } from '../_shared/bridge/escalations.js';
+import { settleEscalation } from '../../sdk/bridge/escalations.js';
 import { answerOwnerQuestion } from '../notifications/contract.js';
 import type { DiscordBridge, DiscordConfig } from './bridge.js';
 import { channelOf, who, type Interaction } from './interaction.js';

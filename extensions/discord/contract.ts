@@ -1,9 +1,9 @@
-// The internal routes of the bridge contract (extensions/_shared/bridge/contract.ts, docs/bridges.md).
+// The internal routes of the bridge contract (sdk/bridge/contract.ts, docs/bridges.md).
 // Every message goes through the bridge's outbox; the notifications delivery id is the idempotency key.
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { channelToken, conversationRoutes, DELIVER_WAIT_MS, deliverReply, deliverSchema, SEND_WAIT_MS, targetChannel, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
-import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
+import { channelToken, conversationRoutes, DELIVER_WAIT_MS, deliverReply, deliverSchema, SEND_WAIT_MS, targetChannel, withPriority, type DeliverBody } from '../../sdk/bridge/contract.js';
+import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
 import type { DiscordBridge, DiscordOp } from './bridge.js';
 
 const DELIVER = deliverSchema('discord');

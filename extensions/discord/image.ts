@@ -1,9 +1,9 @@
 // An image an agent sends: base64 (or a data: URL) or an http(s) URL fetched here, at most 8 MiB, and
 // it must really be a PNG, JPEG, GIF or WebP (told by its first bytes, not by what it claims). A URL is
-// fetched within the agent's tenant's reach (the one rule of extensions/_shared/reach.ts), so an agent
+// fetched within the agent's tenant's reach (the one rule of sdk/reach.ts), so an agent
 // cannot make the bridge fetch internal pages.
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
+import { parseHttpUrl, request, type Reach } from '../../sdk/outbound.js';
 import type { FileUpload } from './rest.js';
 
 const MAX_BYTES = 8 * 1024 * 1024;

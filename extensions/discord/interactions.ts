@@ -4,8 +4,8 @@
 // channel, then PING, slash commands and button presses.
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import type { DiscordBridge, DiscordConfig } from './bridge.js';
 import { command } from './commands.js';
 import { component } from './components.js';

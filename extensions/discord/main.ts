@@ -1,6 +1,6 @@
 // The Discord bridge (docs/bridges.md): HTTP interactions, its configuration, the voice cache's figures,
 // the chat tools, and the internal routes of the bridge contract.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { DiscordBridge } from './bridge.js';
 import { configRoutes } from './config.js';
 import { contractRoutes } from './contract.js';

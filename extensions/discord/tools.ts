@@ -4,10 +4,10 @@
 // same session sending the same thing to the same channel again within ten minutes gets the first
 // send's status instead of a second message (an agent retrying a call it thought failed).
 import { createHash } from 'node:crypto';
-import { SEND_WAIT_MS } from '../_shared/bridge/contract.js';
-import type { OutboxStatus } from '../_shared/bridge/outbox.js';
-import type { ToolHandler } from '../_shared/extension.js';
-import { reachOfUrl } from '../_shared/reach.js';
+import { SEND_WAIT_MS } from '../../sdk/bridge/contract.js';
+import type { OutboxStatus } from '../../sdk/bridge/outbox.js';
+import type { ToolHandler } from '../../sdk/extension.js';
+import { reachOfUrl } from '../../sdk/reach.js';
 import type { DiscordBridge } from './bridge.js';
 import { loadImage } from './image.js';
 

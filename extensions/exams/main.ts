@@ -2,8 +2,8 @@
 // Each process holds the runs it sits (`runner`) and beats for them; a run nobody beats for any more was
 // interrupted (a stop, a crash, a dead instance) and is failed.
 import { randomUUID } from 'node:crypto';
-import { runExtension } from '../_shared/extension.js';
-import { integerSetting } from '../_shared/settings.js';
+import { runExtension } from '../../sdk/extension.js';
+import { integerSetting } from '../../sdk/settings.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
 import { ExamStore } from './store.js';

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { notFound, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { ok, page, queryString } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { ok, page, queryString } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { CATEGORIES, tasksFor, type Category } from './catalogue.js';
 import { sit } from './sitting.js';
 import { ExamStore } from './store.js';

@@ -1,6 +1,6 @@
 // The feedback extension: outcomes heard on the bus (sessions, approvals, councils, work tasks), their
 // rates, the week against the one before, and a summary a prompt can carry.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { migrations } from './migrations.js';
 import { record } from './record.js';
 import { routes } from './routes.js';

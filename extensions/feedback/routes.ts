@@ -1,8 +1,8 @@
 // The feedback API: outcome rates, the week against the one before, and a summary for prompts. Each
 // answers for the caller's tenant only.
 import { validationError } from '../../protocol/errors.js';
-import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { ok, queryString } from '../_shared/http.js';
+import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { ok, queryString } from '../../sdk/http.js';
 import { compare, summary } from './analysis.js';
 import { hotSpots, ratesBetween } from './rates.js';
 

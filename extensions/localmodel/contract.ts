@@ -1,7 +1,7 @@
 // The localmodel extension's contract with its callers (schedules reads whether the local model runner
 // is up). It imports nothing of localmodel's own code; localmodel types its status handler with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const LOCALMODEL_ROUTES = {
   status: 'GET /api/localmodel/status',

@@ -2,9 +2,9 @@
 // every caller; pulling and deleting models change the machine, so only the instance owner may.
 import { join } from 'node:path';
 import { validate } from '../../protocol/validate.js';
-import { runExtension, type ExtensionContext } from '../_shared/extension.js';
-import { ok, queryString } from '../_shared/http.js';
-import { requireInstanceOwner } from '../_shared/roles.js';
+import { runExtension, type ExtensionContext } from '../../sdk/extension.js';
+import { ok, queryString } from '../../sdk/http.js';
+import { requireInstanceOwner } from '../../sdk/roles.js';
 import { LOCALMODEL_ROUTES, type LocalModelStatus } from './contract.js';
 import { searchLibrary } from './library.js';
 import { DEFAULT_OLLAMA_HOST, OllamaClient } from './ollama.js';

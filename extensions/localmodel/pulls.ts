@@ -1,5 +1,5 @@
 // Model pulls run in the background; their progress is kept here and streamed on the bus.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { OllamaClient } from './ollama.js';
 
 export interface PullStatus {

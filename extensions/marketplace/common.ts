@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
 import { agentById } from '../agents/contract.js';
-import type { ExtensionContext, RouteRequest } from '../_shared/extension.js';
+import type { ExtensionContext, RouteRequest } from '../../sdk/extension.js';
 import { ListingStore, type ListingRow } from './listings.js';
 
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);

@@ -1,8 +1,8 @@
 // The marketplace extension's contract with its callers (a2a's agent directory reads the listings other
 // servers federate here). It imports nothing of the marketplace's own code; the marketplace keys its
 // handler with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const MARKETPLACE_ROUTES = {
   federated: 'GET /api/marketplace/federated',

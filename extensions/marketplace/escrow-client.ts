@@ -2,8 +2,8 @@
 // as the caller of the request being served. Its errors (an unknown agent, too few credits) are passed
 // on with their own status and code.
 import { RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
 import { CreditsClient, type EscrowHoldRequest } from '../credits/contract.js';
 
 interface Reply {

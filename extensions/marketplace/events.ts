@@ -1,6 +1,6 @@
 // Bus events the marketplace hears: reputation.score (an agent's new reputation score, from the
 // reputation extension), so search ranks the agent's listings by it.
-import type { EventHandler } from '../_shared/extension.js';
+import type { EventHandler } from '../../sdk/extension.js';
 import { ListingStore } from './listings.js';
 
 export const onEvent: EventHandler = async ({ topic, payload, tenantId }, ctx) => {

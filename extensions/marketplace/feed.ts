@@ -1,13 +1,13 @@
 // The feed other servers pull: this server's public listings, signed with the marketplace key. Its
 // ETag is a digest of the listings (not of the signing time), so a puller that has them gets 304.
 import { createHash } from 'node:crypto';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { SigningKey } from '../_shared/signing.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { SigningKey } from '../../sdk/signing.js';
 import { ListingStore, toListing } from './listings.js';
 
 export const FEED_MAX_LISTINGS = 1000;
 
-/** The marketplace's Ed25519 key (see _shared/signing.ts). */
+/** The marketplace's Ed25519 key (see sdk/signing.ts). */
 export const signingKey = (ctx: ExtensionContext): Promise<SigningKey> => SigningKey.forExtension(ctx.host, 'marketplace federation');
 
 /** What a federated server learns of a listing: no tenant, no seller agent. */

@@ -2,8 +2,8 @@
 // public listing is seen by every tenant (and by federated servers); a private one only by its owner.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import { weightedTerms } from './terms.js';
 
 export type ListingKind = 'agent' | 'skill_bundle' | 'workflow';

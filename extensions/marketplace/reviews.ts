@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../protocol/errors.js';
-import type { SqlReader } from '../_shared/sql.js';
+import type { SqlReader } from '../../sdk/sql.js';
 
 export interface Review {
   id: string;

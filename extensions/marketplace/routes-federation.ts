@@ -1,10 +1,10 @@
 // Federation: the signed feed and key other servers read (public), and a tenant's registered instances.
 import { RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { checkReach, parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
-import { publicKeyFrom } from '../_shared/signing.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
+import { checkReach, parseHttpUrl, request, type Reach } from '../../sdk/outbound.js';
+import { publicKeyFrom } from '../../sdk/signing.js';
 import { schema } from './common.js';
 import { MARKETPLACE_ROUTES } from './contract.js';
 import { feed, signingKey } from './feed.js';

@@ -1,9 +1,9 @@
 // Listings CRUD and search.
 import { forbidden, notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { resolveReference } from '../_shared/references.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
+import { resolveReference } from '../../sdk/references.js';
 import { checkAgent, listings, schema, visibleListing } from './common.js';
 import { toListing, type ListingInput, type ListingRow } from './listings.js';
 import { search } from './search.js';

@@ -2,8 +2,8 @@
 // marketplace.review, so the reputation extension can count it for the seller agent.
 import { forbidden } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page } from '../../sdk/http.js';
 import { schema, visibleListing } from './common.js';
 import { ReviewStore } from './reviews.js';
 

@@ -1,8 +1,8 @@
 // Recording uses of a listing, with escrow for paid ones (see uses.ts), and settling them.
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, ok } from '../../sdk/http.js';
 import { checkAgent, schema, visibleListing } from './common.js';
 import { holdEscrow, settleEscrow } from './escrow-client.js';
 import { settleUse } from './settle.js';

@@ -1,5 +1,5 @@
 // Every route this extension declares in plugin.toml, keyed as declared.
-import type { RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../../sdk/extension.js';
 import type { Settler } from './settler.js';
 import { federationRoutes } from './routes-federation.js';
 import { listingRoutes } from './routes-listings.js';

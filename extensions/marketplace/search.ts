@@ -5,7 +5,7 @@
 // towards 3 stars by two imaginary reviews, so one 5-star review does not beat forty 4.8s), half from
 // the seller agent's reputation score when it has one.
 import type { Knex } from 'knex';
-import type { SqlReader } from '../_shared/sql.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import { toListing, type Listing, type ListingRow } from './listings.js';
 import { words } from './terms.js';
 

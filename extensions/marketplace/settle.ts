@@ -1,7 +1,7 @@
 // Settling a use: claim it (one settler wins), move its escrow (release to the seller on success,
 // refund on failure), and tell the seller's tenant how its listing did.
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
 import { settleEscrow } from './escrow-client.js';
 import { UseStore, type Outcome, type UseRow } from './uses.js';
 

@@ -2,8 +2,8 @@
 // passed (ROOST_EXT_MARKETPLACE_SETTLE_SECONDS, three days by default), so held credits never wait
 // forever. While any use is held the extension asks to be started with the server (wake_on_start), so
 // the window holds across restarts. Sweeps on several instances are safe: settling claims the use first.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting } from '../../sdk/settings.js';
 import { settleUse } from './settle.js';
 
 const DAY_SECONDS = 24 * 3600;

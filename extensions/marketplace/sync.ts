@@ -3,10 +3,10 @@
 // registration. One instance that is down, slow or forged is reported and never fails the others.
 import type { ValidateFunction } from 'ajv';
 import { schemaValidator } from '../../protocol/validate.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { request, type Reach } from '../_shared/outbound.js';
-import { portOf, reachFor, reachPolicy } from '../_shared/reach.js';
-import { openEnvelope, publicKeyFrom } from '../_shared/signing.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { request, type Reach } from '../../sdk/outbound.js';
+import { portOf, reachFor, reachPolicy } from '../../sdk/reach.js';
+import { openEnvelope, publicKeyFrom } from '../../sdk/signing.js';
 import { schema } from './common.js';
 import { FEED_MAX_LISTINGS, feedListing, type FeedListing } from './feed.js';
 import { InstanceStore, type Instance } from './instances.js';
@@ -33,7 +33,7 @@ class SyncFailure extends Error {
 }
 
 /**
- * Where a tenant's federation requests may go (_shared/reach.ts): another tenant reaches public
+ * Where a tenant's federation requests may go (sdk/reach.ts): another tenant reaches public
  * addresses only, so registering an instance is no way to probe this machine or its network.
  */
 export function federationReach(ctx: ExtensionContext, tenantId: string, url: string): Reach {

@@ -1,9 +1,9 @@
 // The mcp-servers extension's contract with its caller, sessions: the external MCP tools an agent may
 // use (asked when its runner starts) and running one of them. It imports nothing of mcp-servers' own
 // code; mcp-servers types its handlers with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import type { ToolSpec } from '../_shared/providers/index.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import type { ToolSpec } from '../../lib/providers/index.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const MCP_SERVERS_ROUTES = {
   agentTools: 'GET /api/internal/mcp-servers/agents/:agentId/tools',

@@ -1,5 +1,5 @@
 // The fetch a Streamable HTTP transport is given: node:http(s) with the outbound guard's lookup, so the
-// address checked is the one connected to, within the config's reach (extensions/_shared/reach.ts).
+// address checked is the one connected to, within the config's reach (sdk/reach.ts).
 // Redirects are answered as they come (never followed: the SDK reports them as errors). The answer's body
 // streams, as the transport's server-sent events need.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -7,8 +7,8 @@ import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { validationError } from '../../protocol/errors.js';
-import { blockedAddress, checkedLookup, refusedAddress, type Reach } from '../_shared/outbound.js';
-import { portOf } from '../_shared/reach.js';
+import { blockedAddress, checkedLookup, refusedAddress, type Reach } from '../../sdk/outbound.js';
+import { portOf } from '../../sdk/reach.js';
 
 /** Statuses whose answer has no body (a Response refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);

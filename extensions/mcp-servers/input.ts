@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { validationError } from '../../protocol/errors.js';
 import { describeErrors, schemaValidator } from '../../protocol/validate.js';
-import { parseHttpUrl } from '../_shared/outbound.js';
+import { parseHttpUrl } from '../../sdk/outbound.js';
 import type { ConnectableConfig, ServerConfig, ServerInput } from './store.js';
 
 /** What a sealed value reads as in every reply; sent back unchanged in an update, it keeps the stored value. */

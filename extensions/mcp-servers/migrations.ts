@@ -1,4 +1,4 @@
-import type { Migration } from '../../protocol/storage.js';
+import type { Migration } from '../../lib/storage.js';
 
 export const migrations: Migration[] = [
   {
@@ -17,7 +17,7 @@ export const migrations: Migration[] = [
         // "all", or a JSON array of agent ids.
         t.text('agent_ids').notNullable();
         t.boolean('enabled').notNullable().defaultTo(true);
-        // The names of the env variables and headers (not secret), and their values sealed (extensions/_shared/sealed.ts).
+        // The names of the env variables and headers (not secret), and their values sealed (sdk/sealed.ts).
         t.text('secret_names').notNullable().defaultTo('{"env":[],"headers":[]}');
         t.text('secrets').notNullable();
         t.string('created_at').notNullable();

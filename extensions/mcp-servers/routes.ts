@@ -2,12 +2,12 @@
 // to offer a session its agent's external tools and to run them.
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
-import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
-import type { HostClient } from '../_shared/host-client.js';
-import { created, noContent, ok } from '../_shared/http.js';
-import { blockedAddress, refusedAddress } from '../_shared/outbound.js';
-import { portOf, reachFor } from '../_shared/reach.js';
-import { requireInstanceOwner } from '../_shared/roles.js';
+import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import type { HostClient } from '../../sdk/host-client.js';
+import { created, noContent, ok } from '../../sdk/http.js';
+import { blockedAddress, refusedAddress } from '../../sdk/outbound.js';
+import { portOf, reachFor } from '../../sdk/reach.js';
+import { requireInstanceOwner } from '../../sdk/roles.js';
 import { publicView, resolveInput, validateCreate, validateUpdate, type ServerBody } from './input.js';
 import { namespaced } from './names.js';
 import type { State } from './state.js';

@@ -1,7 +1,7 @@
 // What the routes share for the life of the extension process: the store (with its key) and the pool.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { reachFor, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
-import { Sealer } from '../_shared/sealed.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { reachFor, reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
+import { Sealer } from '../../sdk/sealed.js';
 import { guardedFetch } from './guarded-fetch.js';
 import { ConnectionPool } from './pool.js';
 import { ServerStore } from './store.js';
@@ -15,7 +15,7 @@ export const IDLE_MS = 5 * 60_000;
 export interface State {
   store: ServerStore;
   pool: ConnectionPool;
-  /** Where an HTTP config of a tenant may point (extensions/_shared/reach.ts). */
+  /** Where an HTTP config of a tenant may point (sdk/reach.ts). */
   reach: ReachPolicy;
 }
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RoostError, conflict } from '../../protocol/errors.js';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 
 export type Transport = 'stdio' | 'http';
 export type AgentScope = 'all' | string[];

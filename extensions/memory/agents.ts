@@ -1,8 +1,8 @@
 // Agents are the agents extension's: one is checked to exist in the caller's tenant through its route,
 // so another tenant's agent gets the same 404 as an unknown one.
 import { notFound, RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
 import { agentsClient } from '../agents/contract.js';
 
 export async function mustFindAgent(ctx: ExtensionContext, as: CallAs, agentId: string): Promise<void> {

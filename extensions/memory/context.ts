@@ -1,6 +1,6 @@
 // The memories a new session's system prompt carries: those matching the session's first prompt,
 // best first, then the most recalled and most recent, within a character budget.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { memoryShelf, type AgentRef } from './memories.js';
 import { contextMemoriesOf } from './settings.js';
 

@@ -1,8 +1,8 @@
 // The memory extension's contract with its callers (sessions put an agent's memories in its system
 // prompt; chainchat sends memories on-chain and restores them; exams check that memory is served). It
 // imports nothing of memory's own code; memory types its handlers with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const MEMORY_ROUTES = {
   save: 'POST /api/mcp/save-memory',

@@ -1,7 +1,7 @@
 // A deleted agent's private notes go with it: on the agents extension's agent_updated event with
 // action "deleted", its memories, observations and settings are erased. Library notes it wrote stay:
 // they belong to the tenant.
-import type { EventHandler } from '../_shared/extension.js';
+import type { EventHandler } from '../../sdk/extension.js';
 
 function deletedAgentId(payload: unknown): string | undefined {
   const p = payload as { type?: unknown; action?: unknown; agent?: { id?: unknown } } | null;

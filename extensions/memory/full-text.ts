@@ -1,7 +1,7 @@
 // Keyword search over a blind index (words.ts), in each database's own full-text engine: FTS5 ranked
 // by bm25 on SQLite, a tsvector ranked by ts_rank on PostgreSQL. Tokens are lowercase letters only,
 // so they need no quoting beyond FTS5's string syntax.
-import type { SqlReader } from '../_shared/sql.js';
+import type { SqlReader } from '../../sdk/sql.js';
 
 export interface TokenQuery {
   /** Every one of these must be present (tags). */

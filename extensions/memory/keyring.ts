@@ -1,9 +1,9 @@
-// The sealer of this process, made once from the key the kernel hands over (extensions/_shared/sealed.ts).
+// The sealer of this process, made once from the key the kernel hands over (sdk/sealed.ts).
 // The key's fingerprint is stored on first use, so a changed sealing key is refused with a clear error
 // instead of failing on every record.
 import { RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { Sealer } from '../_shared/sealed.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { Sealer } from '../../sdk/sealed.js';
 import { MemorySealer } from './sealing.js';
 
 const FINGERPRINT = 'key_fingerprint';

@@ -1,7 +1,7 @@
 // The tenant's shared library: named notes every agent of the tenant can write, read, list and delete,
 // sealed like memories, with tags found through the same blind index.
 import { notFound } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { sealerOf } from './keyring.js';
 import { LIBRARY_OWNER, Shelf, type ShelfRecord } from './shelf.js';
 

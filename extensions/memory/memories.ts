@@ -2,7 +2,7 @@
 // Shared by the MCP tools, the MCP HTTP API and the REST routes, so all three behave alike.
 import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { sealerOf } from './keyring.js';
 import { Shelf, type ShelfRecord } from './shelf.js';
 

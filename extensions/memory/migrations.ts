@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Migration } from '../../protocol/storage.js';
+import type { Migration } from '../../lib/storage.js';
 
 /** Memories and library entries: sealed name and content, and the blind index of their words (words.ts). */
 function shelfTable(t: Knex.CreateTableBuilder): void {

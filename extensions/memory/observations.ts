@@ -3,7 +3,7 @@
 // into a memory (key "observation:<id>"), and the observation records that and the key.
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { sealerOf } from './keyring.js';
 import { saveMemory, type AgentRef } from './memories.js';
 import type { MemorySealer } from './sealing.js';

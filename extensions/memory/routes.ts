@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { mustFindAgent } from './agents.js';
 import { MAX_CONTEXT_MEMORIES, memoryContext } from './context.js';
 import { deleteMemory, memoryShelf, recallMemory, saveMemory, toMemory, type AgentRef } from './memories.js';

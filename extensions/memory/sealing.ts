@@ -1,8 +1,8 @@
 // Encryption at rest for memory. Everything a memory, library entry or observation says is sealed with
-// this extension's key (extensions/_shared/sealed.ts); the database holds only ciphertext, keyed hashes
+// this extension's key (sdk/sealed.ts); the database holds only ciphertext, keyed hashes
 // of names (for exact lookups) and a blind index of keyed word hashes (for keyword search), so a copy of
 // it alone reveals nothing.
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 
 /** Letters only: both FTS5's tokenizer and PostgreSQL's text parser keep such a word whole. */
 const TOKEN_LETTERS = 'abcdefghijklmnop';

@@ -1,7 +1,7 @@
 // Memory settings: when an observation graduates into a memory, and how many memories a new session's
 // system prompt carries. A tenant sets its own (else the defaults below); an agent may override how
 // many memories its sessions carry.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 
 export interface MemorySettings {
   /** An observation graduates once its score reaches this… */

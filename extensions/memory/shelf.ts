@@ -3,8 +3,8 @@
 // the blind index of its words (and tags). Every read and write is within one tenant and owner.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { SqlValue } from '../_shared/sql.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { SqlValue } from '../../sdk/sql.js';
 import { searchStatement } from './full-text.js';
 import type { MemorySealer } from './sealing.js';
 import { indexText, queryTokens, tagToken } from './words.js';

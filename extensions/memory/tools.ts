@@ -2,7 +2,7 @@
 // tenant's shared library. Arguments arrive checked against schemas/tool-*.json by the kernel.
 import { RoostError } from '../../protocol/errors.js';
 import type { ToolMessage } from '../../protocol/messages.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { deleteEntry, listEntries, readEntry, writeEntry } from './library.js';
 import { deleteMemory, recallMemory, saveMemory, type AgentRef } from './memories.js';
 import { Observations, type ObservationStatus } from './observations.js';

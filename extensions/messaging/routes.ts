@@ -1,9 +1,9 @@
 // REST: invoking an agent (deliver without waiting), the MCP HTTP API's send-message (deliver and wait
 // for the reply), and the tenant's messaging limits.
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, ok } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, ok } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { schema } from './context.js';
 import { deliver } from './deliver.js';
 import { sendAndWait } from './send.js';

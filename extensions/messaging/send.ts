@@ -2,8 +2,8 @@
 // the reply as a message back to the sender in the same thread.
 import { RoostError } from '../../protocol/errors.js';
 import { waitForReply } from '../sessions/contract-reply.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
 import { recordAgentMessage as recordMessage } from '../agents/contract.js';
 import { deliver, type Outgoing } from './deliver.js';
 

@@ -3,7 +3,7 @@
 // (per agent, within the window, for a token minted without a session).
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { schema } from './context.js';
 import { sendAndWait } from './send.js';
 

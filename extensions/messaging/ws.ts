@@ -3,7 +3,7 @@
 // (sent by the extension frame when this throws). A WebSocket message carries no request to act as, so
 // the calls run as the client's tenant (role operator, actor extension:messaging).
 import { validate } from '../../protocol/validate.js';
-import type { WsHandler } from '../_shared/extension.js';
+import type { WsHandler } from '../../sdk/extension.js';
 import { schema } from './context.js';
 import { deliver } from './deliver.js';
 

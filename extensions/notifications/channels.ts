@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { validationError } from '../../protocol/errors.js';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 
 /**
  * A channel's type: `webhook` (POSTed from here) or the name of the bridge extension that delivers it

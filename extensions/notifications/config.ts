@@ -1,8 +1,8 @@
-// Limits and knobs; the settings are ROOST_EXT_NOTIFICATIONS_* (extensions/_shared/settings.ts), see
+// Limits and knobs; the settings are ROOST_EXT_NOTIFICATIONS_* (sdk/settings.ts), see
 // docs/notifications.md.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { reachPolicy, type ReachPolicy } from '../_shared/reach.js';
-import { numberSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
+import { numberSetting } from '../../sdk/settings.js';
 
 export const QUESTION_TIMEOUT = { defaultMinutes: 2, minMinutes: 1, maxMinutes: 10 };
 /** A delivery is retried this many times in all before it is marked failed. */
@@ -15,7 +15,7 @@ export interface Settings {
   retryBaseMs: number;
   /** The shortest question timeout accepted, in minutes (1, unless lowered for tests). */
   minTimeoutMinutes: number;
-  /** Where webhooks may go: the one rule of extensions/_shared/reach.ts. */
+  /** Where webhooks may go: the one rule of sdk/reach.ts. */
   reach: ReachPolicy;
 }
 

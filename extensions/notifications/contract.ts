@@ -1,8 +1,8 @@
 // The notifications extension's contract with its callers: the chat bridges and the code host pass on
 // an owner question answered in chat (notifications owns questions). It imports nothing of
 // notifications' own code; notifications types its handler with it.
-import type { HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const NOTIFICATIONS_ROUTES = {
   /** 200 {accepted: true}, or 409 when the question is already closed. */

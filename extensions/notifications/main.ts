@@ -1,5 +1,5 @@
 // The notifications extension: channels, owner notifications with retried deliveries, owner questions.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
 import { startState, stopState } from './state.js';

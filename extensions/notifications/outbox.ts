@@ -2,7 +2,7 @@
 // exponential backoff until it is delivered or out of attempts. Only the leader of "outbox" sends from
 // the timer, so instances sharing a database do not race; pending rows outlive any restart, and the
 // extension asks to be started with the server while it holds some.
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { ChannelStore } from './channels.js';
 import { backoffMs, MAX_ATTEMPTS, type Settings } from './config.js';
 import type { Delivery, DeliveryStore } from './deliveries.js';

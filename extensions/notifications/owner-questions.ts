@@ -1,9 +1,9 @@
 // svc_ask_owner and its answers: a question is stored, dispatched to every channel, announced to the
 // tenant's WebSocket clients, and waited on until the first answer (from a chat bridge, the dashboard or
 // REST) or its expiry. Closing a question tells every channel that showed it (question_closed).
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { conflict, notFound, validationError } from '../../protocol/errors.js';
-import { KeyedWaiters } from '../_shared/waiters.js';
+import { KeyedWaiters } from '../../sdk/waiters.js';
 import type { ChannelStore } from './channels.js';
 import type { Delivery, DeliveryStore } from './deliveries.js';
 import { channelsFor, type Caller } from './notify.js';

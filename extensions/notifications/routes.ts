@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { notFound, RoostError, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import type { ChannelInput } from './channels.js';
 import { NOTIFICATIONS_ROUTES, type AnswerQuestionRequest, type QuestionStatus } from './contract.js';
 import { checkWebhook } from './send.js';

@@ -1,8 +1,8 @@
 // Sends one delivery: a webhook channel is a plain HTTP POST made here; every other type goes to its
 // bridge extension's internal deliver route through the kernel (docs/notifications.md, "bridge contract").
-import type { HostClient } from '../_shared/host-client.js';
-import { parseHttpUrl, request, type Reach } from '../_shared/outbound.js';
-import { checkTarget, reachOfUrl } from '../_shared/reach.js';
+import type { HostClient } from '../../sdk/host-client.js';
+import { parseHttpUrl, request, type Reach } from '../../sdk/outbound.js';
+import { checkTarget, reachOfUrl } from '../../sdk/reach.js';
 import type { ChannelTarget } from './channels.js';
 import { ATTEMPT_TIMEOUT_MS, type Settings } from './config.js';
 import type { Delivery } from './deliveries.js';
@@ -25,7 +25,7 @@ export async function send(host: HostClient, delivery: Delivery, channel: Channe
 }
 
 /**
- * Where a webhook may go: the tenant's reach (extensions/_shared/reach.ts), and for an agent's own
+ * Where a webhook may go: the tenant's reach (sdk/reach.ts), and for an agent's own
  * channel (one with an agentId: an agent names its own webhook URLs with svc_configure_notifications)
  * public addresses only unless ALLOW_PRIVATE_URLS=1.
  */

@@ -1,6 +1,6 @@
 // The extension's parts, built once at start-up (setup) and shared by routes and tools.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { Sealer } from '../_shared/sealed.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { Sealer } from '../../sdk/sealed.js';
 import { ChannelStore } from './channels.js';
 import { loadSettings, type Settings } from './config.js';
 import { DeliveryStore } from './deliveries.js';

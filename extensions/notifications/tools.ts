@@ -1,7 +1,7 @@
 // The agent tools: svc_notify_owner, svc_ask_owner (blocks until answered or timed out) and
 // svc_configure_notifications (an agent's own channels; the tenant's channels are shown, not changed).
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { checkConfig, type Channel, type ChannelInput } from './channels.js';
 import { QUESTION_TIMEOUT } from './config.js';
 import type { Caller, Priority } from './notify.js';

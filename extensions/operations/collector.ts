@@ -4,8 +4,8 @@
 // own kernel: its samples carry an `instance` label (host name and port), so the series of two
 // instances never mix; one of them (the leader of `compaction`) compacts.
 import { hostname } from 'node:os';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { numberSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { numberSetting } from '../../sdk/settings.js';
 import { HealthStore, judge, type HealthSnapshot } from './health.js';
 import { derive, type PromMetric, type Reading, type Sample } from './sampler.js';
 import { SeriesStore } from './store.js';

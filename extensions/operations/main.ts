@@ -1,7 +1,7 @@
 // The operations extension: the performance time series (sampled from the kernel's metrics), its API and
 // the agent tools svc_check_health_trends and svc_restart_server, and the self-test's end-to-end checks.
-import type { ExtensionContext } from '../_shared/extension.js';
-import { runExtension } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { Collector, collectorSettings } from './collector.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';

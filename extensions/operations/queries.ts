@@ -1,6 +1,6 @@
 // Reading the query strings of the performance routes: instants, durations, label filters.
 import { validationError } from '../../protocol/errors.js';
-import { queryString } from '../_shared/http.js';
+import { queryString } from '../../sdk/http.js';
 import { METRICS } from './sampler.js';
 
 type Query = Record<string, string | string[]>;

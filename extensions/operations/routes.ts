@@ -3,9 +3,9 @@
 // them (as GET /metrics). With instances sharing a PostgreSQL database, the snapshot and the report
 // hold every live instance's latest collection, each labelled with its instance.
 import { notFound, validationError } from '../../protocol/errors.js';
-import type { RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { ok, page, queryString } from '../_shared/http.js';
-import { requireInstanceOwner } from '../_shared/roles.js';
+import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { ok, page, queryString } from '../../sdk/http.js';
+import { requireInstanceOwner } from '../../sdk/roles.js';
 import type { Collector } from './collector.js';
 import { HEALTH_STATUSES, HealthStore, type HealthStatus } from './health.js';
 import { duration, instant, labelFilter, metricName, number } from './queries.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { RoostError } from '../../protocol/errors.js';
 import { timedCheck as timed, type SelftestCheck, type SelftestRequest } from '../../protocol/selftest.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 import { agentPaths } from '../agents/contract.js';
 import { sessionPaths } from '../sessions/contract.js';
 

@@ -1,8 +1,8 @@
 // MCP tools: the health trends an agent may read, and a graceful restart (privileged). Both concern the
 // whole server, so they answer only agents of the instance's own tenant: an owner of another tenant may
 // grant its agents tools, but never a view of, or power over, the server.
-import type { ToolHandler } from '../_shared/extension.js';
-import { INSTANCE_TENANT } from '../_shared/roles.js';
+import type { ToolHandler } from '../../sdk/extension.js';
+import { INSTANCE_TENANT } from '../../sdk/roles.js';
 import { findRegressions } from './regressions.js';
 import { METRICS } from './sampler.js';
 import { SeriesStore } from './store.js';

@@ -2,8 +2,8 @@
 // the extensions that create what a plan counts (agents, projects, sessions, credits) and billing, which
 // moves a tenant to the plan and billing state its payments say. Imports nothing of plans' own code.
 import { planLimit, RoostError } from '../../protocol/errors.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const PLANS_ROUTES = {
   tenant: 'GET /api/internal/plans/tenants/:tenantId',

@@ -1,7 +1,7 @@
 // The plans extension: owns the plans (ROOST_PLANS), each tenant's plan, overrides and billing state,
 // and answers the kernel's tenant hooks and the contract's callers. On its first start it takes over the
 // plans the kernel's tenants table held before (legacy_tenant_columns), so no tenant loses its plan.
-import { runExtension, type ExtensionContext } from '../_shared/extension.js';
+import { runExtension, type ExtensionContext } from '../../sdk/extension.js';
 import { plansFrom } from './limits.js';
 import { migrations } from './migrations.js';
 import { planRoutes } from './routes.js';

@@ -3,8 +3,8 @@
 // as asked, and may a tenant add a member.
 import { forbidden } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import type { PlanChange, TenantPlan } from './contract.js';
 import type { TenantPlans } from './store.js';
 

@@ -1,8 +1,8 @@
 // The projects extension's contract with its callers (sessions read a session's project; work tasks
 // and exams make and remove projects of their own; references are checked through its read route).
 // It imports nothing of projects' own code; projects types its records and handlers with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute, routePath } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute, routePath } from '../../sdk/route-call.js';
 
 export const PROJECTS_ROUTES = {
   list: 'GET /api/projects',

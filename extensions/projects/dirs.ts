@@ -5,7 +5,7 @@
 import { lstat, mkdir, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { validationError, RoostError } from '../../protocol/errors.js';
-import type { Roots } from '../_shared/workspace-roots.js';
+import type { Roots } from '../../sdk/workspace-roots.js';
 
 export function within(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);

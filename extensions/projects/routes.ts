@@ -3,12 +3,12 @@
 import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { PlansClient } from '../plans/contract.js';
 import { browse, checkWorkingDir } from './dirs.js';
-import { rootsFor } from '../_shared/workspace-roots.js';
-import { resolveReferences } from '../_shared/references.js';
+import { rootsFor } from '../../sdk/workspace-roots.js';
+import { resolveReferences } from '../../sdk/references.js';
 import { PROJECTS_ROUTES, type CreateProjectRequest, type Project, type ProjectInput } from './contract.js';
 import { ProjectStore } from './store.js';
 

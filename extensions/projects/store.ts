@@ -1,8 +1,8 @@
 // Project records, always read and written within one tenant.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { containing, likeClause, paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { containing, likeClause, paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import type { CreateProjectRequest, Project, ProjectInput, ProjectList } from './contract.js';
 
 interface Row {

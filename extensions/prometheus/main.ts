@@ -2,7 +2,7 @@
 // text format, for the instance owner or a scraper holding the metrics key (the route's machine key,
 // ROOST_METRICS_KEY, which the kernel checks) — never for anyone else.
 import { forbidden } from '../../protocol/errors.js';
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { PROMETHEUS_CONTENT_TYPE, prometheusText, type MetricFamily } from './text.js';
 
 const SCRAPER = 'machine-key:ROOST_METRICS_KEY';

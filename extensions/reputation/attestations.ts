@@ -3,11 +3,11 @@
 // can check it with the public key; and the check of an attestation from any server, by its key.
 import { randomUUID } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { parseHttpUrl, request } from '../_shared/outbound.js';
-import { portOf, reachFor, reachPolicy } from '../_shared/reach.js';
-import { stringSetting } from '../_shared/settings.js';
-import { openEnvelope, publicKeyFrom, SigningKey, type SignedEnvelope } from '../_shared/signing.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { parseHttpUrl, request } from '../../sdk/outbound.js';
+import { portOf, reachFor, reachPolicy } from '../../sdk/reach.js';
+import { stringSetting } from '../../sdk/settings.js';
+import { openEnvelope, publicKeyFrom, SigningKey, type SignedEnvelope } from '../../sdk/signing.js';
 import { IdentityStore } from './identities.js';
 import { computeScore } from './scores.js';
 
@@ -57,7 +57,7 @@ export type KeySource = (issuer: string) => Promise<ReturnType<typeof publicKeyF
 /**
  * Where a caller's check finds an issuer's key: this server's own key when the issuer is this server (by
  * its address or ROOST_EXT_REPUTATION_ISSUER_URL); else the issuer's published key, fetched within the
- * caller's reach (_shared/reach.ts), so that an agent cannot make this server probe its own machine.
+ * caller's reach (sdk/reach.ts), so that an agent cannot make this server probe its own machine.
  */
 export function issuerKeys(ctx: ExtensionContext, tenantId: string): KeySource {
   const policy = reachPolicy(ctx);

@@ -1,7 +1,7 @@
 // Outcomes heard on the bus, recorded as reputation events of the agent they are about. A later event
 // about the same subject (a session that ends again, a work task that merges after completing, a review
 // deleted) replaces or forgets the earlier one.
-import type { EventHandler, ExtensionContext } from '../_shared/extension.js';
+import type { EventHandler, ExtensionContext } from '../../sdk/extension.js';
 import { EventStore, type EventInput } from './events-store.js';
 import { EVENT_KINDS, type EventKind } from './scoring.js';
 import { COUNCILS_EVENTS, CouncilsClient } from '../councils/contract.js';

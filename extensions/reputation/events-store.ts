@@ -2,7 +2,7 @@
 // Recording one marks the agent's score stale, so the next read recomputes it.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { SqlReader } from '../_shared/sql.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import type { ScoredEvent } from './scoring.js';
 
 export interface ReputationEvent extends ScoredEvent {

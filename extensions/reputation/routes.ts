@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { created, ok, page } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { created, ok, page } from '../../sdk/http.js';
 import { agentById } from '../agents/contract.js';
 import { attest, latest, signingKey } from './attestations.js';
 import { EventStore } from './events-store.js';

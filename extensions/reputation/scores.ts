@@ -1,8 +1,8 @@
 // Stored scores: computed from the events, kept until stale — an event was recorded since, or the score
 // is older than the stale age (decay moves it even without events) — then recomputed on the next read.
 // A recomputed score is announced as reputation.score (the marketplace ranks the agent's listings by it).
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting, numberSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting, numberSetting } from '../../sdk/settings.js';
 import { EventStore } from './events-store.js';
 import { scoreOf, type Components } from './scoring.js';
 

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ToolHandler, ExtensionContext } from '../_shared/extension.js';
+import type { ToolHandler, ExtensionContext } from '../../sdk/extension.js';
 import { agentById } from '../agents/contract.js';
 import { attest, issuerKeys, verify } from './attestations.js';
 import { IdentityStore } from './identities.js';

@@ -3,13 +3,13 @@
 // after a minute unused); each call gets a fresh context, so no cookie or storage crosses calls. Only
 // http(s) URLs are loaded, each call is capped in time, and what it returns is capped in size.
 // Every connection of a call goes through that call's guarded proxy (proxy.ts), within the caller's
-// reach (extensions/_shared/reach.ts); Chromium itself resolves no name and sends no UDP.
+// reach (sdk/reach.ts); Chromium itself resolves no name and sends no UDP.
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { blockedAddress, refusedAddress, type Reach } from '../_shared/outbound.js';
-import { portOf } from '../_shared/reach.js';
+import { blockedAddress, refusedAddress, type Reach } from '../../sdk/outbound.js';
+import { portOf } from '../../sdk/reach.js';
 import { GuardedProxy } from './proxy.js';
 
 /** playwright-core is loaded on first use, from node_modules (it is not bundled: it ships assets it reads at run time). */

@@ -1,6 +1,6 @@
 // The research extension's configuration, read through the `secrets` capability on every use (so a
 // changed environment takes effect at the extension's next start without anything cached wrongly).
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 
 /** Brave Search's API: the shape svc_web_search speaks (see search.ts). */
 export const DEFAULT_SEARCH_API_URL = 'https://api.search.brave.com';

@@ -4,8 +4,8 @@
 // That session is stopped once it has answered, and may not start another deep research itself.
 import { RoostError } from '../../protocol/errors.js';
 import { askAgent } from '../sessions/contract-reply.js';
-import type { HostClient } from '../_shared/host-client.js';
-import type { Reach } from '../_shared/outbound.js';
+import type { HostClient } from '../../sdk/host-client.js';
+import type { Reach } from '../../sdk/outbound.js';
 import type { Chromium } from './browser.js';
 import type { ResearchConfig } from './config.js';
 import { pageText } from './readers.js';

@@ -6,7 +6,7 @@
 import { createServer, request, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { RoostError } from '../../protocol/errors.js';
-import { blockedAddress, checkedLookup, refusedAddress, type Reach } from '../_shared/outbound.js';
+import { blockedAddress, checkedLookup, refusedAddress, type Reach } from '../../sdk/outbound.js';
 
 /** Headers about the client's connection to the proxy, not the request (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);

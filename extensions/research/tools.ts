@@ -1,9 +1,9 @@
 // The research tools: svc_web_search, svc_browser, svc_deep_research. Their arguments were validated
 // by the kernel against the schemas the manifest names.
 import type { ToolReply } from '../../protocol/messages.js';
-import type { ExtensionContext, ToolHandler } from '../_shared/extension.js';
-import type { Reach } from '../_shared/outbound.js';
-import { reachFor, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
+import type { ExtensionContext, ToolHandler } from '../../sdk/extension.js';
+import type { Reach } from '../../sdk/outbound.js';
+import { reachFor, reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
 import { Chromium } from './browser.js';
 import { readConfig } from './config.js';
 import { deepResearch } from './deep-research.js';
@@ -16,7 +16,7 @@ let chromium: Chromium | undefined;
 const browserOf = (ctx: ExtensionContext) => (chromium ??= new Chromium(async () => (await readConfig(ctx.host)).chromiumPath));
 
 let policy: ReachPolicy | undefined;
-/** Where the browser may connect for this caller's tenant (extensions/_shared/reach.ts). */
+/** Where the browser may connect for this caller's tenant (sdk/reach.ts). */
 const reachOf = (ctx: ExtensionContext, tenantId: string) => {
   const known = (policy ??= reachPolicy(ctx));
   return (port: number): Reach => reachFor(known, tenantId, port);

@@ -3,8 +3,8 @@
 // namespaces a sandbox uses — with a fresh /proc when bwrap may mount one (not when the server itself
 // runs extensions inside bubblewrap: a nested pid namespace cannot mount a new procfs there).
 import { spawn, spawnSync } from 'node:child_process';
-import { findExecutable } from '../../protocol/bwrap.js';
-import { DEFAULT_POLICY, namespaceArgs, type SandboxGrant } from '../_shared/session-sandbox.js';
+import { findExecutable } from '../../lib/bwrap.js';
+import { DEFAULT_POLICY, namespaceArgs, type SandboxGrant } from '../../lib/session-sandbox.js';
 
 export type Bubblewrap = Pick<SandboxGrant, 'bwrap' | 'prlimit' | 'procfs'>;
 export type Detection = Bubblewrap | { missing: string };

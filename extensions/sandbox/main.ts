@@ -1,8 +1,8 @@
 // The sandbox extension: per-agent sandbox policies, this instance's pool of prepared bubblewrap
 // sandboxes, and which sessions run their tools sandboxed (applied by the sessions runner).
 import { RoostError } from '../../protocol/errors.js';
-import { runExtension } from '../_shared/extension.js';
-import { integerSetting, stringSetting } from '../_shared/settings.js';
+import { runExtension } from '../../sdk/extension.js';
+import { integerSetting, stringSetting } from '../../sdk/settings.js';
 import { detectBubblewrap } from './bubblewrap.js';
 import { migrations } from './migrations.js';
 import { SandboxPool } from './pool.js';

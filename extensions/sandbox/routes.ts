@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { upstreamError, type RouteAnswer } from '../_shared/host-client.js';
-import { created, noContent, ok } from '../_shared/http.js';
-import { DEFAULT_POLICY, type SandboxGrant, type SandboxPolicy } from '../_shared/session-sandbox.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { upstreamError, type RouteAnswer } from '../../sdk/host-client.js';
+import { created, noContent, ok } from '../../sdk/http.js';
+import { DEFAULT_POLICY, type SandboxGrant, type SandboxPolicy } from '../../lib/session-sandbox.js';
 import { agentsClient } from '../agents/contract.js';
 import { sessionsClient } from '../sessions/contract.js';
 import type { SandboxPool } from './pool.js';

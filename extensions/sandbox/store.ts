@@ -1,7 +1,7 @@
 // Policies per (tenant, agent) and assignments per (tenant, session), shared by every instance
 // through the database; the prepared sandboxes themselves are each instance's own (pool.ts).
 import type { Knex } from 'knex';
-import { DEFAULT_POLICY, type SandboxPolicy } from '../_shared/session-sandbox.js';
+import { DEFAULT_POLICY, type SandboxPolicy } from '../../lib/session-sandbox.js';
 
 export interface PolicyRecord extends SandboxPolicy {
   agentId: string;

@@ -5,9 +5,9 @@
 // (it fails when that ended badly), and its cost is what their sessions were charged.
 import { RoostError } from '../../protocol/errors.js';
 import { waitForReply } from '../sessions/contract-reply.js';
-import { awaitEffect, type EffectKind } from '../_shared/effects.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { routePath, type Route } from '../_shared/route-call.js';
+import { awaitEffect, type EffectKind } from '../../sdk/effects.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { routePath, type Route } from '../../sdk/route-call.js';
 import { COUNCILS_ROUTES, type LaunchRequest } from '../councils/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 import { WORKFLOWS_ROUTES, type TriggerRequest } from '../workflows/contract.js';

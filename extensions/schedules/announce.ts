@@ -1,6 +1,6 @@
 // WebSocket: each update goes to the schedule's stream (`scheduleId`) and to the tenant-wide stream
 // (`scheduleEvents`); the kernel delivers an event only to clients of its tenant.
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 import type { Execution } from './executions.js';
 import type { Schedule } from './store.js';
 

@@ -3,7 +3,7 @@
 // POST /api/scheduler/test-clock; its time is stored, so it survives a restart of the server (the
 // missed-run tests stop the server, restart it and move the clock past the runs it missed).
 import type { Knex } from 'knex';
-import { testClockWanted } from '../_shared/test-clock.js';
+import { testClockWanted } from '../../sdk/test-clock.js';
 
 const KEY = 'test_clock';
 /** Where a new test clock starts: before any date a test picks, since the clock only moves forward. */

@@ -1,6 +1,6 @@
-// The scheduler's limits: this extension's settings, ROOST_EXT_SCHEDULES_* (extensions/_shared/settings.ts).
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting } from '../_shared/settings.js';
+// The scheduler's limits: this extension's settings, ROOST_EXT_SCHEDULES_* (sdk/settings.ts).
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting } from '../../sdk/settings.js';
 
 export interface SchedulerConfig {
   /** The shortest gap between two runs a schedule may ask for (cron or interval). */

@@ -3,8 +3,8 @@
 // for approval expires at its `expires_at`, or when a newer run of its schedule comes to wait.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import type { Action } from './actions.js';
 
 export type ExecutionStatus = 'awaiting_approval' | 'queued' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled' | 'expired';

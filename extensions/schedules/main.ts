@@ -1,5 +1,5 @@
 // The schedules extension: schedules, their executions and approvals, the scheduler tick, usage.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { CANCEL_TOPIC } from './announce.js';
 import { openClock } from './clock.js';
 import { schedulerConfig } from './config.js';

@@ -1,10 +1,10 @@
 // /api/schedule-executions: list, one, approve or deny, cancel.
 import { conflict, notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { ok, page, queryString } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
-import { stopEffect } from '../_shared/effects.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { ok, page, queryString } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
+import { stopEffect } from '../../sdk/effects.js';
 import { announceExecution, CANCEL_TOPIC } from './announce.js';
 import { expireUnanswered, toExecution, type Execution } from './executions.js';
 import { schemaPath } from './schemas.js';

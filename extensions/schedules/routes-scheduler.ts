@@ -1,9 +1,9 @@
 // /api/scheduler: health and stats, the live system state, and the test clock.
 import { notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
-import { requireInstanceOwner } from '../_shared/roles.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
+import { requireInstanceOwner } from '../../sdk/roles.js';
 import { TestClock } from './clock.js';
 import { schemaPath } from './schemas.js';
 import type { Scheduler } from './scheduler.js';

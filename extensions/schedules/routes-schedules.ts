@@ -1,8 +1,8 @@
 // /api/schedules: CRUD, bulk pause/resume/delete, trigger, and a schedule's executions.
 import { RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { announceSchedule } from './announce.js';
 import { schemaPath, scheduleSchemas } from './schemas.js';
 import { createSchedule, deleteSchedule, mustGet, pausedFields, stores, triggerSchedule, updateSchedule, type ScheduleInput } from './service.js';

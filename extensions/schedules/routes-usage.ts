@@ -1,6 +1,6 @@
 // /api/usage: what schedules ran and spent, with anomaly flags.
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok, queryString } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok, queryString } from '../../sdk/http.js';
 import { mustGet } from './service.js';
 import type { Scheduler } from './scheduler.js';
 import { perDay, perSchedule, runs, totals, windowDays } from './usage.js';

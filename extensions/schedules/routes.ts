@@ -1,5 +1,5 @@
 // Every route of the schedules extension, keyed as plugin.toml declares them.
-import type { RouteHandler } from '../_shared/extension.js';
+import type { RouteHandler } from '../../sdk/extension.js';
 import type { Scheduler } from './scheduler.js';
 import { executionRoutes } from './routes-executions.js';
 import { scheduleRoutes } from './routes-schedules.js';

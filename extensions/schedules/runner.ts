@@ -5,8 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
-import { costOfFailure, stopEffect } from '../_shared/effects.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import { costOfFailure, stopEffect } from '../../sdk/effects.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { perform, type Started } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import type { Clock } from './clock.js';

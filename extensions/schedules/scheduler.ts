@@ -8,7 +8,7 @@
 // running what it started.
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { announceExecution } from './announce.js';
 import type { Clock } from './clock.js';
 import type { SchedulerConfig } from './config.js';

@@ -3,7 +3,7 @@
 // schemas are described to GET /api/openapi.json by schedule-create.json and schedule-update.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 
 export const schemaPath = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 

@@ -2,8 +2,8 @@
 // pause, resume, delete, trigger. Everything happens within the caller's tenant.
 import { conflict, forbidden, notFound } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { resolveReferences } from '../_shared/references.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { resolveReferences } from '../../sdk/references.js';
 import { checkAction, isDestructive, type Action } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import { approvalUntil, ExecutionStore, executionRow, runKeyOf, supersede, toExecution, type Execution } from './executions.js';

@@ -1,8 +1,8 @@
 // Schedule records, always read and written within one tenant.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import type { Action } from './actions.js';
 
 export type Approval = 'auto' | 'owner_approve';

@@ -1,8 +1,8 @@
 // What would stop an execution now, evaluated live for the caller's tenant: the operational mode
 // (`paused` holds every queued execution), the credits of the agents its active schedules use (through
 // the credits routes), and the providers (the sessions extension, the local model runner).
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { CallAs } from '../_shared/host-client.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { CallAs } from '../../sdk/host-client.js';
 import { CreditsClient } from '../credits/contract.js';
 import { LocalModelClient } from '../localmodel/contract.js';
 import type { Scheduler } from './scheduler.js';

@@ -2,7 +2,7 @@
 import { notFound, validationError } from '../../protocol/errors.js';
 import type { AuthContext, ToolReply } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { scheduleSchemas } from './schemas.js';
 import { createSchedule, deleteSchedule, mustGet, pausedFields, stores, triggerSchedule, updateSchedule, type ScheduleInput } from './service.js';
 import { announceSchedule } from './announce.js';

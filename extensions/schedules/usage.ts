@@ -4,8 +4,8 @@
 // schedule and per day, within a window of days. Each run is compared with the runs of its schedule
 // before it, those before the window included.
 import { validationError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { queryString } from '../_shared/http.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { queryString } from '../../sdk/http.js';
 import { flag, HISTORY, type Flag } from './anomaly.js';
 import type { ExecutionRow } from './executions.js';
 

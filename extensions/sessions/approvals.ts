@@ -3,7 +3,7 @@
 // queue) or, in operational mode `queued`, wait on the escalation queue until an owner resolves them.
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '../../protocol/errors.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 import type { Escalation, EscalationStore, NewEscalation } from './escalations.js';
 import type { PermissionMode } from './lookups.js';
 import { decide, type OperationalMode } from './policy.js';

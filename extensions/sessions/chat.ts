@@ -2,7 +2,7 @@
 // session of its own (source "web"), so a chat has the tools, approvals, credits and history of any
 // session; its stream is translated for that one client into chat_stream / chat_thinking /
 // chat_tool_use messages (and approval_request, error), sent with wsSend.
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 import type { SessionEvent } from './event-log.js';
 import type { SessionManager } from './manager.js';
 import type { SessionRuntime } from './runtime.js';

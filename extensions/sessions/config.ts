@@ -2,8 +2,8 @@
 // docs/sessions.md); the instance-wide parts come from the kernel's init config.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting } from '../../sdk/settings.js';
 import { OPERATIONAL_MODES, type OperationalMode } from './policy.js';
 
 export const DEFAULTS = {

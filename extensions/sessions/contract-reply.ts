@@ -4,7 +4,7 @@
 // need exactly this; reading the stored events (rather than a live subscription) means a caller that
 // restarted can pick up a session it started before.
 import { RoostError } from '../../protocol/errors.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
 import { SESSION_STUCK, sessionsAnswer, sessionsClient } from './contract.js';
 
 export interface AskInput {

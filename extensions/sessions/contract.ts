@@ -3,7 +3,7 @@
 // typed client over the host client. Callers import this module instead of writing a sessions URL; it
 // imports nothing of the extension's internals (the extension types its handlers with it).
 // Asking an agent and waiting for its reply, on top of this client, is in contract-reply.ts.
-import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../_shared/host-client.js';
+import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../../sdk/host-client.js';
 
 const seg = encodeURIComponent;
 

@@ -4,7 +4,7 @@
 // not happen. A server without the credits extension bills nothing (said once in the log); credits
 // that are there but failing pause the session.
 import { RoostError } from '../../protocol/errors.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 import { CREDITS_ROUTES, CreditsClient } from '../credits/contract.js';
 
 export interface Usage {

@@ -3,8 +3,8 @@
 // already denied becomes a one-time grant for the same tool and input in that session.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader } from '../../sdk/sql.js';
 
 import type { EscalationEntry, EscalationReason, EscalationStatus } from './contract.js';
 

@@ -2,8 +2,8 @@
 // subscribers see it with no storage latency, in order); rows are written in batches right after.
 // Some events also become conversation messages (role, content) for GET /messages and the summary.
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import type { SessionEvent } from './contract.js';
 
 export type { SessionEvent };

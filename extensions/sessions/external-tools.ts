@@ -1,8 +1,8 @@
 // The tools of external MCP servers, asked of the mcp-servers extension through the kernel: which ones
 // the agent may use when its runner starts, and running one when the runner asks. Without that
 // extension a session simply has none; a server that cannot be reached is reported, not fatal.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import type { ToolSpec } from '../_shared/providers/index.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import type { ToolSpec } from '../../lib/providers/index.js';
 import { McpServersClient, type ExternalTool } from '../mcp-servers/contract.js';
 import type { ExternalToolCall, ExternalToolResult } from './runner/protocol.js';
 

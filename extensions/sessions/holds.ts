@@ -4,7 +4,7 @@
 // process, which holds them all.
 import type pg from 'pg';
 import type { StorageInfo } from '../../protocol/messages.js';
-import { advisoryKey } from '../../protocol/storage.js';
+import { advisoryKey } from '../../lib/storage.js';
 
 export class SessionHolds {
   private client: Promise<pg.Client> | undefined;

@@ -1,9 +1,9 @@
 // What a session reads from other extensions, through the kernel: the agent (as the agents extension
 // composes it for a run: record, persona and skills folded into one system prompt) and the project.
 import { notFound, RoostError } from '../../protocol/errors.js';
-import { upstreamError, type CallAs, type HostClient } from '../_shared/host-client.js';
-import type { DriverName } from '../_shared/providers/index.js';
-import type { SandboxGrant } from '../_shared/session-sandbox.js';
+import { upstreamError, type CallAs, type HostClient } from '../../sdk/host-client.js';
+import type { DriverName } from '../../lib/providers/index.js';
+import type { SandboxGrant } from '../../lib/session-sandbox.js';
 import { projectPath, ProjectsClient } from '../projects/contract.js';
 import { SandboxClient } from '../sandbox/contract.js';
 import { agentPaths } from '../agents/contract.js';

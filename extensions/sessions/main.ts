@@ -1,7 +1,7 @@
 // The sessions extension: agent sessions, each driven by an agent runner child process; their REST API,
 // their WebSocket stream (session.{id}), approvals and the escalation queue, chat, svc_extend_timeout.
 import { RoostError } from '../../protocol/errors.js';
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { ChatBridge } from './chat.js';
 import { SessionManager } from './manager.js';
 import { migrations } from './migrations.js';

@@ -2,7 +2,7 @@
 // session's first prompt, then the most used), read from the memory extension's internal route. The
 // agent's or its tenant's memory settings say how many (0: none). Without the memory extension, or
 // when it cannot answer, the session goes on with the agent's own prompt.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
 import { MemoryClient } from '../memory/contract.js';
 
 /** The memory route takes a query of at most this many characters; a prompt's start says enough. */

@@ -3,7 +3,7 @@
 // answered with sessions.command_result. Both topics are `broadcast` in plugin.toml.
 import { randomUUID } from 'node:crypto';
 import { RoostError, toRoostError, type ErrorCode } from '../../protocol/errors.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 
 export const COMMAND_TOPIC = 'sessions.command';
 export const RESULT_TOPIC = 'sessions.command_result';

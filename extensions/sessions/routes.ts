@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { listEvents, listMessages, streamMessage } from './event-log.js';
 import type { CreateInput, SessionManager } from './manager.js';
 import { STATUSES, toView } from './store.js';

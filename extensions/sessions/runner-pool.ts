@@ -7,7 +7,7 @@
 // refill. Spares are spawned once a burst has settled, and one at a time (the next once the last has
 // loaded what it preloads), so that starting them never takes both cores from the sessions at work.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DriverName } from '../_shared/providers/index.js';
+import type { DriverName } from '../../lib/providers/index.js';
 import { RunnerProcess } from './runner-process.js';
 
 /** Takes this close together count as one burst. */

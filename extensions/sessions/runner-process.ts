@@ -4,12 +4,12 @@
 // back over the same cli-v1 link. `stop()` returns only once the process is gone.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PluginChild, type ChildExit } from '../../protocol/child.js';
+import { PluginChild, type ChildExit } from '../../lib/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { PROTOCOL, type InitMessage } from '../../protocol/messages.js';
-import { runnableEntry } from '../../protocol/paths.js';
-import type { DriverName } from '../_shared/providers/index.js';
-import type { SandboxGrant } from '../_shared/session-sandbox.js';
+import { runnableEntry } from '../../lib/paths.js';
+import type { DriverName } from '../../lib/providers/index.js';
+import type { SandboxGrant } from '../../lib/session-sandbox.js';
 import type { ApprovalAnswer, ApprovalAsk, ExternalToolCall, ExternalToolResult, ReadyInfo, RunnerConfig, RunnerEvent, TurnReply, TurnRequest } from './runner/protocol.js';
 
 export interface RunnerHandlers {

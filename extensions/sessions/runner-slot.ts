@@ -2,10 +2,10 @@
 // project's working directory and env_vars, the provider's secrets, an MCP token scoped to this agent and
 // session, the external MCP servers' tools it may use, the summary of the conversation so far), killing
 // it, resetting the context, and noticing crashes.
-import type { ChildExit } from '../../protocol/child.js';
+import type { ChildExit } from '../../lib/child.js';
 import { RoostError } from '../../protocol/errors.js';
-import type { ProviderConfig } from '../_shared/providers/index.js';
-import { resolveProvider } from '../_shared/providers/resolve.js';
+import type { ProviderConfig } from '../../lib/providers/index.js';
+import { resolveProvider } from '../../lib/providers/resolve.js';
 import type { ApprovalContext } from './approvals.js';
 import { CRASH_BUDGET, CRASH_WINDOW_MS, MAX_TOKENS } from './config.js';
 import { ExternalToolSet } from './external-tools.js';

@@ -2,7 +2,7 @@
 // driven by turns.ts. Transitions (start, pause, resume, stop) run one at a time, so a stop that
 // races a pause, or a resume that races a timeout, always ends in one consistent state.
 import { conflict, RoostError, toRoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { ApprovalBroker } from './approvals.js';
 import { MAX_EXTENSION_MINUTES, resumeDelayMs, type InstanceConfig } from './config.js';
 import type { Credits } from './credits.js';

@@ -1,7 +1,7 @@
 // Session records, read and written within one tenant (restore at start-up reads across tenants).
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import { SESSION_LIVE as LIVE, SESSION_STATUSES as STATUSES, type SessionRecord, type SessionStatus } from './contract.js';
 
 export { LIVE, STATUSES, type SessionStatus };

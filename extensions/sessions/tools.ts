@@ -1,5 +1,5 @@
 // MCP tools the sessions extension offers agents. The caller's token names its session.
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import type { SessionManager } from './manager.js';
 
 const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });

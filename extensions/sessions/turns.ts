@@ -2,7 +2,7 @@
 // credits, ask the runner, commit the real usage. The loop goes on while the model asks for more
 // (tool results to read) or user messages wait; every turnsPerContext turns the context is reset.
 import { RoostError } from '../../protocol/errors.js';
-import { isOutage } from '../_shared/providers/errors.js';
+import { isOutage } from '../../lib/providers/errors.js';
 import { CREDIT_CODES } from './credits.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { TurnReply } from './runner/protocol.js';

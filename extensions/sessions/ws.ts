@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, WsHandler } from '../_shared/extension.js';
+import type { ExtensionContext, WsHandler } from '../../sdk/extension.js';
 import type { ChatBridge } from './chat.js';
 import type { SessionManager } from './manager.js';
 

@@ -1,16 +1,16 @@
 // What the Slack bridge holds while it runs: its tables, the sealed configurations, the Web API client
 // (base URL from ROOST_EXT_SLACK_API_URL, so tests point it at a local fake), the rate limits and the
-// outbox every message it sends goes through (extensions/_shared/bridge/outbox.ts).
+// outbox every message it sends goes through (sdk/bridge/outbox.ts).
 import { LogLevel, WebClient, type ChatPostMessageArguments, type ChatUpdateArguments } from '@slack/web-api';
 import { RoostError } from '../../protocol/errors.js';
-import { SealedConfigs, type BridgeConfig } from '../_shared/bridge/configs.js';
-import { DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../_shared/bridge/limits.js';
-import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
-import { KeyedSerial } from '../_shared/bridge/serial.js';
-import { BridgeStore, type PromptMessage } from '../_shared/bridge/store.js';
-import { WakeFlags } from '../_shared/bridge/wake.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting, stringSetting } from '../_shared/settings.js';
+import { SealedConfigs, type BridgeConfig } from '../../sdk/bridge/configs.js';
+import { DEFAULT_INBOUND_PER_MINUTE, InboundLimit } from '../../sdk/bridge/limits.js';
+import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../../sdk/bridge/outbox.js';
+import { KeyedSerial } from '../../sdk/bridge/serial.js';
+import { BridgeStore, type PromptMessage } from '../../sdk/bridge/store.js';
+import { WakeFlags } from '../../sdk/bridge/wake.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting, stringSetting } from '../../sdk/settings.js';
 
 export interface SlackSettings {
   teamId: string;

@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import { mergeAgentMapping, requireOwner } from '../_shared/bridge/configs.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import { mergeAgentMapping, requireOwner } from '../../sdk/bridge/configs.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import type { SlackBridge, SlackConfig } from './bridge.js';
 
 interface ConfigPut {

@@ -3,8 +3,8 @@
 // acknowledged and dropped, and so is the second event about one message (a mention in a channel the bot
 // reads arrives as both app_mention and message). What comes in is rate-limited per user and per thread.
 import { answerOwnerQuestion } from '../notifications/contract.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import type { SlackBridge, SlackConfig } from './bridge.js';
 import { parseJson, rawBody, signedBy } from './inbound.js';
 import { talk } from './talk.js';

@@ -3,7 +3,7 @@
 // workspace is answered exactly like a bad signature, so nobody can probe which workspaces are connected.
 import { randomBytes } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import type { RouteRequest } from '../_shared/extension.js';
+import type { RouteRequest } from '../../sdk/extension.js';
 import type { SlackBridge, SlackConfig } from './bridge.js';
 import { verifySlackSignature } from './signature.js';
 

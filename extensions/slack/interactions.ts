@@ -6,10 +6,10 @@
 // the thread, so the press can be tried again.
 import { createHash } from 'node:crypto';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { settleEscalation } from '../_shared/bridge/escalations.js';
+import { settleEscalation } from '../../sdk/bridge/escalations.js';
 import { answerOwnerQuestion } from '../notifications/contract.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok } from '../_shared/http.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok } from '../../sdk/http.js';
 import { section, type SlackBridge, type SlackConfig } from './bridge.js';
 import { parseJson, rawBody, signedBy } from './inbound.js';
 import { ANSWER_ACTION, ESCALATION_ACTION } from './talk.js';

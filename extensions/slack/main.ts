@@ -1,6 +1,6 @@
 // The Slack bridge (docs/bridges.md): the Events API and interactivity endpoints, its configuration,
 // and the internal routes of the bridge contract.
-import { runExtension } from '../_shared/extension.js';
+import { runExtension } from '../../sdk/extension.js';
 import { SlackBridge } from './bridge.js';
 import { configRoutes } from './config.js';
 import { contractRoutes } from './contract.js';

@@ -1,6 +1,6 @@
-import type { Migration } from '../../protocol/storage.js';
-import { createOutboxTable } from '../_shared/bridge/outbox.js';
-import { createBridgeTables, promptsPerMessage } from '../_shared/bridge/tables.js';
+import type { Migration } from '../../lib/storage.js';
+import { createOutboxTable } from '../../sdk/bridge/outbox.js';
+import { createBridgeTables, promptsPerMessage } from '../../sdk/bridge/tables.js';
 
 export const migrations: Migration[] = [
   { name: '001_bridge_tables', up: createBridgeTables },

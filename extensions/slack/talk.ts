@@ -1,8 +1,8 @@
 // A message addressed to the bot: the mapped agent answers in the same thread; approvals the session
 // waits for appear in the thread as Allow / Deny buttons. Every reply goes through the outbox: a Slack
 // outage delays it (retried with backoff), never the session.
-import { converse } from '../_shared/bridge/converse.js';
-import { describeEscalation, type Escalation } from '../_shared/bridge/escalations.js';
+import { converse } from '../../sdk/bridge/converse.js';
+import { describeEscalation, type Escalation } from '../../sdk/bridge/escalations.js';
 import { section, type SlackBridge, type SlackConfig } from './bridge.js';
 
 export const ESCALATION_ACTION = 'roost_escalation';

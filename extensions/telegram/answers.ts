@@ -4,9 +4,9 @@
 // acknowledgement of a press is not waited for (an outage must not hold up other updates); messages go
 // through the outbox. A press that could not be settled leaves the buttons for another try.
 import type { CallbackQuery, Message } from 'grammy/types';
-import { settleEscalation } from '../_shared/bridge/escalations.js';
+import { settleEscalation } from '../../sdk/bridge/escalations.js';
 import { answerOwnerQuestion } from '../notifications/contract.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Sender } from './sender.js';
 import type { TelegramStore } from './store.js';
 import { apiFor, telegram, type BotAccess } from './telegram-api.js';

@@ -1,7 +1,7 @@
 // Slash commands: /status, /stop, /agent <name>, /help (and Telegram's /start). They run beside the
 // chat's turn (a /stop must not wait for the turn it stops) and change only what they own: /stop the
 // session it saw, /agent the agent (and so the session).
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Sender } from './sender.js';
 import type { Chat, TelegramStore } from './store.js';
 import { agentsClient } from '../agents/contract.js';

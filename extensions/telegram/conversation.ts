@@ -6,8 +6,8 @@
 // if nobody else did meanwhile (/stop, /agent).
 import { InlineKeyboard } from 'grammy';
 import { askAgent, waitForReply } from '../sessions/contract-reply.js';
-import { KeyedSerial } from '../_shared/bridge/serial.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import { KeyedSerial } from '../../sdk/bridge/serial.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Sender } from './sender.js';
 import type { TelegramStore } from './store.js';
 import { apiFor, telegram, type BotAccess } from './telegram-api.js';

@@ -4,8 +4,8 @@
 // Everything is queued in the outbox; the notifications delivery id (`key`) is the idempotency key.
 import { InlineKeyboard } from 'grammy';
 import { RoostError, validationError } from '../../protocol/errors.js';
-import { DELIVER_WAIT_MS, withPriority, type DeliverBody } from '../_shared/bridge/contract.js';
-import type { OutboxStatus } from '../_shared/bridge/outbox.js';
+import { DELIVER_WAIT_MS, withPriority, type DeliverBody } from '../../sdk/bridge/contract.js';
+import type { OutboxStatus } from '../../sdk/bridge/outbox.js';
 import type { Sender, TelegramOp } from './sender.js';
 import type { TelegramStore } from './store.js';
 

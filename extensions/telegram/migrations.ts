@@ -1,5 +1,5 @@
-import type { Migration } from '../../protocol/storage.js';
-import { createOutboxTable } from '../_shared/bridge/outbox.js';
+import type { Migration } from '../../lib/storage.js';
+import { createOutboxTable } from '../../sdk/bridge/outbox.js';
 
 export const migrations: Migration[] = [
   {

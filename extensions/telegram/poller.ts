@@ -2,8 +2,8 @@
 // asks getUpdates in a loop, hands each update to the handler and stores the offset after it. A
 // Telegram outage only slows this loop (with backoff); sessions never wait on it.
 import type { Update } from 'grammy/types';
-import type { WakeFlags } from '../_shared/bridge/wake.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { WakeFlags } from '../../sdk/bridge/wake.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Bot, TelegramStore } from './store.js';
 import { apiFor, reachOf, telegram } from './telegram-api.js';
 import type { UpdateHandler } from './updates.js';

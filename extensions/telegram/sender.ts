@@ -1,13 +1,13 @@
-// Everything the bot sends goes through the bridge's outbox (extensions/_shared/bridge/outbox.ts): paced
+// Everything the bot sends goes through the bridge's outbox (sdk/bridge/outbox.ts): paced
 // per chat (Telegram allows about one message a second in a chat), retried with backoff through an
 // outage, in order per chat. Nothing that handles an update waits for Telegram: a reply is queued and
 // the update handled. A text longer than one Telegram message is queued as several.
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { RoostError } from '../../protocol/errors.js';
-import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../_shared/bridge/outbox.js';
-import type { WakeFlags } from '../_shared/bridge/wake.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import type { Sealer } from '../_shared/sealed.js';
+import { BridgeOutbox, type OutboxRow, type OutboxStatus } from '../../sdk/bridge/outbox.js';
+import type { WakeFlags } from '../../sdk/bridge/wake.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import type { Sealer } from '../../sdk/sealed.js';
 import type { Prompt, TelegramStore } from './store.js';
 import { apiFor, botOf, telegram, type BotAccess } from './telegram-api.js';
 

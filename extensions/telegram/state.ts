@@ -1,9 +1,9 @@
 // The bridge's parts, built once at start-up and shared by its routes.
-import { DEFAULT_INBOUND_PER_MINUTE } from '../_shared/bridge/limits.js';
-import { WakeFlags } from '../_shared/bridge/wake.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { Sealer } from '../_shared/sealed.js';
-import { integerSetting } from '../_shared/settings.js';
+import { DEFAULT_INBOUND_PER_MINUTE } from '../../sdk/bridge/limits.js';
+import { WakeFlags } from '../../sdk/bridge/wake.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { Sealer } from '../../sdk/sealed.js';
+import { integerSetting } from '../../sdk/settings.js';
 import { Poller } from './poller.js';
 import { Sender } from './sender.js';
 import { TelegramStore } from './store.js';

@@ -1,7 +1,7 @@
 // The bridge's own records: each tenant's bot, chat → agent/session mappings, update ids seen, and the
 // messages with buttons (owner questions, approvals) we sent.
 import type { Knex } from 'knex';
-import type { Sealer } from '../_shared/sealed.js';
+import type { Sealer } from '../../sdk/sealed.js';
 
 export type Mode = 'polling' | 'webhook';
 

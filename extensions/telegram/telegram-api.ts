@@ -1,17 +1,17 @@
 // The Telegram Bot API through grammy's client, its root configurable (tests point it at a local fake).
 // Every failure becomes an UPSTREAM_ERROR naming what Telegram said, so callers can retry or report it.
 // The API root is the tenant's to choose, so each request may reach only what the tenant may: the one
-// rule of extensions/_shared/reach.ts (reachOf). It is checked when the root is set and again as each
+// rule of sdk/reach.ts (reachOf). It is checked when the root is set and again as each
 // connection is made (the address a name resolves to).
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
-import { blockedAddress, checkedLookup, type Reach } from '../_shared/outbound.js';
-import { reachOfUrl, reachPolicy, type ReachPolicy } from '../_shared/reach.js';
-import { stringSetting } from '../_shared/settings.js';
-import { INSTANCE_TENANT } from '../_shared/roles.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { blockedAddress, checkedLookup, type Reach } from '../../sdk/outbound.js';
+import { reachOfUrl, reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
+import { stringSetting } from '../../sdk/settings.js';
+import { INSTANCE_TENANT } from '../../sdk/roles.js';
 import type { Bot, TelegramStore } from './store.js';
 
 export const DEFAULT_API_ROOT = 'https://api.telegram.org';

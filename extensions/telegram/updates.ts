@@ -3,9 +3,9 @@
 // question), or a message for the chat's agent. Nothing here waits for Telegram itself (replies are
 // queued in the outbox), and a chat's work runs in the background, so one chat never holds up another.
 import type { CallbackQuery, Message, Update } from 'grammy/types';
-import { InboundLimit } from '../_shared/bridge/limits.js';
-import { KeyedSerial } from '../_shared/bridge/serial.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import { InboundLimit } from '../../sdk/bridge/limits.js';
+import { KeyedSerial } from '../../sdk/bridge/serial.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import { answerCallback, onCallback, onReplyToPrompt } from './answers.js';
 import { runCommand } from './commands.js';
 import { Conversations } from './conversation.js';

@@ -1,10 +1,10 @@
-// Code intelligence over a project's source, from the index `roost spec list` builds (extensions/_shared/spec): the
+// Code intelligence over a project's source, from the index `roost spec list` builds (lib/spec): the
 // exported symbols of each source file, and the lines of those files that name a symbol.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listProjectFiles } from '../_shared/spec/files.js';
-import { analyseProject } from '../_shared/spec/indexer.js';
-import { MAX_ANALYZED_BYTES } from '../_shared/spec/analyze.js';
+import { listProjectFiles } from '../../lib/spec/files.js';
+import { analyseProject } from '../../lib/spec/indexer.js';
+import { MAX_ANALYZED_BYTES } from '../../lib/spec/analyze.js';
 
 export interface SymbolHit {
   name: string;

@@ -1,6 +1,6 @@
 // The extension's settings (ROOST_EXT_WORK_TASKS_*, docs/work-tasks.md).
-import type { ExtensionContext } from '../_shared/extension.js';
-import { integerSetting, stringSetting } from '../_shared/settings.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
+import { integerSetting, stringSetting } from '../../sdk/settings.js';
 
 export const MAX_ITERATIONS = 3;
 

@@ -1,8 +1,8 @@
 // The work-tasks extension's contract with its callers (schedules and workflows start tasks and wait
 // for them; references are checked through its read route) and with the subscribers of its events.
 // It imports nothing of work-tasks' own code; work-tasks types its handlers with it.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
-import { callRoute } from '../_shared/route-call.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
 export const WORK_TASKS_ROUTES = {
   list: 'GET /api/work-tasks',

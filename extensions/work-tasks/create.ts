@@ -3,8 +3,8 @@
 // blocked. The task is queued; the engine takes it when its repository's lock is free.
 import { randomUUID } from 'node:crypto';
 import { notFound, RoostError } from '../../protocol/errors.js';
-import type { CallAs } from '../_shared/host-client.js';
-import { isBlocked } from './codehost.js';
+import type { CallAs } from '../../sdk/host-client.js';
+import { isBlocked } from './vcshost.js';
 import type { Engine } from './engine.js';
 import { originUrl, repoSlug, repoTop } from './git.js';
 import { branchName } from './naming.js';

@@ -4,7 +4,7 @@
 // finish(): the record, the clean-up, the lock, and the `work_tasks.outcome` event.
 import { randomUUID } from 'node:crypto';
 import { RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Config } from './config.js';
 import { removeWorktree } from './git.js';
 import { RepoLocks } from './lock.js';

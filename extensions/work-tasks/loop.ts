@@ -4,7 +4,7 @@ import { basename, join, relative } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
 import { deliverPrompt, waitForReply } from '../sessions/contract-reply.js';
 import { MAX_ITERATIONS } from './config.js';
-import { isBlocked, openPull } from './codehost.js';
+import { isBlocked, openPull } from './vcshost.js';
 import { record } from './create.js';
 import type { Engine } from './engine.js';
 import { addWorktree, changedFiles, commitAll, currentBranch, originUrl, push, repoSlug, WORKTREES } from './git.js';

@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../_shared/extension.js';
-import { isUniqueViolation } from '../_shared/db.js';
-import { created, ok, page, queryString } from '../_shared/http.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import { isUniqueViolation } from '../../sdk/db.js';
+import { created, ok, page, queryString } from '../../sdk/http.js';
 import { WORK_TASKS_ROUTES } from './contract.js';
 import { createTask, type CreateInput } from './create.js';
 import type { Engine } from './engine.js';

@@ -1,7 +1,7 @@
 // Work-task records and their steps, always read within one tenant (the runner reads across tenants).
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import { WORK_TASK_TERMINAL, type WorkTaskStatus } from './contract.js';
 
 export const TERMINAL = WORK_TASK_TERMINAL;

@@ -1,7 +1,7 @@
 // The agent tools of work tasks and code intelligence. Each acts for the calling session's tenant.
 import { notFound, RoostError } from '../../protocol/errors.js';
 import type { ToolMessage } from '../../protocol/messages.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { codeSymbols, findReferences } from './code-index.js';
 import { createTask, record } from './create.js';
 import { repoTop } from './git.js';

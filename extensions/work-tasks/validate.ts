@@ -1,7 +1,7 @@
 // Validation with the project's own commands, detected as `roost run` detects them (lint, build, test,
 // whichever the project has), run in the task's worktree.
 import { spawn } from 'node:child_process';
-import { detectProject, findTask } from '../_shared/project/detect.js';
+import { detectProject, findTask } from '../../lib/project/detect.js';
 import type { ValidationResult } from './store.js';
 
 export const VALIDATION_TASKS = ['lint', 'build', 'test'];

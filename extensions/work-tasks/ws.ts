@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { WsHandler } from '../_shared/extension.js';
+import type { WsHandler } from '../../sdk/extension.js';
 import { createTask } from './create.js';
 import type { Engine } from './engine.js';
 import { toTask } from './store.js';

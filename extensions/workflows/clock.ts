@@ -1,5 +1,5 @@
 // The engine's time source. Normally the system clock; with the test clock switched on
-// (ROOST_CLOCK=test, extensions/_shared/test-clock.ts; docs/workflows.md) it runs ahead of the system clock by
+// (ROOST_CLOCK=test, sdk/test-clock.ts; docs/workflows.md) it runs ahead of the system clock by
 // an offset the instance owner advances through POST /api/workflows/test-clock, kept in the database
 // so time never goes back across a restart. Delays and time-outs compare against `now()`.
 import type { Knex } from 'knex';

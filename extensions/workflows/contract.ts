@@ -1,7 +1,7 @@
 // The workflows extension's contract with its callers (schedules trigger a workflow and wait for the
 // run; references are checked through its read route). It imports nothing of workflows' own code;
 // workflows types its handlers and its run states with it.
-import type { Route } from '../_shared/route-call.js';
+import type { Route } from '../../sdk/route-call.js';
 
 export const WORKFLOWS_ROUTES = {
   get: 'GET /api/workflows/:id',

@@ -1,12 +1,12 @@
 // The durable engine. One instance runs workflows at a time (the `workflows.engine` leader: an advisory
-// lock on PostgreSQL, always this one on SQLite); it claims ready node runs (protocol/claim.ts), records
+// lock on PostgreSQL, always this one on SQLite); it claims ready node runs (lib/claim.ts), records
 // each one's input before running it, its state before waiting on anything it started, and its output
 // with its successors in one transaction. After a crash or a change of leader it picks up the node
 // runs left running (resuming on what they recorded), fires delays that came due, and goes on.
 import type { Knex } from 'knex';
-import { claim } from '../../protocol/claim.js';
+import { claim } from '../../lib/claim.js';
 import { RoostError } from '../../protocol/errors.js';
-import type { ExtensionContext } from '../_shared/extension.js';
+import type { ExtensionContext } from '../../sdk/extension.js';
 import type { Clock } from './clock.js';
 import type { Executor, NodeEnv, Outcome, Scope } from './node-env.js';
 import { TEMPLATE_FIELDS, type Graph, type NodeType } from './node-types.js';

@@ -2,8 +2,8 @@
 // each run's WebSocket stream (workflow-run.{runId}).
 import { randomUUID } from 'node:crypto';
 import { RoostError } from '../../protocol/errors.js';
-import { runExtension } from '../_shared/extension.js';
-import { testClockWanted } from '../_shared/test-clock.js';
+import { runExtension } from '../../sdk/extension.js';
+import { testClockWanted } from '../../sdk/test-clock.js';
 import { Clock } from './clock.js';
 import { Engine } from './engine.js';
 import { migrations } from './migrations.js';

@@ -1,5 +1,5 @@
 // What a node's executor is given, and what it answers.
-import type { CallAs, HostClient } from '../_shared/host-client.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
 import type { Clock } from './clock.js';
 import type { Graph, WorkflowNode } from './node-types.js';
 import type { NodeRunRow, RunRow } from './run-store.js';

@@ -7,11 +7,11 @@
 // is recorded on the node run (and summed on the run).
 import { RoostError } from '../../protocol/errors.js';
 import { waitForReply } from '../sessions/contract-reply.js';
-import { awaitEffect, costOfFailure, sessionsCost, stopEffect, type EffectKind } from '../_shared/effects.js';
-import type { CallAs, HostClient } from '../_shared/host-client.js';
+import { awaitEffect, costOfFailure, sessionsCost, stopEffect, type EffectKind } from '../../sdk/effects.js';
+import type { CallAs, HostClient } from '../../sdk/host-client.js';
 import { done, type Executor, type NodeEnv } from './node-env.js';
 import type { NodeType } from './node-types.js';
-import { routePath, type Route } from '../_shared/route-call.js';
+import { routePath, type Route } from '../../sdk/route-call.js';
 import { COUNCILS_ROUTES } from '../councils/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 import { sessionPaths, sessionsClient } from '../sessions/contract.js';

@@ -2,9 +2,9 @@
 // webhook a waiting node listens on.
 import { conflict, forbidden, notFound, validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../_shared/extension.js';
-import { ok, page, queryString } from '../_shared/http.js';
-import { requireRole } from '../_shared/roles.js';
+import type { RouteHandler } from '../../sdk/extension.js';
+import { ok, page, queryString } from '../../sdk/http.js';
+import { requireRole } from '../../sdk/roles.js';
 import { graphOf, RUN_STATUSES, runView, type NodeRunRow, type RunRow } from './run-store.js';
 import { schema } from './routes-workflows.js';
 import type { WorkflowService } from './service.js';

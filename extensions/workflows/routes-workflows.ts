@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ExtensionContext, RouteHandler } from '../_shared/extension.js';
-import { created, noContent, ok, page } from '../_shared/http.js';
-import { requireInstanceOwner } from '../_shared/roles.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
+import { created, noContent, ok, page } from '../../sdk/http.js';
+import { requireInstanceOwner } from '../../sdk/roles.js';
 import { DEFAULT_CONCURRENT_NODES } from './engine.js';
 import { MAX_ACTIVE_RUNS, type WorkflowService } from './service.js';
 import type { WorkflowInput } from './store.js';

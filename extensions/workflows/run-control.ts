@@ -3,7 +3,7 @@
 // is announced on the run's stream (workflow-run.{runId}).
 import type { Knex } from 'knex';
 import { conflict, RoostError, toRoostError } from '../../protocol/errors.js';
-import type { HostClient } from '../_shared/host-client.js';
+import type { HostClient } from '../../sdk/host-client.js';
 import { stopStarted } from './nodes-remote.js';
 import { nodeRunView, OPEN_NODE, runView, type NodeRunRow, type RunRow, type RunStatus, RunStore } from './run-store.js';
 

@@ -1,7 +1,7 @@
 // Workflow runs and their node runs: rows, views and the reads the routes and the engine need.
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader, SqlValue } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader, SqlValue } from '../../sdk/sql.js';
 import type { Graph } from './node-types.js';
 import { lockRun } from './transitions.js';
 import type { WorkflowSettings } from './store.js';

@@ -1,7 +1,7 @@
 // What the routes and the MCP tool share: the stores, the engine, and the operations both offer
 // (saving a validated workflow, triggering, run details, pause / resume / cancel).
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
-import type { PageRequest } from '../_shared/db.js';
+import type { PageRequest } from '../../sdk/db.js';
 import type { Clock } from './clock.js';
 import type { Engine } from './engine.js';
 import { validateGraph } from './graph.js';

@@ -1,8 +1,8 @@
 // Workflow records (the graphs), always read and written within one tenant.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { paged, type PageRequest } from '../_shared/db.js';
-import type { SqlReader } from '../_shared/sql.js';
+import { paged, type PageRequest } from '../../sdk/db.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import type { WorkflowEdge, WorkflowNode } from './node-types.js';
 
 export interface WorkflowSettings {

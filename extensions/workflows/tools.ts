@@ -1,7 +1,7 @@
 // svc_manage_workflow: the workflow routes' operations for agents, within the caller's tenant.
 import { validationError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { ToolHandler } from '../_shared/extension.js';
+import type { ToolHandler } from '../../sdk/extension.js';
 import { runView } from './run-store.js';
 import { schema } from './routes-workflows.js';
 import type { WorkflowService } from './service.js';

@@ -5,7 +5,7 @@
 // is appended, so `verify` names the loss until the end of the log's life.
 import type { Knex } from 'knex';
 import { isDiskFull } from '../../protocol/errors.js';
-import { advisoryKey } from '../../protocol/storage.js';
+import { advisoryKey } from '../../lib/storage.js';
 import { CHECKPOINT_MISMATCH, ENTRIES_LOST, GENESIS, hashOf, type Row } from './chain.js';
 import { CheckpointFile, type Unrecorded } from './checkpoint.js';
 import { checkpointProblem, verifyChain, type ChainBreak, type ChainReport } from './verify.js';

@@ -8,10 +8,10 @@
 // second (less often when measuring it takes long), so an extension overshoots by at most what it
 // writes in that time.
 import { readFileSync } from 'node:fs';
-import type { ChildExit } from '../../protocol/child.js';
+import type { ChildExit } from '../../lib/child.js';
 import { diskUsageBytes } from './disk-usage.js';
 import type { PidsCgroup } from './pids-cgroup.js';
-import { processTree, readOr } from './proc.js';
+import { processTree, readOr } from '../../lib/proc.js';
 
 export interface GuardLimits {
   name: string;

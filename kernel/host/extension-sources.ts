@@ -2,7 +2,7 @@
 // and whether it is loaded (extension_sources), and each one's grants (extension_grants).
 import { join, sep } from 'node:path';
 import type { Knex } from 'knex';
-import { packageRoot } from '../../protocol/paths.js';
+import { packageRoot } from '../../lib/paths.js';
 import type { Manifest } from './manifest.js';
 
 /** An extension that ships with the server (its folder under the package's extensions/). */

@@ -61,7 +61,7 @@ export function hostExtensions({ kernel, ws, sealingKey, relays, port, kernelSer
     storageFor: (name) => storageFor(config, db, name, relays),
     servicesFor: (name) => {
       const ext = registry.get(name);
-      const services = serverServices(kernel, ws, name, ext.manifest.dir, { names: new Set(ext.manifest.server?.secrets), extensionKey: extensionKey(sealingKey, name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
+      const services = serverServices(kernel, ws, name, ext.manifest.dir, { names: new Set(ext.manifest.server?.secrets), extensionKey: extensionKey(sealingKey, ext.manifest.renamedFrom?.[0] ?? name) }, (cwd) => launcher.execLaunch(ext.manifest, ext.grants, cwd));
       // What it logs counts against its log rate limit.
       return { ...services, output: (text) => logs.write(name, 'info', `[${name}] ${text}`), log: (level, message, fields) => logs.write(name, level, message, fields) };
     },

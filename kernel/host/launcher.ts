@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
-import { packageRoot } from '../../protocol/paths.js';
+import { packageRoot } from '../../lib/paths.js';
 import { isBundled } from './extension-sources.js';
 import type { ServerConfig } from '../config.js';
 import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';

@@ -100,6 +100,8 @@ export interface Manifest {
   version: string;
   description: string;
   protocol: PluginProtocol;
+  /** The names a server extension had before, oldest first (kernel/storage/renames.ts carries its data). */
+  renamedFrom?: string[];
   author?: string;
   /** With the `filesystem` capability: where the plugin may write. */
   filesystemScope?: FilesystemScope;
@@ -162,7 +164,7 @@ export interface TenantHooks {
 }
 
 interface RawManifest {
-  plugin: { name: string; version: string; description?: string; protocol?: string; author?: string; runtime?: string };
+  plugin: { name: string; version: string; description?: string; protocol?: string; author?: string; runtime?: string; renamed_from?: string[] };
   capabilities?: Record<string, boolean | 'none' | FilesystemScope>;
   sandbox?: { env?: string[]; env_files?: string[]; sockets?: string[] };
   commands?: Array<{ name: string; description?: string; binary: string }>;
@@ -233,6 +235,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
     version: raw.plugin.version,
     description: raw.plugin.description ?? '',
     protocol: protocol === undefined ? 'plain' : (protocol as PluginProtocol),
+    ...(raw.plugin.renamed_from?.length ? { renamedFrom: raw.plugin.renamed_from } : {}),
     ...(raw.plugin.author ? { author: raw.plugin.author } : {}),
     ...(filesystemScope ? { filesystemScope } : {}),
     dir,

@@ -5,7 +5,7 @@
 // delegated to the server's own cgroup. Elsewhere the extension guard's process count stands alone.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readOr } from './proc.js';
+import { readOr } from '../../lib/proc.js';
 
 const V1_ROOT = '/sys/fs/cgroup/pids';
 const V2_ROOT = '/sys/fs/cgroup';

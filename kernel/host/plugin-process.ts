@@ -1,12 +1,12 @@
 // One running plugin or extension: the child process, its init, and the plugin → host handlers with
 // a capability check on every message. The CLI (plugin commands, hooks) and the server (extensions)
 // both run plugins through this class; they differ only in the HostServices they pass.
-import { PluginChild, type ChildExit } from '../../protocol/child.js';
+import { PluginChild, type ChildExit } from '../../lib/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { CAPABILITY_OF, type AuthContext, type EventMessage, type InitMessage, type WsMessage } from '../../protocol/messages.js';
 import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWarning, type RequestOptions } from '../../protocol/peer.js';
-import { runnableEntry } from '../../protocol/paths.js';
+import { runnableEntry } from '../../lib/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
 import { dialectFor, type CancelCause, type Dialect } from './dialects/dialect.js';
 import type { Manifest } from './manifest.js';

@@ -5,7 +5,7 @@ import { EventEmitter, once } from 'node:events';
 import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
-import type { StopOptions } from '../../protocol/child.js';
+import type { StopOptions } from '../../lib/child.js';
 import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
 import { assertLoadable, assertNoDependents, dependentsToUnload, refusedAtStart } from './dependencies.js';

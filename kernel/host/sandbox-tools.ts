@@ -1,7 +1,7 @@
 // Finding the sandbox's tools (bubblewrap and prlimit) and checking once that bwrap can make the
 // namespaces it needs here: shared by the server's extension launcher and the CLI's plugin runner.
 import { spawnSync } from 'node:child_process';
-import { findExecutable } from '../../protocol/bwrap.js';
+import { findExecutable } from '../../lib/bwrap.js';
 
 export type SandboxTools = { bwrap: string; prlimit: string } | { missing: string };
 

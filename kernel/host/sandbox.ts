@@ -4,8 +4,8 @@
 // network unless granted, no capabilities, and only the environment given here.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
-import { environmentArgs, existing, runtimeMounts, within } from '../../protocol/bwrap.js';
-import { childrenOf } from './proc.js';
+import { environmentArgs, existing, runtimeMounts, within } from '../../lib/bwrap.js';
+import { childrenOf } from '../../lib/proc.js';
 
 export interface SandboxLimits {
   /** RLIMIT_DATA per process, in MiB (private writable memory; unlike RLIMIT_AS it leaves V8's reservations alone). */

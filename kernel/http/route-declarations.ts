@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeclaredRoute, RouteTableReply } from '../../protocol/messages.js';
-import { schemasDir } from '../../protocol/paths.js';
+import { schemasDir } from '../../lib/paths.js';
 import { withoutLocalRefs } from '../host/schema-files.js';
 import type { RouteTable } from './route-table.js';
 import { isKernelPublicRoute } from './routes/index.js';

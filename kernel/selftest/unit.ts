@@ -6,7 +6,7 @@ import { decodeAttachment } from '../../protocol/framing.js';
 import { RoostError } from '../../protocol/errors.js';
 import { HEALTH_ROUTE } from '../../protocol/messages.js';
 import { timedCheck as timed, type SelftestCheck as CheckResult } from '../../protocol/selftest.js';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import type { Extension } from '../host/registry.js';
 import type { Kernel } from '../kernel.js';
 import { sqliteSizes } from '../metrics.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import type { Knex } from 'knex';
 import { RoostError } from '../../protocol/errors.js';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import type { ServerConfig } from '../config.js';
 import { isPostgres, KERNEL_DB } from './provision.js';
 

@@ -1,5 +1,5 @@
 // The kernel's own tables. Numbered; never edit one that has landed — add the next.
-import type { Migration } from '../../protocol/storage.js';
+import type { Migration } from '../../lib/storage.js';
 
 export const kernelMigrations: Migration[] = [
   {

@@ -6,7 +6,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RoostError } from '../../protocol/errors.js';
 import type { StorageInfo } from '../../protocol/messages.js';
-import { advisoryKey } from '../../protocol/storage.js';
+import { advisoryKey } from '../../lib/storage.js';
 
 export const KERNEL_SCHEMA = 'roost_kernel';
 const SECRET_NAME = 'pg_role_secret';
@@ -22,7 +22,7 @@ export function extensionSchema(name: string): string {
  * Roles belong to the whole PostgreSQL cluster, schemas to one database: the role's name carries a
  * digest of the database's, so two Roost databases on one cluster never share (or reset) a role.
  */
-function roleName(schema: string, database: string): string {
+export function roleName(schema: string, database: string): string {
   const role = `${schema}_${createHash('sha256').update(database).digest('hex').slice(0, 8)}`;
   if (role.length > MAX_IDENTIFIER) throw new RoostError('VALIDATION_ERROR', `extension schema "${schema}" is too long for a PostgreSQL role name`);
   return role;

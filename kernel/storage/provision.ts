@@ -6,7 +6,7 @@ import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { StorageInfo } from '../../protocol/messages.js';
-import { migrate, openDatabase } from '../../protocol/storage.js';
+import { migrate, openDatabase } from '../../lib/storage.js';
 import type { ServerConfig } from '../config.js';
 import { kernelMigrations } from './migrations.js';
 import { PgRelays } from './pg-relay.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChannelPacer, InboundLimit } from '../../extensions/_shared/bridge/limits.js';
+import { ChannelPacer, InboundLimit } from '../../sdk/bridge/limits.js';
 
-describe('the bridges\' rate limits (extensions/_shared/bridge/limits.ts)', () => {
+describe('the bridges\' rate limits (sdk/bridge/limits.ts)', () => {
   it('inbound: a key sends its budget, is refused the rest with one warning, refills over a minute; other keys are left alone', () => {
     let now = 0;
     const limit = new InboundLimit(3, () => now);

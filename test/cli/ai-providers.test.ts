@@ -1,4 +1,4 @@
-// The built provider clients (dist/extensions/_shared/providers), shared with the agent runner, against the
+// The built provider clients (dist/lib/providers), shared with the agent runner, against the
 // fake Anthropic and Ollama servers: streaming, usage, and every failure turned into an honest error.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { repoRoot } from '../helpers/cli.js';
 import { FAKE_ANTHROPIC_KEY, startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { startFakeOllama, type FakeOllama } from '../fakes/ollama.js';
 
-const { createProvider } = (await import(pathToFileURL(join(repoRoot, 'dist/extensions/_shared/providers/index.js')).href)) as {
+const { createProvider } = (await import(pathToFileURL(join(repoRoot, 'dist/lib/providers/index.js')).href)) as {
   createProvider: (name: string, options: Record<string, unknown>) => any;
 };
 

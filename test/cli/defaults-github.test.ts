@@ -1,11 +1,11 @@
-// The default github plugin against test/fakes/codehost.ts: `github prs create --fill` (title and body
+// The default github plugin against test/fakes/vcshost.ts: `github prs create --fill` (title and body
 // from the branch's commits), `github checks` (exit 0 / 1 / 8), and the errors a person meets.
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { git, tempGitRepo } from '../helpers/cli.js';
-import { startCodeHost, type FakeCodeHost } from '../fakes/codehost.js';
+import { startCodeHost, type FakeCodeHost } from '../fakes/vcshost.js';
 import { assertSchema } from './json-schema.js';
 import { pluginHome, type PluginHome } from './plugins-env.js';
 

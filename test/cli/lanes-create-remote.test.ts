@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execa } from 'execa';
-import { startCodeHost, type FakeCodeHost } from '../fakes/codehost.js';
+import { startCodeHost, type FakeCodeHost } from '../fakes/vcshost.js';
 import { git, gitEnv, roost, tempDir } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
 

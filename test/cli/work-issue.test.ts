@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startCodeHost, type FakeCodeHost } from '../fakes/codehost.js';
+import { startCodeHost, type FakeCodeHost } from '../fakes/vcshost.js';
 import { git, roost, tempDir, tempGitRepo } from '../helpers/cli.js';
 import { assertSchema } from './json-schema.js';
 

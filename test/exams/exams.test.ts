@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecordedRequest } from '../fakes/provider-http.js';
 import { join } from 'node:path';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import { registerTenant } from '../agents/support.js';
 import { pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
 import { sqliteFilesOnly } from '../helpers/server.js';

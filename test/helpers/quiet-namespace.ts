@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { findExecutable } from '../../protocol/bwrap.js';
+import { findExecutable } from '../../lib/bwrap.js';
 
 const FORWARD = fileURLToPath(new URL('./forward.mjs', import.meta.url));
 /** The resolver inside: an address of no machine (198.18.0.0/15 is the benchmarking range), reached only through the pair. */

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import type { TestServer } from './server.js';
 
 /** The extension's own database, opened as the test's admin (close it with destroy()). */

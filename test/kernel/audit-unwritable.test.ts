@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('a mutation whose audit entry cannot be written', { timeout: 60_000 }, () => {

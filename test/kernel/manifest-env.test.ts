@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseManifest, readManifest } from '../../kernel/host/manifest.js';
 import { extensionSettings } from '../../kernel/host/extension-settings.js';
-import { packageRoot } from '../../protocol/paths.js';
+import { packageRoot } from '../../lib/paths.js';
 
 const env = { ROOST_ALGOD_URL: 'http://127.0.0.1:9/algod', ROOST_EXT_CHAINCHAT_ALGOD_TOKEN: 'prefixed', ROOST_ALGOD_TOKEN: 'named', ROOST_SEARCH_API_KEY: 'search' };
 const extension = (name: string) => readManifest(join(packageRoot, 'extensions', name));

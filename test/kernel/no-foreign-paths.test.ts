@@ -1,5 +1,5 @@
 // Issue 25 §1: extensions reach each other only through the provider's contract module. No .ts file
-// under extensions/ (nor extensions/_shared) holds a literal path of a route that another extension
+// under extensions/ (nor the SDK in sdk/ and the libraries in lib/ they share) holds a literal path of a route that another extension
 // serves, except that provider's own files (its contract.ts among them). Comments never count; a
 // template literal counts with its interpolations as wildcards, and `'/api/x/' + id` as a prefix. The dashboard's browser code (extensions/dashboard/web) is a client
 // of the public HTTP API, like the CLI, and is not scanned.
@@ -59,7 +59,7 @@ function foreignPaths(file: string, routes: Route[]): string[] {
 test('no extension holds a literal path of a route another extension serves', async () => {
   const routes = await servedRoutes();
   assert.ok(routes.length > 100, 'the manifests were read');
-  const files = tsFiles(extensionsDir).filter((f) => !NOT_SCANNED.some((prefix) => relative(root, f).startsWith(prefix)));
+  const files = [extensionsDir, join(root, 'sdk'), join(root, 'lib')].flatMap(tsFiles).filter((f) => !NOT_SCANNED.some((prefix) => relative(root, f).startsWith(prefix)));
   const findings = files.flatMap((file) => foreignPaths(file, routes));
   assert.deepEqual(findings, [], `literal paths of other extensions' routes:\n${findings.join('\n')}`);
 });

@@ -152,10 +152,10 @@ describe('GET /api/openapi.json', () => {
     await call('POST', '/api/auth/device', { body: {}, expect: 400 });
     await call('POST', '/api/auth/device/authorize', { body: { user_code: device.body.user_code, action: 'deny' }, expect: 200 });
 
-    await call('POST', '/api/plugins/feed/revoke', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/revoke' });
-    await call('POST', '/api/plugins/feed/grant', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/grant' });
-    await call('POST', '/api/plugins/feed/unload', { expect: 200, as: '/api/plugins/:name/unload' });
-    await call('POST', '/api/plugins/load', { body: { name: 'feed' }, expect: 201 });
+    await call('POST', '/api/plugins/activity/revoke', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/revoke' });
+    await call('POST', '/api/plugins/activity/grant', { body: { capability: 'db' }, expect: 200, as: '/api/plugins/:name/grant' });
+    await call('POST', '/api/plugins/activity/unload', { expect: 200, as: '/api/plugins/:name/unload' });
+    await call('POST', '/api/plugins/load', { body: { name: 'activity' }, expect: 201 });
     await call('POST', '/api/plugins/nope/unload', { expect: 404, as: '/api/plugins/:name/unload' });
 
     const missing = operations(['kernel']).map((o) => o.key).filter((k) => !validated.has(k) && !['/metrics', '/mcp', '/ws'].some((door) => k.endsWith(` ${door}`)));

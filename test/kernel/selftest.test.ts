@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import { registerTenant } from '../agents/support.js';
 import { loadFixture } from '../fixtures/extensions/helpers.js';
 import { sharedPostgres } from '../helpers/postgres.js';
@@ -71,17 +71,17 @@ describe('self-test', () => {
     assert.match(noready.detail, /fx-noready/);
     assert.equal((await server.api('POST', '/api/plugins/fx-noready/unload')).status, 200);
 
-    // feed's store answers, but holds a migration its code does not know: its health says so.
+    // activity's store answers, but holds a migration its code does not know: its health says so.
     assert.equal((await server.api('GET', '/api/feed/history')).status, 200);
     const bogus = { name: '999_from_elsewhere', batch: 99, migration_time: new Date().toISOString() };
     const store = databaseUrl
-      ? openDatabase({ client: 'pg', connection: databaseUrl, schema: 'roost_ext_feed' })
-      : openDatabase({ client: 'sqlite3', connection: { filename: join(server.dataDir, 'extensions', 'feed', 'feed.sqlite') } });
+      ? openDatabase({ client: 'pg', connection: databaseUrl, schema: 'roost_ext_activity' })
+      : openDatabase({ client: 'sqlite3', connection: { filename: join(server.dataDir, 'extensions', 'activity', 'activity.sqlite') } });
     try {
       await store('knex_migrations').insert(bogus);
       const broken = await run('unit');
       assert.equal(broken.passed, false);
-      const feed = check(broken, 'extension feed starts and answers');
+      const feed = check(broken, 'extension activity starts and answers');
       assert.equal(feed.status, 'failed');
       assert.match(feed.detail, /^unhealthy: 503 its schema holds (\d+) of the (\d+) migrations this code knows$/);
     } finally {

@@ -4,7 +4,7 @@
 // their instance is gone.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { processTree } from '../../protocol/proc.js';
+import { processTree } from '../../lib/proc.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 import { migrations } from '../../extensions/operations/migrations.js';
 import { findRegressions, median } from '../../extensions/operations/regressions.js';
 import { SeriesStore, type Series } from '../../extensions/operations/store.js';
-import { migrate, openDatabase } from '../../protocol/storage.js';
+import { migrate, openDatabase } from '../../lib/storage.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
-import { advisoryKey } from '../../protocol/storage.js';
+import { advisoryKey } from '../../lib/storage.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { connectSocket, startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';

@@ -11,7 +11,7 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
-import { advisoryKey } from '../../protocol/storage.js';
+import { advisoryKey } from '../../lib/storage.js';
 import { withClient } from '../storage/support.js';
 
 after(() => stopSharedPostgres());
@@ -40,16 +40,16 @@ describe('two instances on one PostgreSQL database', () => {
   };
 
   it('applies on B the plugin changes made on A: revoke, grant, unload, load', async () => {
-    const feedOn = async (server: TestServer) => (await server.api('GET', '/api/plugins')).body.plugins.find((p: { name: string }) => p.name === 'feed');
+    const feedOn = async (server: TestServer) => (await server.api('GET', '/api/plugins')).body.plugins.find((p: { name: string }) => p.name === 'activity');
     const until = (what: string, holds: (feed: any) => boolean) => waitFor(`B to see ${what}`, async () => (holds(await feedOn(b)) ? true : undefined));
-    assert.equal((await a.api('POST', '/api/plugins/feed/revoke', { body: { capability: 'db' } })).status, 200);
+    assert.equal((await a.api('POST', '/api/plugins/activity/revoke', { body: { capability: 'db' } })).status, 200);
     await until('the revoke', (feed) => !feed.capabilities.granted.includes('db'));
-    assert.equal((await a.api('POST', '/api/plugins/feed/grant', { body: { capability: 'db' } })).status, 200);
+    assert.equal((await a.api('POST', '/api/plugins/activity/grant', { body: { capability: 'db' } })).status, 200);
     await until('the grant', (feed) => feed.capabilities.granted.includes('db'));
-    assert.equal((await a.api('POST', '/api/plugins/feed/unload')).status, 200);
+    assert.equal((await a.api('POST', '/api/plugins/activity/unload')).status, 200);
     await until('the unload', (feed) => feed.state === 'unloaded');
     assert.equal((await b.api('GET', '/api/feed/history')).status, 404, 'B no longer routes to it');
-    assert.equal((await a.api('POST', '/api/plugins/load', { body: { name: 'feed' } })).status, 201);
+    assert.equal((await a.api('POST', '/api/plugins/load', { body: { name: 'activity' } })).status, 201);
     await until('the load', (feed) => feed.state !== 'unloaded');
     assert.equal((await b.api('GET', '/api/feed/history')).status, 200);
   });

@@ -1,4 +1,4 @@
-// One outbound reach rule for every extension (extensions/_shared/reach.ts): each URL a tenant registers
+// One outbound reach rule for every extension (sdk/reach.ts): each URL a tenant registers
 // is refused when it names the server's own port (even for the instance's own tenant with
 // ALLOW_LOOPBACK=1) or, for another tenant, a private address.
 import assert from 'node:assert/strict';

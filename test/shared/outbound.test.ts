@@ -1,10 +1,10 @@
 // The outbound guard every extension's requests to other servers go through
-// (extensions/_shared/outbound.ts), against a real local HTTP server.
+// (sdk/outbound.ts), against a real local HTTP server.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { blockedAddress, parseHttpUrl, request } from '../../extensions/_shared/outbound.js';
+import { blockedAddress, parseHttpUrl, request } from '../../sdk/outbound.js';
 
 describe('outbound requests', () => {
   let server: Server;

@@ -1,7 +1,7 @@
 // The base of the providers' contracts: a route named as its manifest declares it becomes a call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { routePath } from '../../extensions/_shared/route-call.js';
+import { routePath } from '../../sdk/route-call.js';
 
 test('a route becomes its method and path: params encoded, query kept when set', () => {
   assert.deepEqual(routePath('POST /api/credits/reservations/:id/claim', { id: 'a/b c' }), { method: 'POST', path: '/api/credits/reservations/a%2Fb%20c/claim' });

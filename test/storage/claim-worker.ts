@@ -1,8 +1,8 @@
 // One claimant of the claim race (claim.test.ts), in a process of its own like an instance: claims
 // queued items a few at a time until none is left, and records each run.
-import { claim } from '../../protocol/claim.js';
+import { claim } from '../../lib/claim.js';
 import type { StorageInfo } from '../../protocol/messages.js';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 
 const [storageJson, worker] = process.argv.slice(2) as [string, string];
 const db = openDatabase(JSON.parse(storageJson) as StorageInfo);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { execa } from 'execa';
 import type { StorageInfo } from '../../protocol/messages.js';
-import { openDatabase } from '../../protocol/storage.js';
+import { openDatabase } from '../../lib/storage.js';
 import { sharedPostgres, stopSharedPostgres } from '../helpers/postgres.js';
 import { STORES } from './support.js';
 

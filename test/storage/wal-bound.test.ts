@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { openDatabase, WAL_SIZE_LIMIT_BYTES } from '../../protocol/storage.js';
+import { openDatabase, WAL_SIZE_LIMIT_BYTES } from '../../lib/storage.js';
 
 /** A WAL holds whole frames (a page and its header) and the transaction that reset it: allow a little over. */
 const SLACK_BYTES = 64 * 1024;

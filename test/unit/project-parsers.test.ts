@@ -5,11 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readBunLock, readPnpmLock, readYarnLock } from '../../extensions/_shared/lockfiles/node-lockfiles.js';
-import { parseJustfile } from '../../extensions/_shared/project/justfile.js';
-import { detectStacks } from '../../extensions/_shared/project/stacks.js';
-import { extractSymbols } from '../../extensions/_shared/spec/extract.js';
-import { classify } from '../../extensions/_shared/spec/languages.js';
+import { readBunLock, readPnpmLock, readYarnLock } from '../../lib/lockfiles/node-lockfiles.js';
+import { parseJustfile } from '../../lib/project/justfile.js';
+import { detectStacks } from '../../lib/project/stacks.js';
+import { extractSymbols } from '../../lib/spec/extract.js';
+import { classify } from '../../lib/spec/languages.js';
 
 const files = (...names: string[]) => (file: string) => names.includes(file);
 

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropic, type AnthropicReply, type FakeAnthropic } from '../fakes/anthropic.js';
-import { startCodeHost, type FakeCodeHost } from '../fakes/codehost.js';
+import { startCodeHost, type FakeCodeHost } from '../fakes/vcshost.js';
 import { FIXTURES } from '../agents/support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';

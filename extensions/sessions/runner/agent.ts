@@ -1,6 +1,6 @@
 // The agent loop of one context: the conversation in memory, one model round trip per turn, then the
 // turn's tool uses — each asked of the host first (approval), then run, its result fed back next turn.
-import type { Block, ChatMessage, ModelDriver } from '../../_shared/providers/index.js';
+import type { Block, ChatMessage, ModelDriver } from '../../../lib/providers/index.js';
 import { CONTINUE_PROMPT, kindOf, type ApprovalAnswer, type ApprovalAsk, type RunnerEvent, type TurnReply } from './protocol.js';
 import type { Toolbox } from './toolbox.js';
 

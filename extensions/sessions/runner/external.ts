@@ -2,7 +2,7 @@
 // asked of the host (the sessions extension), which has the mcp-servers extension run it, so the
 // connections and their secrets never reach the runner.
 import type { Peer } from '../../../protocol/peer.js';
-import type { ToolSpec } from '../../_shared/providers/index.js';
+import type { ToolSpec } from '../../../lib/providers/index.js';
 import { contentText } from './mcp.js';
 import type { ExternalToolCall, ExternalToolResult } from './protocol.js';
 

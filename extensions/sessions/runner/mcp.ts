@@ -2,7 +2,7 @@
 // the session-scoped bearer token (it names the agent and session, and carries the agent's grants).
 // The MCP SDK (with zod, most of a runner's code) loads with the first connection, not with every runner.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolSpec } from '../../_shared/providers/index.js';
+import type { ToolSpec } from '../../../lib/providers/index.js';
 
 /** Tools such as svc_send_message or svc_ask_owner wait for someone; give them time. */
 const CALL_TIMEOUT_MS = 15 * 60_000;

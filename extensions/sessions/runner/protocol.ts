@@ -3,7 +3,7 @@
 // `turn` requests; the runner answers each turn, sends `emit` notifications (stream events, in order),
 // asks `confirm` before a tool use, asks `external_tool` to run a tool of an external MCP server, asks
 // `sandbox` before a shell or file tool (the session's sandbox or null), and `log`s. `cancel` or the end of stdin makes it leave at once.
-import type { ProviderConfig, StreamEvent, ToolSpec, Usage } from '../../_shared/providers/index.js';
+import type { ProviderConfig, StreamEvent, ToolSpec, Usage } from '../../../lib/providers/index.js';
 
 export interface RunnerConfig {
   sessionId: string;

@@ -1,12 +1,12 @@
 // Running one command of a sandboxed session: under prlimit and bubblewrap (see
-// extensions/_shared/session-sandbox.ts), watched while it runs — more processes than the policy
+// lib/session-sandbox.ts), watched while it runs — more processes than the policy
 // allows or more resident memory than it allows kill the whole sandbox at once (the rlimits alone do
 // not hold a server running as root: Linux exempts root from RLIMIT_NPROC), as does its wall time —
 // and afterwards explained: which limit stopped it, in words the model can act on.
 import { constants } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { processTree } from '../../../protocol/proc.js';
-import { BWRAP_OVERHEAD_PROCESSES, sandboxCommand, type SandboxGrant } from '../../_shared/session-sandbox.js';
+import { processTree } from '../../../lib/proc.js';
+import { BWRAP_OVERHEAD_PROCESSES, sandboxCommand, type SandboxGrant } from '../../../lib/session-sandbox.js';
 
 export interface SandboxedRun {
   exitCode: number | undefined;

@@ -2,8 +2,8 @@
 // sandbox, so the policy's writable folders — not only the runner's own checks — bound what it writes.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { distDir, packageRoot, runnableEntry } from '../../../protocol/paths.js';
-import type { SandboxGrant } from '../../_shared/session-sandbox.js';
+import { distDir, packageRoot, runnableEntry } from '../../../lib/paths.js';
+import type { SandboxGrant } from '../../../lib/session-sandbox.js';
 import { describeSandbox, runSandboxed } from './sandbox-exec.js';
 import type { ToolOutcome } from './toolbox.js';
 import type { Workspace } from './workspace.js';

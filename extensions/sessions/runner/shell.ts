@@ -2,8 +2,8 @@
 // timeout or a stop kills everything it started), bounded output, and the protected-file guard; in
 // the session's sandbox when it has one (sandbox-exec.ts).
 import type { ResultPromise } from 'execa';
-import type { ToolSpec } from '../../_shared/providers/index.js';
-import type { SandboxGrant } from '../../_shared/session-sandbox.js';
+import type { ToolSpec } from '../../../lib/providers/index.js';
+import type { SandboxGrant } from '../../../lib/session-sandbox.js';
 import { restoreProtected, snapshotProtected } from './guard.js';
 import { describeSandbox, killGroup, runSandboxed } from './sandbox-exec.js';
 import { toolSchema } from './tool-schemas.js';

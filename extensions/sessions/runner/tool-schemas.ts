@@ -4,8 +4,8 @@
 // sandboxed file worker runs the tools, fs-tools.ts, without these: it sees no package around it.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../../protocol/paths.js';
-import type { ToolSpec } from '../../_shared/providers/index.js';
+import { packageRoot } from '../../../lib/paths.js';
+import type { ToolSpec } from '../../../lib/providers/index.js';
 
 /** The schema file of a local tool (read_file → schemas/runner-tool-read-file.json). */
 export function toolSchemaFile(tool: string): string {

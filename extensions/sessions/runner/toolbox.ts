@@ -4,8 +4,8 @@
 import type { ValidateFunction } from 'ajv';
 import { RoostError } from '../../../protocol/errors.js';
 import { describeErrors, schemaValidator } from '../../../protocol/validate.js';
-import type { ToolSpec } from '../../_shared/providers/index.js';
-import type { SandboxGrant } from '../../_shared/session-sandbox.js';
+import type { ToolSpec } from '../../../lib/providers/index.js';
+import type { SandboxGrant } from '../../../lib/session-sandbox.js';
 import type { ExternalTools } from './external.js';
 import { runFsTool } from './fs-tools.js';
 import type { McpTools } from './mcp.js';

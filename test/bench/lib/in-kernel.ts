@@ -1,9 +1,9 @@
 // An extension's route handler served inside the kernel process, through the kernel's embedding hook
 // (startServer's second argument). The handler gets an ExtensionContext built as the extension frame
-// (extensions/_shared/extension.ts) builds it: the same init, a knex and a prepared-statement reader opened on
+// (sdk/extension.ts) builds it: the same init, a knex and a prepared-statement reader opened on
 // the very database the kernel provisioned for the extension, and a HostClient whose messages reach the kernel's bus.
 import { PassThrough } from 'node:stream';
-import type { ExtensionContext, RouteHandler } from '../../../extensions/_shared/extension.js';
+import type { ExtensionContext, RouteHandler } from '../../../sdk/extension.js';
 import type { EmbeddedRoute } from '../../../kernel/http/dispatch.js';
 import type { RunningServer } from '../../../kernel/server.js';
 import type { RequestMessage } from '../../../protocol/messages.js';

@@ -3,7 +3,7 @@
 // node binary's code, above all); PSS divides each shared page among the processes that map it, so a
 // sum of PSS over processes is the memory they take together, and a sum of VmRSS overstates it.
 import { readFileSync } from 'node:fs';
-import { processTree } from '../../../kernel/host/proc.js';
+import { processTree } from '../../../lib/proc.js';
 
 export { processTree };
 

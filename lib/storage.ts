@@ -1,0 +1,101 @@
+// Opening the database an extension (or the kernel) was given, and running its numbered migrations.
+// SQLite: WAL (bounded: see WAL_SIZE_LIMIT_BYTES), foreign keys on, a busy timeout. PostgreSQL: the owner's own schema as search path,
+// and migrations serialised across every instance sharing the database by an advisory lock.
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import knexFactory, { type Knex } from 'knex';
+import type { StorageInfo } from '../protocol/messages.js';
+
+export interface Migration {
+  /** Numbered and never edited after it lands: "001_projects". */
+  name: string;
+  up(db: Knex): Promise<void>;
+  down?(db: Knex): Promise<void>;
+}
+
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/**
+ * The WAL is checkpointed once it holds this many pages (256 × 4 KiB = 1 MiB), and cut back to
+ * WAL_SIZE_LIMIT_BYTES whenever it is reset: without the limit a WAL keeps the largest size it ever grew to.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 256;
+export const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
+const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  'foreign_keys = ON',
+  `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+  `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`,
+  `wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`,
+];
+
+/**
+ * COUNT and bigint columns (int8) and SUM (numeric) arrive from pg as strings; the stores count
+ * micro-units and tokens well inside 2^53, so they become numbers, as SQLite gives them.
+ */
+export function pgTypes(): import('pg').CustomTypesConfig {
+  // Loaded on first use: a process on SQLite never pays for the pg driver.
+  const { types } = createRequire(import.meta.url)('pg') as typeof import('pg');
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === types.builtins.INT8 || oid === types.builtins.NUMERIC) return (value: string) => Number(value);
+      return format === 'binary' ? types.getTypeParser(oid, 'binary') : types.getTypeParser(oid, 'text');
+    }) as import('pg').CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export function openDatabase(storage: StorageInfo): Knex {
+  if (storage.client === 'pg') {
+    return knexFactory({
+      client: 'pg',
+      connection: { connectionString: storage.connection as string, types: pgTypes() } as Knex.PgConnectionConfig,
+      searchPath: storage.schema ? [storage.schema] : undefined,
+      pool: { min: 0, max: 10 },
+    });
+  }
+  const filename = typeof storage.connection === 'string' ? storage.connection : storage.connection.filename;
+  return knexFactory({
+    client: 'sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+        const next = (i: number) => (i === SQLITE_PRAGMAS.length ? done(null, conn) : conn.run(`PRAGMA ${SQLITE_PRAGMAS[i]}`, (err) => (err ? done(err, conn) : next(i + 1))));
+        next(0);
+      },
+    },
+  });
+}
+
+/** Applies pending migrations in order; returns the schema version (the number of migrations applied). */
+export async function migrate(db: Knex, migrations: Migration[], tableName = 'knex_migrations'): Promise<number> {
+  const source: Knex.MigrationSource<Migration> = {
+    getMigrations: async () => migrations,
+    getMigrationName: (m) => m.name,
+    getMigration: async (m) => ({ up: (k: Knex) => m.up(k), down: (k: Knex) => (m.down ? m.down(k) : Promise.resolve()) }),
+  };
+  const run = async () => {
+    // Whoever migrates holds the only right to (the SQLite file's one owner, or the advisory lock): a knex
+    // lock left by a start killed mid-migration is stale, and would otherwise fail every start from here
+    // on ("Migration table is already locked").
+    if (await db.schema.hasTable(`${tableName}_lock`)) await db(`${tableName}_lock`).update({ is_locked: 0 });
+    await db.migrate.latest({ migrationSource: source, tableName });
+    const done = await db(tableName).count<{ n: number }[]>({ n: '*' });
+    return Number(done[0]?.n ?? 0);
+  };
+  if (db.client.config.client !== 'pg') return run();
+  // Several instances may start at once on one database: the first migrates, the others wait for it and
+  // then find nothing left to do. The lock is held by a transaction of its own and ends with it.
+  const schema = String(db.client.config.searchPath ?? 'public');
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', advisoryKey(`roost:migrate:${schema}:${tableName}`));
+    return run();
+  });
+}
+
+/** The two 32-bit keys of an advisory lock named by `name` (the same on every instance). */
+export function advisoryKey(name: string): [number, number] {
+  const digest = createHash('sha256').update(name).digest();
+  return [digest.readInt32BE(0), digest.readInt32BE(4)];
+}
