@@ -37,7 +37,7 @@ import { McpTokens } from './mcp/tokens.js';
 import { KernelMetrics, sqliteSizes } from './metrics.js';
 import { Settings } from './settings.js';
 import { kernelSecret } from './storage/pg-roles.js';
-import { readManifestDirs } from './host/manifest.js';
+import { readManifestDirs } from './host/manifest-dirs.js';
 import { isPostgres, openKernelDatabase, pgRelays } from './storage/provision.js';
 import { carryRenamedExtensions } from './storage/renames.js';
 import { WsHub } from './ws/hub.js';
@@ -106,10 +106,10 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     listeners = new Listeners(config, { handler: httpAndMcp(kernel, front.koa), attach: (server) => ws.attach(server), onRefused: () => kernel.metrics.connectionRefused(), log });
     openFronts(kernel, listeners, closers);
     closers.push(followRemotePluginChanges(kernel.bus, kernel.registry, log));
-    for (const carried of await carryRenamedExtensions(config, db, await readManifestDirs(config.extensionDirs, () => undefined))) log('info', `extension renamed: ${carried} (its data carried)`);
+    const found = await readManifestDirs(config.extensionDirs, log);
     // An extension renamed since the last start takes its data, grants and settings with it (storage/renames.ts).
-    for (const carried of await carryRenamedExtensions(config, db, await readManifestDirs(config.extensionDirs, () => undefined))) log('info', `extension renamed: ${carried} (its data carried)`);
-    await kernel.registry.discover(config.extensionDirs);
+    for (const carried of await carryRenamedExtensions(config, db, found)) log('info', `extension renamed: ${carried} (its data carried)`);
+    await kernel.registry.discover(found);
     const loaded = kernel.registry.list().filter((ext) => ext.state !== 'unloaded').map((ext) => ext.manifest);
     const port = await listeners.listen(extraPorts(loaded, process.env));
     const running: RunningServer = { kernel, port, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`, close: closers.close };

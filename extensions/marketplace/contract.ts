@@ -11,10 +11,10 @@ export const MARKETPLACE_ROUTES = {
 /** The most listings one page of `federated` holds. */
 export const FEDERATED_PAGE_MAX = 200;
 
-/** A public listing of another server, as its signed feed gave it at the last good sync. */
-export interface FederatedListing {
+/** What a federated server learns of a listing (the signed feed): no tenant, no seller agent. */
+export interface FeedListing {
   id: string;
-  kind: 'agent' | 'skill_bundle' | 'workflow';
+  kind: string;
   name: string;
   description: string;
   tags: string[];
@@ -22,6 +22,10 @@ export interface FederatedListing {
   rating: { average: number | null; count: number };
   useCount: number;
   updatedAt: string;
+}
+
+/** A public listing of another server, as its signed feed gave it at the last good sync. */
+export interface FederatedListing extends FeedListing {
   /** The server's URL. */
   instance: string;
   syncedAt: string;

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ExtensionContext } from '../../sdk/extension.js';
 import { SigningKey } from '../../sdk/signing.js';
+import type { FeedListing } from './contract.js';
 import { ListingStore, toListing } from './listings.js';
 
 export const FEED_MAX_LISTINGS = 1000;
@@ -10,18 +11,6 @@ export const FEED_MAX_LISTINGS = 1000;
 /** The marketplace's Ed25519 key (see sdk/signing.ts). */
 export const signingKey = (ctx: ExtensionContext): Promise<SigningKey> => SigningKey.forExtension(ctx.host, 'marketplace federation');
 
-/** What a federated server learns of a listing: no tenant, no seller agent. */
-export interface FeedListing {
-  id: string;
-  kind: string;
-  name: string;
-  description: string;
-  tags: string[];
-  priceMicroUnits: number;
-  rating: { average: number | null; count: number };
-  useCount: number;
-  updatedAt: string;
-}
 
 /**
  * A listing's feed fields and nothing else: what this server publishes, and what it keeps of another

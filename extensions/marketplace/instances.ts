@@ -2,7 +2,8 @@
 // trusted to sign with, and the listings last pulled from each.
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../protocol/errors.js';
-import { feedListing, type FeedListing } from './feed.js';
+import type { FeedListing, FederatedListing } from './contract.js';
+import { feedListing } from './feed.js';
 
 export interface Instance {
   url: string;
@@ -63,7 +64,7 @@ export class InstanceStore {
     });
   }
 
-  async federated(tenantId: string, page: { limit: number; offset: number }, instance?: string): Promise<Array<FeedListing & { instance: string; syncedAt: string }>> {
+  async federated(tenantId: string, page: { limit: number; offset: number }, instance?: string): Promise<FederatedListing[]> {
     const query = this.db('federated_listings').where({ tenant_id: tenantId });
     if (instance) query.andWhere({ instance_url: instance });
     const rows = await query.orderBy(['instance_url', 'remote_id']).limit(page.limit).offset(page.offset);

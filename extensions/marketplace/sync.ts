@@ -8,7 +8,8 @@ import { request, type Reach } from '../../sdk/outbound.js';
 import { portOf, reachFor, reachPolicy } from '../../sdk/reach.js';
 import { openEnvelope, publicKeyFrom } from '../../sdk/signing.js';
 import { schema } from './common.js';
-import { FEED_MAX_LISTINGS, feedListing, type FeedListing } from './feed.js';
+import type { FeedListing } from './contract.js';
+import { FEED_MAX_LISTINGS, feedListing } from './feed.js';
 import { InstanceStore, type Instance } from './instances.js';
 
 export const FEED_PATH = '/api/marketplace/federation/feed';

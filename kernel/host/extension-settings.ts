@@ -1,6 +1,6 @@
 // What of the server's environment reaches an extension: its settings at init, ROOST_EXT_<ITS NAME>_*
 // without the prefix, plus the variables its manifest's [settings] names (documented without the
-// prefix, such as chainchat's ROOST_ALGOD_URL). A prefix of its own and a manifest that may not name the
+// prefix, such as a node's URL a chain client reads). A prefix of its own and a manifest that may not name the
 // kernel's variables (kernel/host/manifest.ts), so no extension reaches another's or the kernel's.
 import type { Manifest } from './manifest.js';
 

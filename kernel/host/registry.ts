@@ -10,7 +10,7 @@ import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
 import { assertLoadable, assertNoDependents, dependentsToUnload, refusedAtStart } from './dependencies.js';
 import type { Launch } from './launcher.js';
-import { assertServerProtocol, readManifest, readManifestDirs, type Manifest } from './manifest.js';
+import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
 import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
 import type { HostServices } from './services.js';
@@ -77,11 +77,10 @@ export class ExtensionRegistry {
     for (const ext of this.extensions.values()) clearTimeout(ext.restartTimer);
   }
 
-  /** Registers each dir's extensions; one whose requirements are missing or form a cycle is kept unloaded, with why. */
-  async discover(dirs: string[]): Promise<void> {
+  /** Registers the extensions found in the extension folders (readManifestDirs); one whose requirements are missing or form a cycle is kept unloaded, with why. */
+  async discover(found: Manifest[]): Promise<void> {
     const sources = await this.sources.all();
     const unloaded = new Set(sources.filter((s) => !s.loaded).map((s) => s.name));
-    const found = await readManifestDirs(dirs, this.deps.log);
     const loadedElsewhere = new Set(sources.filter((s) => s.loaded && !found.some((m) => m.name === s.name)).map((s) => s.name));
     const refused = refusedAtStart(found.filter((m) => !unloaded.has(m.name)), loadedElsewhere);
     for (const manifest of found) {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { readManifestDir } from '../../kernel/host/manifest.js';
+import { readManifestDir } from '../../kernel/host/manifest-dirs.js';
 import { KERNEL_ROUTE_DOCS } from '../../kernel/http/routes/kernel-docs.js';
 import { KNOWN_CAPABILITIES } from '../../protocol/messages.js';
 import { literalSegments, literalsOf, matchScore, METHOD, routeSegments, tsFiles, WILDCARD, type Route } from '../helpers/literals.js';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { readManifestDir } from '../../kernel/host/manifest.js';
+import { readManifestDir } from '../../kernel/host/manifest-dirs.js';
 import { literalSegments, literalsOf, matchScore, METHOD, routeSegments, tsFiles, WILDCARD, type Literal, type Route } from '../helpers/literals.js';
 
 const root = join(import.meta.dirname, '..', '..');
