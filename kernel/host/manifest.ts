@@ -244,7 +244,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
     commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
     hooks,
     build: raw.build ?? (buildHook ? { command: buildHook } : undefined),
-    server: raw.server && (await normaliseServer(raw.server, dir)),
+    server: raw.server && normaliseServer(raw.server, dir),
   };
 }
 
@@ -303,19 +303,16 @@ function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandb
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
 }
 
-async function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Promise<Manifest['server']> {
-  // Every schema file is read at once (an extension names dozens; one after another, start-up waits on
-  // each), and a file that several of them refer to is read once.
+function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Manifest['server'] {
+  // A file that several schemas refer to is read and inlined once.
   const files: FileCache = new Map();
-  const [tools, routes] = await Promise.all([
-    Promise.all((server.tools ?? []).map(async (tool): Promise<ToolDecl> => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.input ? await readSchemaFile(join(dir, tool.input), dir, 'tool input schema', files) : { type: 'object', properties: {} },
-      privileged: tool.privileged ?? false,
-    }))),
-    documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir, files),
-  ]);
+  const tools = (server.tools ?? []).map((tool): ToolDecl => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.input ? readSchemaFile(join(dir, tool.input), dir, 'tool input schema', files) : { type: 'object', properties: {} },
+    privileged: tool.privileged ?? false,
+  }));
+  const routes = documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir, files);
   return {
     main: server.main,
     activation: server.activation ?? 'lazy',
@@ -351,14 +348,14 @@ function normaliseRoute(route: string | RawRoute): RouteDecl {
 }
 
 /** Attaches each [server.openapi] entry to the route it names; an entry for no declared route is an error. */
-async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<RawManifest['server']>['openapi']>, dir: string, files: FileCache): Promise<RouteDecl[]> {
-  await Promise.all(Object.entries(docs).map(async ([key, doc]) => {
+function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<RawManifest['server']>['openapi']>, dir: string, files: FileCache): RouteDecl[] {
+  for (const [key, doc] of Object.entries(docs)) {
     const route = routes.find((r) => `${r.method} ${r.path}` === key);
     if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
     const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`, files) : undefined);
     if (doc.content_type && doc.response) throw new RoostError('VALIDATION_ERROR', `[server.openapi] "${key}": a route answers either a JSON body (response) or another content_type, not both`);
-    const [query, request, response, errors] = await Promise.all([schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response'),
-      Promise.all(Object.entries(doc.errors ?? {}).map(async ([status, e]) => [status, { description: e.description, schema: (await schema(e.schema, `${status} error`))! }] as const))]);
+    const [query, request, response] = [schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')];
+    const errors = Object.entries(doc.errors ?? {}).map(([status, e]) => [status, { description: e.description, schema: schema(e.schema, `${status} error`)! }] as const);
     route.doc = {
       ...(doc.summary ? { summary: doc.summary } : {}),
       ...(query ? { query } : {}),
@@ -368,7 +365,7 @@ async function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<Raw
       ...(doc.content_type ? { contentType: doc.content_type } : {}),
       ...(errors.length > 0 ? { responses: Object.fromEntries(errors) } : {}),
     };
-  }));
+  }
   return routes;
 }
 
