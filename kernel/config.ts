@@ -42,6 +42,8 @@ export interface ServerConfig {
   accessLog: AccessLogTarget;
   /** ROOST_CHECK_RESPONSES=1: extension routes' success bodies are validated against their declared response schemas (for tests). */
   checkResponses: boolean;
+  /** Answers of routes declared cached are kept in the kernel (kernel/http/response-cache.ts): on unless ROOST_RESPONSE_CACHE=off, and off on PostgreSQL (several instances). */
+  responseCache: boolean;
   /** ROOST_LOG_FORMAT: `json` (one JSON object per line; the default when stderr is not a terminal) or `text` (the default on a terminal). */
   logFormat: LogFormat;
   /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
@@ -121,6 +123,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     accessLog: accessLogFrom(env.ROOST_ACCESS_LOG, stderrIsTTY, dataDir),
     checkResponses: env.ROOST_CHECK_RESPONSES === '1',
+    responseCache: env.ROOST_RESPONSE_CACHE !== 'off' && !env.ROOST_DATABASE_URL,
     logFormat: logFormatFrom(env.ROOST_LOG_FORMAT, stderrIsTTY),
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,

@@ -6,6 +6,7 @@ import { DEFAULT_TENANT } from '../auth/keys.js';
 import { extensionKey } from '../auth/sealing-key.js';
 import { OPERATIONAL_MODE_KEY, type Kernel } from '../kernel.js';
 import { stderrLevel } from '../log.js';
+import type { ResponseCache } from '../http/response-cache.js';
 import type { PgRelays } from '../storage/pg-relay.js';
 import { storageFor, tenantWorkspaces } from '../storage/provision.js';
 import type { WsHub } from '../ws/hub.js';
@@ -25,6 +26,8 @@ export interface HostingDeps {
   ws: WsHub;
   sealingKey: Buffer;
   relays: PgRelays | undefined;
+  /** Answers kept for routes declared cached: what an extension answered is forgotten when it starts or changes, and on the events it names. */
+  cache: ResponseCache;
   /** The port the server listens on, for the serverUrl extensions reach it by. */
   port(): number;
   /** Whether the kernel itself serves a method and path (no extension may declare it). */
@@ -39,7 +42,7 @@ export interface Hosting {
   logs: ExtensionLogs;
 }
 
-export function hostExtensions({ kernel, ws, sealingKey, relays, port, kernelServes, onClose }: HostingDeps): Hosting {
+export function hostExtensions({ kernel, ws, sealingKey, relays, cache, port, kernelServes, onClose }: HostingDeps): Hosting {
   const { config, db, log, routes, bus } = kernel;
   const unsubscribers = new Map<string, Array<() => void>>();
   // Each extension runs sandboxed with this environment (HOME and TMPDIR in its own data folder added).
@@ -80,11 +83,16 @@ export function hostExtensions({ kernel, ws, sealingKey, relays, port, kernelSer
       dataDir: config.dataDir,
       operationalMode: await kernel.settings.get(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'),
     }),
-    launch: (manifest, grants) => launcher.launch(manifest, grants),
+    launch: (manifest, grants) => {
+      cache.forgetOwner(manifest.name); // a new process may have migrated what it answers
+      return launcher.launch(manifest, grants);
+    },
     log,
     stderrLine: (name, line) => logs.write(name, stderrLevel(line), `[${name}] ${line}`),
     onChange(ext, change) {
       const name = ext.manifest.name;
+      cache.forgetOwner(name);
+      if (change === 'grants') return;
       for (const off of unsubscribers.get(name) ?? []) off();
       unsubscribers.delete(name);
       if (change === 'unloaded') {
@@ -102,6 +110,7 @@ export function hostExtensions({ kernel, ws, sealingKey, relays, port, kernelSer
           registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
         }),
       ));
+      for (const pattern of ext.manifest.server?.cache?.invalidatedBy ?? []) unsubscribers.get(name)!.push(bus.subscribe(pattern, (event) => cache.forget(name, event.tenantId)));
     },
   });
   return { registry, launcher, logs };

@@ -27,6 +27,8 @@ export interface RouteDecl {
   writableWhenReadOnly?: boolean;
   /** The environment variable holding a key a machine (a Prometheus scraper) may send as its bearer instead of an API key. */
   machineKey?: string;
+  /** Its answers may be kept by the kernel ([server.cache]; kernel/http/response-cache.ts). */
+  cached?: boolean;
   /** What the OpenAPI document says of it ([server.openapi] in plugin.toml), schemas already read. */
   doc?: RouteDoc;
 }
@@ -146,6 +148,8 @@ export interface Manifest {
      * neither wakes nor costs it). A pattern without an entry gets every event it matches.
      */
     subscribeWhen: Record<string, EventFilter>;
+    /** [server.cache]: GET routes whose answers the kernel may keep, and the events that announce a change of what they answer (kernel/http/response-cache.ts). */
+    cache?: { routes: string[]; invalidatedBy: string[] };
     /**
      * Topic patterns delivered from every instance sharing the database (state each instance's copy
      * must hold). `subscribe` patterns are delivered once per deployment: on the instance that published.
@@ -187,6 +191,7 @@ interface RawManifest {
     ws?: string[];
     subscribe?: string[];
     subscribe_when?: Record<string, EventFilter>;
+    cache?: { routes: string[]; invalidated_by: string[] };
     broadcast?: string[];
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
@@ -298,6 +303,16 @@ function ownHooks(hooks: TenantHooks, routes: RouteDecl[]): TenantHooks {
   return hooks;
 }
 
+/** Marks the routes [server.cache] names as cached; each must be one of its GET routes. */
+function cachedRoutes(named: string[], routes: RouteDecl[]): string[] {
+  for (const key of named) {
+    const route = routes.find((r) => `${r.method} ${r.path}` === key);
+    if (!route) throw new RoostError('VALIDATION_ERROR', `[server.cache] names "${key}", which is not among [server] routes`);
+    route.cached = true;
+  }
+  return named;
+}
+
 function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandbox | undefined {
   const sandbox = { env: [...(raw.env ?? [])].sort(), envFiles: [...(raw.env_files ?? [])].sort(), sockets: [...(raw.sockets ?? [])].sort() };
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
@@ -326,6 +341,7 @@ function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string
     selfChecks: server.self_checks ?? false,
     listen: (server.listen ?? []).map((l) => (typeof l === 'string' ? { variable: l } : { variable: l.env, ...(l.default !== undefined ? { defaultPort: l.default } : {}) })),
     tenantHooks: ownHooks(server.tenant_hooks ?? {}, routes),
+    ...(server.cache ? { cache: { routes: cachedRoutes(server.cache.routes, routes), invalidatedBy: server.cache.invalidated_by } } : {}),
     routes,
     ws: server.ws ?? [],
     subscribe: server.subscribe ?? [],

@@ -42,7 +42,7 @@ export interface RegistryDeps {
   /** Whether something outside the extension depends on it running (WebSocket stream subscribers). */
   busy(name: string): boolean;
   /** Called when an extension's routes, tools or subscriptions come or go. */
-  onChange(extension: Extension, change: 'registered' | 'unloaded'): void;
+  onChange(extension: Extension, change: 'registered' | 'unloaded' | 'grants'): void;
   log(level: string, message: string): void;
   /** A line the extension wrote to stderr (logged within the server's limit per extension). */
   stderrLine(name: string, line: string): void;
@@ -269,6 +269,7 @@ export class ExtensionRegistry {
     await this.sources.setGrant(name, capability, granted);
     if (granted) ext.grants.add(capability);
     else ext.grants.delete(capability);
+    this.deps.onChange(ext, 'grants');
     return ext;
   }
 

@@ -204,6 +204,7 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
       method: ctx.method,
       path: ctx.path,
       query: ctx.query as Record<string, string | string[]>,
+      querystring: ctx.querystring,
       // No body at all reaches the extension as null (a raw route gets the empty string).
       body: route.decl.raw ? '' : null,
       ...(attachment ? { attachment } : {}),

@@ -4,6 +4,7 @@ import { decodeAttachment } from '../../protocol/framing.js';
 import { RawJson, type AuthContext, type RequestMessage, type RouteReply } from '../../protocol/messages.js';
 import type { HttpMethod } from '../host/manifest.js';
 import type { ExtensionRegistry } from '../host/registry.js';
+import { ResponseCache } from './response-cache.js';
 import { checkResponse } from './response-check.js';
 import type { RouteMatch, RouteTable } from './route-table.js';
 
@@ -19,6 +20,8 @@ export interface DispatchInput {
   auth: AuthContext;
   /** Request headers passed on to raw routes (see RequestMessage.headers). */
   headers?: Record<string, string>;
+  /** The query as it came: a read over HTTP of a cached route may then be answered from the cache. */
+  querystring?: string;
 }
 
 /** What an extension's route answered; a reply carried as an attachment is passed on undecoded. */
@@ -49,6 +52,8 @@ export class Dispatcher {
     private readonly registry: ExtensionRegistry,
     /** ROOST_CHECK_RESPONSES: validate success bodies against their declared response schemas (response-check.ts). */
     private readonly checkResponses = false,
+    /** Answers kept for routes declared cached (response-cache.ts); forgotten here on every write to their owner. */
+    readonly cache = new ResponseCache(false),
   ) {}
 
   /** See EmbeddedRoute; `reserved` tells which paths the kernel itself serves. */
@@ -62,6 +67,28 @@ export class Dispatcher {
   }
 
   async serve(route: RouteMatch, input: DispatchInput): Promise<RouteReply> {
+    const tenant = input.auth.tenantId ?? '';
+    if (!this.cache.enabled) return this.dispatch(route, input);
+    if (input.method !== 'GET' && input.method !== 'HEAD') {
+      // Forgotten before (a read racing the write is not kept) and after (the write's own reads).
+      this.cache.forget(route.owner, tenant);
+      try {
+        return await this.dispatch(route, input);
+      } finally {
+        this.cache.forget(route.owner, tenant);
+      }
+    }
+    if (!route.decl.cached || input.querystring === undefined) return this.dispatch(route, input);
+    const key = ResponseCache.key(route.owner, tenant, input.auth.role, input.auth.actor, input.path, input.querystring);
+    const kept = this.cache.get(key);
+    if (kept) return kept;
+    const generation = this.cache.generation(route.owner, tenant);
+    const reply = await this.dispatch(route, input);
+    this.cache.keep(key, route.owner, tenant, generation, reply);
+    return reply;
+  }
+
+  private async dispatch(route: RouteMatch, input: DispatchInput): Promise<RouteReply> {
     const message = {
       type: 'request' as const,
       method: input.method,
