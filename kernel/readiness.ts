@@ -55,15 +55,23 @@ function describe(ext: Extension): string {
   }
 }
 
-// One probe at a time per database: a readiness asked while a probe is in flight takes that probe's
-// answer (at most one round trip old) instead of queueing a `select 1` of its own. Under load most
-// health checks then cost no database round trip; no answer is ever older than the probe in flight.
+// One probe at a time per database, and its answer good for PROBE_FRESH_MS: a readiness asked while a
+// probe is in flight takes that probe's answer instead of queueing a `select 1` of its own, and one asked
+// just after takes the answer just given. Under load a health check then costs no database round trip;
+// a lost database shows within a probe's time plus PROBE_FRESH_MS.
+const PROBE_FRESH_MS = 250;
 const probesInFlight = new WeakMap<ReadinessDeps['db'], Promise<string | undefined>>();
+const lastProbes = new WeakMap<ReadinessDeps['db'], { at: number; answer: string | undefined }>();
 
 function probeDatabase(k: ReadinessDeps): Promise<string | undefined> {
+  const last = lastProbes.get(k.db);
+  if (last && performance.now() - last.at < PROBE_FRESH_MS) return Promise.resolve(last.answer);
   let probe = probesInFlight.get(k.db);
   if (!probe) {
-    probe = askDatabase(k).finally(() => probesInFlight.delete(k.db));
+    probe = askDatabase(k).then((answer) => {
+      lastProbes.set(k.db, { at: performance.now(), answer });
+      return answer;
+    }).finally(() => probesInFlight.delete(k.db));
     probesInFlight.set(k.db, probe);
   }
   return probe;
