@@ -79,7 +79,7 @@ export class Dispatcher {
       }
     }
     if (!route.decl.cached || input.querystring === undefined) return this.dispatch(route, input);
-    const key = ResponseCache.key(route.owner, tenant, input.auth.role, input.auth.actor, input.path, input.querystring);
+    const key = ResponseCache.key(route.owner, tenant, input.auth.role, input.auth.actor, input.method, input.path, input.querystring);
     const kept = this.cache.get(key);
     if (kept) return kept;
     const generation = this.cache.generation(route.owner, tenant);

@@ -1,6 +1,6 @@
 // Answers the kernel keeps for the GET routes an extension declares cacheable ([server.cache]), so a
 // repeated read costs no hop to the extension. An answer is a function of what the extension receives —
-// route, path, query and the caller's tenant, role and actor — and of its stored state; the extension
+// route, method, path, query and the caller's tenant, role and actor — and of its stored state; the extension
 // names the events that announce a change of that state. What a tenant has cached with an extension is
 // forgotten when one of those events arrives for the tenant (or for no tenant), when any write is
 // dispatched to the extension for the tenant, and wholly when the extension starts, is registered,
@@ -28,8 +28,8 @@ export class ResponseCache {
 
   constructor(readonly enabled: boolean) {}
 
-  static key(owner: string, tenant: string, role: string, actor: string, path: string, querystring: string): string {
-    return `${owner}\n${tenant}\n${role}\n${actor}\n${path}?${querystring}`;
+  static key(owner: string, tenant: string, role: string, actor: string, method: string, path: string, querystring: string): string {
+    return `${owner}\n${tenant}\n${role}\n${actor}\n${method} ${path}?${querystring}`;
   }
 
   get(key: string): RouteReply | undefined {
