@@ -14,12 +14,6 @@ export type CallAs = ({ requestId: string } | { tenantId: string }) & { public?:
 /** What `HostClient.call` answers: the route's status and body. */
 export type RouteAnswer<T = Record<string, any> | null> = { status: number; body: T };
 
-/** The query string of `params` (values encoded, undefined ones left out), '' when none is left. */
-export function queryOf(params: Record<string, string | number | boolean | undefined>): string {
-  const pairs = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
-  return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
-}
-
 /**
  * Another extension's refusal passed on with its status and code; a route no loaded extension serves
  * (404 ROUTE_NOT_FOUND) says which extension, `provider`, to load.

@@ -3,10 +3,10 @@
 // (400 `<field>: <kind> <id> not found`), and nothing of another tenant can be published, granted, run
 // or scheduled by naming it. Extensions that take ids in bodies check them here before storing anything.
 import { RoostError, validationError } from '../protocol/errors.js';
-import { agentPaths } from '../extensions/agents/contract.js';
+import { AGENTS_ROUTES } from '../extensions/agents/contract.js';
 import { COUNCILS_ROUTES } from '../extensions/councils/contract.js';
 import { projectPath } from '../extensions/projects/contract.js';
-import { sessionPaths } from '../extensions/sessions/contract.js';
+import { SESSIONS_ROUTES } from '../extensions/sessions/contract.js';
 import { WORK_TASKS_ROUTES } from '../extensions/work-tasks/contract.js';
 import { WORKFLOWS_ROUTES } from '../extensions/workflows/contract.js';
 import { upstreamError, type CallAs, type HostClient, type RouteAnswer } from './host-client.js';
@@ -14,13 +14,13 @@ import { routePath } from './route-call.js';
 
 /** The route that reads one resource of each kind (by `:id`), as its caller sees it. */
 const ROUTES = {
-  agent: agentPaths.agent,
+  agent: (id: string) => routePath(AGENTS_ROUTES.get, { id }).path,
   project: projectPath,
   council: (id: string) => routePath(COUNCILS_ROUTES.get, { id }).path,
   workflow: (id: string) => routePath(WORKFLOWS_ROUTES.get, { id }).path,
   'work task': (id: string) => routePath(WORK_TASKS_ROUTES.get, { id }).path,
-  session: sessionPaths.session,
-  'skill bundle': agentPaths.skillBundle,
+  session: (id: string) => routePath(SESSIONS_ROUTES.get, { id }).path,
+  'skill bundle': (id: string) => routePath(AGENTS_ROUTES.skillBundle, { id }).path,
 } satisfies Record<string, (id: string) => string>;
 
 export type ReferenceKind = keyof typeof ROUTES;

@@ -2,7 +2,7 @@
 // branch and the commit template) and remembers it on the branch; `work push` opens the pull request that
 // closes it. The repository is the one `origin` names (owner/repo from its URL, as the github plugin reads it).
 import type { Octokit } from '@octokit/rest';
-import { parseRemote } from '../../plugins/github/repo.js';
+import { parseRemote } from '../../lib/git-remote.js';
 import { RoostError } from '../../protocol/errors.js';
 import { codeHost, codeHostError } from '../vcshost.js';
 import { git, gitTry } from './git.js';

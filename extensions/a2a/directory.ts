@@ -2,10 +2,11 @@
 // cached for a minute, per tenant and remote; a change to the remote forgets it), and the agents other
 // servers offer in the marketplace's federation, when the marketplace is loaded.
 import type { ExtensionContext } from '../../sdk/extension.js';
+import { routePath } from '../../sdk/route-call.js';
 import { checkCard, type AgentCard } from './card.js';
 import { connect, getJson } from './remote-client.js';
 import { RemoteStore, type Remote } from './remotes.js';
-import { agentPaths } from '../agents/contract.js';
+import { AGENTS_ROUTES } from '../agents/contract.js';
 import { FEDERATED_PAGE_MAX, MarketplaceClient, type FederatedListing } from '../marketplace/contract.js';
 
 const TTL_MS = 60_000;
@@ -67,13 +68,13 @@ async function listingOf(ctx: ExtensionContext, tenantId: string, remote: Remote
 
 async function fetchListing(ctx: ExtensionContext, tenantId: string, remote: Remote): Promise<Listing> {
   const connection = await connect(ctx, tenantId, remote);
-  const list = await getJson(connection, new URL(`${connection.base}${agentPaths.agents({ limit: MAX_AGENTS_PER_REMOTE })}`));
+  const list = await getJson(connection, new URL(`${connection.base}${routePath(AGENTS_ROUTES.list, {}, { limit: MAX_AGENTS_PER_REMOTE }).path}`));
   const agents = (list.body as { agents?: Array<{ id: unknown }> } | null)?.agents;
   if (list.status === 401 && !remote.hasApiKey) throw new Error(`remote ${remote.name} answered 401 for its agent list: it needs an API key (PUT /api/a2a/remotes/${remote.id})`);
   if (list.status !== 200 || !Array.isArray(agents)) throw new Error(`remote ${remote.name} answered ${list.status} for its agent list`);
   const cards = await Promise.all(
     agents.filter((a) => typeof a.id === 'string').map(async (a) => {
-      const url = new URL(`${connection.base}${agentPaths.card(a.id as string)}`);
+      const url = new URL(`${connection.base}${routePath(AGENTS_ROUTES.card, { id: a.id as string }).path}`);
       const reply = await getJson(connection, url);
       if (reply.status !== 200) throw new Error(`remote ${remote.name} answered ${reply.status} for ${url.pathname}`);
       const card = checkCard(reply.body, url.href);

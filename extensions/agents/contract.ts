@@ -4,21 +4,32 @@
 // Callers import this module instead of writing an agents URL; it imports nothing of the extension's
 // internals (the extension types its handlers with it).
 import { notFound } from '../../protocol/errors.js';
-import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../../sdk/host-client.js';
+import { upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 
-const seg = encodeURIComponent;
-
-export const agentPaths = {
-  agents: (query: { limit?: number; offset?: number; total?: boolean; search?: string; wallet?: string } = {}) => `/api/agents${queryOf(query)}`,
-  agent: (id: string) => `/api/agents/${seg(id)}`,
-  card: (id: string) => `/api/agents/${seg(id)}/agent-card`,
-  messages: (id: string) => `/api/agents/${seg(id)}/messages`,
-  skillBundle: (id: string) => `/api/skill-bundles/${seg(id)}`,
+/** The routes others may call, each named as plugin.toml declares it (sdk/route-call.ts fills in a path). */
+export const AGENTS_ROUTES = {
+  list: 'GET /api/agents',
+  create: 'POST /api/agents',
+  get: 'GET /api/agents/:id',
+  remove: 'DELETE /api/agents/:id',
+  card: 'GET /api/agents/:id/agent-card',
+  messages: 'GET /api/agents/:id/messages',
+  skillBundle: 'GET /api/skill-bundles/:id',
   /** Internal: the agent composed for a run (record, persona and skills folded into one system prompt). */
-  runtime: (id: string, projectBundles: string[] = []) => `/api/internal/agents/${seg(id)}/runtime${projectBundles.length > 0 ? `?projectBundles=${projectBundles.map(encodeURIComponent).join(',')}` : ''}`,
+  runtime: 'GET /api/internal/agents/:id/runtime',
   /** Internal: records an agent-to-agent message (the one store of them). */
-  recordMessage: '/api/internal/agent-messages',
-};
+  recordMessage: 'POST /api/internal/agent-messages',
+} as const;
+
+/** The query of GET /api/agents. */
+export interface AgentListQuery {
+  limit?: number;
+  offset?: number;
+  total?: boolean;
+  search?: string;
+  wallet?: string;
+}
 
 /** Bus topic of one agent: `{type: 'agent_updated', agentId, action, agent}` and `{type: 'agent_message', agentId, message}`. */
 export const AGENT_TOPIC_PREFIX = 'agent.';
@@ -88,12 +99,13 @@ type Refusal = { error?: string; code?: string };
 
 /** The agents routes, called as `as` (the request being served or a tenant). Answers are passed on as they come. */
 export function agentsClient(host: HostClient, as: CallAs) {
-  const call = <T>(method: string, path: string, body?: unknown) => host.call<(T & Refusal) | null>(method, path, body, as);
+  const call = <T>(route: (typeof AGENTS_ROUTES)[keyof typeof AGENTS_ROUTES], request: Parameters<typeof callRoute>[2]) => callRoute<(T & Refusal) | null>(host, route, request, as);
   return {
-    list: (query?: Parameters<typeof agentPaths.agents>[0]) => call<{ agents: AgentRecord[]; total?: number; hasMore: boolean }>('GET', agentPaths.agents(query)),
-    get: (id: string) => call<AgentRecord>('GET', agentPaths.agent(id)),
-    runtime: (id: string) => call<AgentRuntimeView>('GET', agentPaths.runtime(id)),
-    recordMessage: (message: NewAgentMessage) => call<AgentMessage>('POST', agentPaths.recordMessage, message),
+    list: (query: AgentListQuery = {}) => call<{ agents: AgentRecord[]; total?: number; hasMore: boolean }>(AGENTS_ROUTES.list, { query: { ...query } }),
+    get: (id: string) => call<AgentRecord>(AGENTS_ROUTES.get, { params: { id } }),
+    /** The agent composed for a run; `projectBundles`: the skill bundles of the session's project, after its own. */
+    runtime: (id: string, projectBundles: string[] = []) => call<AgentRuntimeView>(AGENTS_ROUTES.runtime, { params: { id }, query: { projectBundles: projectBundles.length > 0 ? projectBundles.join(',') : undefined } }),
+    recordMessage: (message: NewAgentMessage) => call<AgentMessage>(AGENTS_ROUTES.recordMessage, { body: message }),
   };
 }
 

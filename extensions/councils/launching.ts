@@ -8,9 +8,9 @@ import { EventLog } from './event-log.js';
 import { LaunchStore, type Launch } from './launch-store.js';
 import { resolveAgents } from './members.js';
 import { breakdownOf, type Vote } from './prompts.js';
-import { launches } from './runner.js';
+import type { LaunchRunner } from './runner.js';
 
-export async function launchCouncil(ctx: ExtensionContext, as: CallAs, tenantId: string, councilId: string, input: { prompt: string; auto?: boolean; idempotencyKey?: string }): Promise<Launch> {
+export async function launchCouncil(ctx: ExtensionContext, runner: LaunchRunner, as: CallAs, tenantId: string, councilId: string, input: { prompt: string; auto?: boolean; idempotencyKey?: string }): Promise<Launch> {
   const council = await new CouncilStore(ctx.db, ctx.sql).get(tenantId, councilId);
   if (!council) throw notFound(`council ${councilId}`);
   // The members are checked again as the caller: an agent deleted since the council was made stops the launch here.
@@ -25,7 +25,7 @@ export async function launchCouncil(ctx: ExtensionContext, as: CallAs, tenantId:
     members: council.members.map((agentId) => ({ agentId, name: names.get(agentId) ?? agentId })),
     ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
   });
-  await launches(ctx).begin(launch);
+  await runner.begin(launch);
   return launch;
 }
 

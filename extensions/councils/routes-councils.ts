@@ -9,6 +9,7 @@ import { created, noContent, ok, page } from '../../sdk/http.js';
 import { CouncilStore, DEFAULT_MEMBER_TIMEOUT_SECONDS, DEFAULT_TEMPLATE, defaultQuorum, type Council, type CouncilInput } from './council-store.js';
 import { LaunchStore } from './launch-store.js';
 import { launchCouncil, launchView } from './launching.js';
+import type { LaunchRunner } from './runner.js';
 import { resolveAgents } from './members.js';
 import { COUNCILS_ROUTES } from './contract.js';
 
@@ -29,7 +30,7 @@ async function check(ctx: ExtensionContext, req: RouteRequest, c: Omit<Council, 
   await resolveAgents(ctx.host, { requestId: req.id }, agents, 'members');
 }
 
-export const councilRoutes: Record<string, RouteHandler> = {
+export const councilRoutes: Record<string, RouteHandler<LaunchRunner>> = {
   async 'GET /api/councils'(req, ctx) {
     return ok(await store(ctx).list(req.auth.tenantId, page(req.query)));
   },
@@ -73,7 +74,7 @@ export const councilRoutes: Record<string, RouteHandler> = {
   },
 
   /** With an `idempotencyKey` already used by the tenant: 200 and that launch, nothing new started. */
-  async [COUNCILS_ROUTES.launch](req, ctx) {
+  async [COUNCILS_ROUTES.launch](req, ctx, runner) {
     const input = validate<{ prompt: string; auto?: boolean; idempotencyKey?: string }>(schema(ctx, 'launch.json'), req.body);
     const council = await mustGet(ctx, req);
     const launches = new LaunchStore(ctx.db, ctx.sql);
@@ -85,7 +86,7 @@ export const councilRoutes: Record<string, RouteHandler> = {
     const earlier = await repeated();
     if (earlier) return earlier;
     try {
-      return created(launchView(await launchCouncil(ctx, { requestId: req.id }, req.auth.tenantId, council.id, input)));
+      return created(launchView(await launchCouncil(ctx, runner, { requestId: req.id }, req.auth.tenantId, council.id, input)));
     } catch (err) {
       // The same key asked twice at once: the other ask made the launch.
       const other = isUniqueViolation(err) ? await repeated() : undefined;

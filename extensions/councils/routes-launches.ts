@@ -9,7 +9,7 @@ import { EventLog } from './event-log.js';
 import { LaunchStore, type Launch } from './launch-store.js';
 import { launchDetail, launchView } from './launching.js';
 import { schema } from './routes-councils.js';
-import { launches } from './runner.js';
+import type { LaunchRunner } from './runner.js';
 import { COUNCILS_ROUTES } from './contract.js';
 import { sessionsClient } from '../sessions/contract.js';
 
@@ -48,7 +48,7 @@ function replayPage(req: RouteRequest): { after: number; limit: number; offset: 
   return { after: afterOf(req), limit, offset: 0 };
 }
 
-export const launchRoutes: Record<string, RouteHandler> = {
+export const launchRoutes: Record<string, RouteHandler<LaunchRunner>> = {
   async 'GET /api/council-launches'(req, ctx) {
     const councilId = queryString(req.query, 'councilId');
     const { launches: list, ...rest } = await new LaunchStore(ctx.db, ctx.sql).list(req.auth.tenantId, councilId ? { councilId } : {}, page(req.query));
@@ -75,19 +75,19 @@ export const launchRoutes: Record<string, RouteHandler> = {
     return ok({ messages, hasMore });
   },
 
-  async [COUNCILS_ROUTES.abort](req, ctx) {
+  async [COUNCILS_ROUTES.abort](req, ctx, runner) {
     noBody(ctx, req);
-    return ok(launchView(await launches(ctx).abort(req.auth.tenantId, req.params.id!)));
+    return ok(launchView(await runner.abort(req.auth.tenantId, req.params.id!)));
   },
 
-  async 'POST /api/council-launches/:id/review'(req, ctx) {
+  async 'POST /api/council-launches/:id/review'(req, ctx, runner) {
     noBody(ctx, req);
-    return ok(launchView(await launches(ctx).advance(req.auth.tenantId, req.params.id!, 'reviewing')));
+    return ok(launchView(await runner.advance(req.auth.tenantId, req.params.id!, 'reviewing')));
   },
 
-  async 'POST /api/council-launches/:id/synthesize'(req, ctx) {
+  async 'POST /api/council-launches/:id/synthesize'(req, ctx, runner) {
     noBody(ctx, req);
-    return ok(launchView(await launches(ctx).advance(req.auth.tenantId, req.params.id!, 'synthesizing')));
+    return ok(launchView(await runner.advance(req.auth.tenantId, req.params.id!, 'synthesizing')));
   },
 
   /** A follow-up question to the synthesizer, in its own session: it remembers the whole deliberation. */

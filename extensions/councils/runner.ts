@@ -16,14 +16,7 @@ const NEXT: Record<string, Stage> = { responding: 'discussing', discussing: 'rev
 /** The stage a hand-moved launch must be waiting in. */
 const BEFORE: Record<'reviewing' | 'synthesizing', Stage> = { reviewing: 'discussing', synthesizing: 'reviewing' };
 
-const runners = new WeakMap<ExtensionContext, LaunchRunner>();
-
-export function launches(ctx: ExtensionContext): LaunchRunner {
-  let runner = runners.get(ctx);
-  if (!runner) runners.set(ctx, (runner = new LaunchRunner(ctx)));
-  return runner;
-}
-
+/** The extension's running state: what setup returns, handed to every route and tool after ctx. */
 export class LaunchRunner {
   private readonly live = new Map<string, AbortController>();
   /** Launches moved on (by hand) while their loop was still winding down: run again once it has ended. */

@@ -4,6 +4,7 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, ToolHandler } from '../../sdk/extension.js';
 import { ACTIVE_STAGES, LaunchStore } from './launch-store.js';
 import { launchCouncil, launchDetail } from './launching.js';
+import type { LaunchRunner } from './runner.js';
 import { schema } from './routes-councils.js';
 
 const text = (value: unknown, isError = false) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }], ...(isError ? { isError } : {}) });
@@ -19,11 +20,11 @@ async function until(ctx: ExtensionContext, tenantId: string, id: string, timeou
   }
 }
 
-export const tools: Record<string, ToolHandler> = {
-  async svc_launch_council(args, caller, ctx) {
+export const tools: Record<string, ToolHandler<LaunchRunner>> = {
+  async svc_launch_council(args, caller, ctx, runner) {
     const input = validate<{ council_id: string; prompt: string; wait?: boolean; timeout_seconds?: number }>(schema(ctx, 'tool-launch-council.json'), args, 'arguments');
     const as = { tenantId: caller.tenantId };
-    const launch = await launchCouncil(ctx, as, caller.tenantId, input.council_id, { prompt: input.prompt });
+    const launch = await launchCouncil(ctx, runner, as, caller.tenantId, input.council_id, { prompt: input.prompt });
     ctx.host.audit('council.launched_by_agent', `council-launch:${launch.id}`, { councilId: input.council_id, agentId: caller.agentId });
     if (!input.wait) return text({ launchId: launch.id, stage: launch.stage });
     const ended = await until(ctx, caller.tenantId, launch.id, (input.timeout_seconds ?? DEFAULT_WAIT_SECONDS) * 1000);

@@ -4,10 +4,11 @@
 import { notFound, RoostError } from '../../protocol/errors.js';
 import type { CallAs } from '../../sdk/host-client.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
+import { callRoute } from '../../sdk/route-call.js';
 import { announceBalance } from './announce.js';
 import { ConfigStore } from './config.js';
 import { Ledger, type Wallet } from './ledger.js';
-import { agentPaths } from '../agents/contract.js';
+import { AGENTS_ROUTES } from '../agents/contract.js';
 
 export interface AgentRef {
   id: string;
@@ -18,7 +19,7 @@ export interface AgentRef {
 }
 
 export async function resolveAgent(ctx: ExtensionContext, as: CallAs, tenantId: string, agentId: string): Promise<{ agent: AgentRef; wallet: Wallet }> {
-  const reply = await ctx.host.call<Record<string, unknown>>('GET', agentPaths.agent(agentId), null, as);
+  const reply = await callRoute<Record<string, unknown>>(ctx.host, AGENTS_ROUTES.get, { params: { id: agentId } }, as);
   if (reply.status === 404 && reply.body?.code !== 'ROUTE_NOT_FOUND') throw notFound(`agent ${agentId}`);
   const agent = agentFrom(reply);
   return { agent, wallet: await openWallet(ctx, tenantId, agent) };
@@ -29,7 +30,7 @@ export async function resolveWallet(ctx: ExtensionContext, as: CallAs, tenantId:
   const known = await new Ledger(ctx.db, ctx.sql).wallet(tenantId, address);
   if (known) return known;
   if (!/^rw_[0-9a-f]{40}$/.test(address)) throw notFound(`wallet ${address}`);
-  const reply = await ctx.host.call<{ agents?: unknown[] }>('GET', agentPaths.agents({ wallet: address, limit: 1 }), null, as);
+  const reply = await callRoute<{ agents?: unknown[] }>(ctx.host, AGENTS_ROUTES.list, { query: { wallet: address, limit: 1 } }, as);
   const first = reply.status === 200 ? reply.body?.agents?.[0] : undefined;
   if (reply.status === 200 && !first) throw notFound(`wallet ${address}`);
   return openWallet(ctx, tenantId, agentFrom({ status: reply.status, body: (first ?? reply.body) as Record<string, unknown> }));

@@ -5,9 +5,9 @@ import { announceBalance } from './announce.js';
 import { Reservations } from './reservations.js';
 
 const SWEEP_MS = 5_000;
-let timer: NodeJS.Timeout | undefined;
 
-export function startExpirySweep(ctx: ExtensionContext): void {
+/** Starts the sweep; its timer is the extension's running state (what setup returns). */
+export function startExpirySweep(ctx: ExtensionContext): NodeJS.Timeout {
   const sweep = async () => {
     try {
       for (const change of await new Reservations(ctx.db).expire()) announceBalance(ctx, change);
@@ -15,11 +15,11 @@ export function startExpirySweep(ctx: ExtensionContext): void {
       ctx.host.log('warn', `releasing expired reservations failed: ${(err as Error).message}`);
     }
   };
-  timer = setInterval(() => void sweep(), SWEEP_MS);
+  const timer = setInterval(() => void sweep(), SWEEP_MS);
   timer.unref();
+  return timer;
 }
 
-export function stopExpirySweep(): void {
-  if (timer) clearInterval(timer);
-  timer = undefined;
+export function stopExpirySweep(_ctx: ExtensionContext, timer: NodeJS.Timeout): void {
+  clearInterval(timer);
 }

@@ -6,9 +6,10 @@ import type { RouteReply } from '../../protocol/messages.js';
 import { runExtension } from '../../sdk/extension.js';
 import { loadAssets, SECURITY_HEADERS, type Asset } from './assets.js';
 
-let assets: Map<string, Asset> = new Map();
+/** The built app's files by name: the running state, read once by setup and handed to every route. */
+type Assets = Map<string, Asset>;
 
-function serve(name: string): RouteReply {
+function serve(assets: Assets, name: string): RouteReply {
   const asset = assets.get(name);
   if (!asset) {
     if (assets.size === 0) throw new RoostError('EXTENSION_UNAVAILABLE', 'the dashboard is not built: run npm run build');
@@ -22,14 +23,12 @@ function serve(name: string): RouteReply {
 // A body of its own: an empty one would turn the answer into a 204.
 const toPage = (): RouteReply => ({ status: 302, headers: { location: '/ui/', 'cache-control': 'no-cache' }, body: 'The dashboard is at /ui/' });
 
-runExtension({
-  async setup() {
-    assets = await loadAssets();
-  },
+runExtension<Assets>({
+  setup: () => loadAssets(),
   routes: {
     'GET /': toPage,
     // The route also matches `/ui/` (a trailing slash is allowed): that is the page itself.
-    'GET /ui': (req) => (req.path.endsWith('/') ? serve('index.html') : toPage()),
-    'GET /ui/:file': (req) => serve(req.params.file!),
+    'GET /ui': (req, _ctx, assets) => (req.path.endsWith('/') ? serve(assets, 'index.html') : toPage()),
+    'GET /ui/:file': (req, _ctx, assets) => serve(assets, req.params.file!),
   },
 });

@@ -8,6 +8,7 @@ import { ok, page, queryString } from '../../sdk/http.js';
 import { requireRole } from '../../sdk/roles.js';
 import { CATEGORIES, tasksFor, type Category } from './catalogue.js';
 import { sit } from './sitting.js';
+import type { Exams } from './state.js';
 import { ExamStore } from './store.js';
 import { MemoryClient } from '../memory/contract.js';
 import { agentsClient } from '../agents/contract.js';
@@ -38,36 +39,34 @@ export async function runInBackground(ctx: ExtensionContext, tenantId: string, r
   ctx.host.emit(`exam.${runId}`, { type: 'exam_finished', runId }, tenantId);
 }
 
-export function routes(runner: string): Record<string, RouteHandler> {
-  return {
-    'GET /api/exam/categories'() {
-      const tasks = tasksFor(Object.keys(CATEGORIES) as Category[]);
-      return ok({ categories: Object.entries(CATEGORIES).map(([name, description]) => ({ name, description, tasks: tasks.filter((t) => t.category === name).map((t) => t.id) })) });
-    },
+export const routes: Record<string, RouteHandler<Exams>> = {
+  'GET /api/exam/categories'() {
+    const tasks = tasksFor(Object.keys(CATEGORIES) as Category[]);
+    return ok({ categories: Object.entries(CATEGORIES).map(([name, description]) => ({ name, description, tasks: tasks.filter((t) => t.category === name).map((t) => t.id) })) });
+  },
 
-    async 'POST /api/exam/run'(req, ctx) {
-      requireRole(req.auth, 'operator', 'running an exam');
-      const body = validate<{ agentId: string; categories?: Category[] }>(join(ctx.init.plugin.dir, 'schemas', 'exam-run.json'), req.body);
-      const agent = await agentsClient(ctx.host, { requestId: req.id }).get(body.agentId);
-      if (agent.status === 404 && agent.body?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'an exam needs the agents extension, which is not loaded');
-      if (agent.status !== 200 || !agent.body) throw notFound(`agent ${body.agentId}`);
-      const categories = [...new Set(body.categories ?? (Object.keys(CATEGORIES) as Category[]))];
-      const run = await store(ctx).create(req.auth.tenantId, agent.body.id, categories, runner);
-      ctx.host.audit('exam.started', `exam:${run.id}`, { agentId: run.agentId, categories });
-      void runInBackground(ctx, req.auth.tenantId, run.id, { id: agent.body.id, permissionMode: agent.body.permissionMode }, categories);
-      return { status: 202, body: run };
-    },
+  async 'POST /api/exam/run'(req, ctx, exams) {
+    requireRole(req.auth, 'operator', 'running an exam');
+    const body = validate<{ agentId: string; categories?: Category[] }>(join(ctx.init.plugin.dir, 'schemas', 'exam-run.json'), req.body);
+    const agent = await agentsClient(ctx.host, { requestId: req.id }).get(body.agentId);
+    if (agent.status === 404 && agent.body?.code === 'ROUTE_NOT_FOUND') throw new RoostError('EXTENSION_UNAVAILABLE', 'an exam needs the agents extension, which is not loaded');
+    if (agent.status !== 200 || !agent.body) throw notFound(`agent ${body.agentId}`);
+    const categories = [...new Set(body.categories ?? (Object.keys(CATEGORIES) as Category[]))];
+    const run = await store(ctx).create(req.auth.tenantId, agent.body.id, categories, exams.runner);
+    ctx.host.audit('exam.started', `exam:${run.id}`, { agentId: run.agentId, categories });
+    void runInBackground(ctx, req.auth.tenantId, run.id, { id: agent.body.id, permissionMode: agent.body.permissionMode }, categories);
+    return { status: 202, body: run };
+  },
 
-    async 'GET /api/exam/runs'(req, ctx) {
-      const { limit, offset } = page(req.query);
-      const agentId = queryString(req.query, 'agentId');
-      return ok(await store(ctx).list(req.auth.tenantId, { limit, offset, ...(agentId ? { agentId } : {}) }));
-    },
+  async 'GET /api/exam/runs'(req, ctx) {
+    const { limit, offset } = page(req.query);
+    const agentId = queryString(req.query, 'agentId');
+    return ok(await store(ctx).list(req.auth.tenantId, { limit, offset, ...(agentId ? { agentId } : {}) }));
+  },
 
-    async 'GET /api/exam/runs/:id'(req, ctx) {
-      const run = await store(ctx).get(req.auth.tenantId, req.params.id!);
-      if (!run) throw notFound(`exam run ${req.params.id}`);
-      return ok(run);
-    },
-  };
-}
+  async 'GET /api/exam/runs/:id'(req, ctx) {
+    const run = await store(ctx).get(req.auth.tenantId, req.params.id!);
+    if (!run) throw notFound(`exam run ${req.params.id}`);
+    return ok(run);
+  },
+};

@@ -10,18 +10,22 @@ import { searchLibrary } from './library.js';
 import { DEFAULT_OLLAMA_HOST, OllamaClient } from './ollama.js';
 import { Pulls } from './pulls.js';
 
-const pulls = new Pulls();
-let client: OllamaClient;
+/** The running state (what setup returns): the Ollama client and the pulls in progress. */
+interface LocalModel {
+  client: OllamaClient;
+  pulls: Pulls;
+}
 
 const modelName = (ctx: ExtensionContext, body: unknown) => validate<{ name: string }>(join(ctx.init.plugin.dir, 'schemas/model-name.json'), body).name;
 const full = (name: string) => (name.includes(':') ? name : `${name}:latest`);
 
-runExtension({
+runExtension<LocalModel>({
   async setup(ctx) {
-    client = new OllamaClient(((await ctx.host.secret('OLLAMA_HOST')) ?? DEFAULT_OLLAMA_HOST).replace(/\/+$/, ''));
+    const client = new OllamaClient(((await ctx.host.secret('OLLAMA_HOST')) ?? DEFAULT_OLLAMA_HOST).replace(/\/+$/, ''));
+    return { client, pulls: new Pulls() };
   },
   routes: {
-    async [LOCALMODEL_ROUTES.status]() {
+    async [LOCALMODEL_ROUTES.status](_req, _ctx, { client }) {
       let status: LocalModelStatus;
       try {
         const { version } = await client.json<{ version: string }>('GET', '/api/version');
@@ -32,28 +36,28 @@ runExtension({
       }
       return ok(status);
     },
-    async 'GET /api/localmodel/models'() {
+    async 'GET /api/localmodel/models'(_req, _ctx, { client }) {
       return ok(await client.json('GET', '/api/tags'));
     },
-    async 'GET /api/localmodel/models/running'() {
+    async 'GET /api/localmodel/models/running'(_req, _ctx, { client }) {
       return ok(await client.json('GET', '/api/ps'));
     },
-    async 'POST /api/localmodel/models/pull'(req, ctx) {
+    async 'POST /api/localmodel/models/pull'(req, ctx, { client, pulls }) {
       requireInstanceOwner(req.auth, 'change the local models');
       const name = modelName(ctx, req.body);
       return { status: 202, body: pulls.start(name, client, ctx) };
     },
-    async 'GET /api/localmodel/models/pull/status'() {
+    async 'GET /api/localmodel/models/pull/status'(_req, _ctx, { pulls }) {
       return ok({ pulls: pulls.list() });
     },
-    async 'DELETE /api/localmodel/models'(req, ctx) {
+    async 'DELETE /api/localmodel/models'(req, ctx, { client }) {
       requireInstanceOwner(req.auth, 'change the local models');
       const name = modelName(ctx, req.body ?? { name: queryString(req.query, 'name') });
       await client.json('DELETE', '/api/delete', { name });
       ctx.host.audit('localmodel.deleted', `model:${full(name)}`, {});
       return ok({ deleted: full(name) });
     },
-    async 'GET /api/localmodel/library'(req) {
+    async 'GET /api/localmodel/library'(req, _ctx, { client }) {
       // A runner that does not answer leaves the catalogue alone, with nothing marked installed.
       const names = (path: '/api/tags' | '/api/ps') =>
         client.json<{ models: Array<{ name: string }> }>('GET', path).then(

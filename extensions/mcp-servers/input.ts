@@ -26,17 +26,24 @@ export interface ServerBody {
   enabled?: boolean;
 }
 
-let built: { create: ValidateFunction; update: ValidateFunction } | undefined;
+type Validators = { create: ValidateFunction; update: ValidateFunction };
+
+/** Not running state: a pure function of the extension's own folder, memoized by it (compiled on first use). */
+const built = new Map<string, Validators>();
 
 /**
  * The create and update validators, built once from schemas/server-fields.json: a create requires name,
  * transport and agentIds, an update any one field (server-create.json and server-update.json describe
  * the same two to GET /api/openapi.json).
  */
-function validators(pluginDir: string): { create: ValidateFunction; update: ValidateFunction } {
-  if (built) return built;
-  const fields = JSON.parse(readFileSync(join(pluginDir, 'schemas', 'server-fields.json'), 'utf8')) as Record<string, unknown>;
-  return (built = { create: schemaValidator({ ...fields, required: ['name', 'transport', 'agentIds'] }), update: schemaValidator({ ...fields, minProperties: 1 }) });
+function validators(pluginDir: string): Validators {
+  let found = built.get(pluginDir);
+  if (!found) {
+    const fields = JSON.parse(readFileSync(join(pluginDir, 'schemas', 'server-fields.json'), 'utf8')) as Record<string, unknown>;
+    found = { create: schemaValidator({ ...fields, required: ['name', 'transport', 'agentIds'] }), update: schemaValidator({ ...fields, minProperties: 1 }) };
+    built.set(pluginDir, found);
+  }
+  return found;
 }
 
 export function validateCreate(pluginDir: string, body: unknown): ServerBody {

@@ -1,6 +1,7 @@
 // The memories a new session's system prompt carries: those matching the session's first prompt,
 // best first, then the most recalled and most recent, within a character budget.
 import type { ExtensionContext } from '../../sdk/extension.js';
+import type { Keyring } from './keyring.js';
 import { memoryShelf, type AgentRef } from './memories.js';
 import { contextMemoriesOf } from './settings.js';
 
@@ -16,10 +17,10 @@ export interface MemoryContext {
   text: string;
 }
 
-export async function memoryContext(ctx: ExtensionContext, agent: AgentRef, ask: { query?: string; limit?: number }): Promise<MemoryContext> {
+export async function memoryContext(ctx: ExtensionContext, keyring: Keyring, agent: AgentRef, ask: { query?: string; limit?: number }): Promise<MemoryContext> {
   const limit = ask.limit ?? (await contextMemoriesOf(ctx, agent.tenantId, agent.agentId));
   if (limit === 0) return { memories: [], text: '' };
-  const shelf = await memoryShelf(ctx);
+  const shelf = await memoryShelf(ctx, keyring);
   const owner = { tenantId: agent.tenantId, ownerId: agent.agentId };
   const matched = ask.query ? (await shelf.find(owner, { query: ask.query, limit, offset: 0 })).records : [];
   const chosen = new Map(matched.map((r) => [r.id, r]));

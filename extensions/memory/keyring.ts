@@ -1,20 +1,27 @@
-// The sealer of this process, made once from the key the kernel hands over (sdk/sealed.ts).
-// The key's fingerprint is stored on first use, so a changed sealing key is refused with a clear error
-// instead of failing on every record.
+// The sealer of this process, made once from the key the kernel hands over (sdk/sealed.ts), on first
+// use. The key's fingerprint is stored on first use, so a changed sealing key is refused with a clear
+// error instead of failing on every record. The keyring is the extension's running state: setup makes
+// it and every route and tool is handed it after ctx.
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
 import { Sealer } from '../../sdk/sealed.js';
 import { MemorySealer } from './sealing.js';
 
 const FINGERPRINT = 'key_fingerprint';
-let ready: Promise<MemorySealer> | undefined;
 
-export function sealerOf(ctx: ExtensionContext): Promise<MemorySealer> {
-  ready ??= open(ctx).catch((err) => {
-    ready = undefined; // the operator may restore the key and the extension be restarted: ask again next time
-    throw err;
-  });
-  return ready;
+export class Keyring {
+  private ready: Promise<MemorySealer> | undefined;
+
+  constructor(private readonly ctx: ExtensionContext) {}
+
+  /** Opened lazily, so a wrong key answers each request (503) rather than stopping the extension's start. */
+  sealer(): Promise<MemorySealer> {
+    this.ready ??= open(this.ctx).catch((err) => {
+      this.ready = undefined; // the operator may restore the key and the extension be restarted: ask again next time
+      throw err;
+    });
+    return this.ready;
+  }
 }
 
 async function open(ctx: ExtensionContext): Promise<MemorySealer> {

@@ -2,7 +2,7 @@
 // sealed like memories, with tags found through the same blind index.
 import { notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
-import { sealerOf } from './keyring.js';
+import type { Keyring } from './keyring.js';
 import { LIBRARY_OWNER, Shelf, type ShelfRecord } from './shelf.js';
 
 export interface LibraryEntry {
@@ -15,7 +15,7 @@ export interface LibraryEntry {
   score?: number;
 }
 
-const shelfOf = async (ctx: ExtensionContext) => new Shelf(ctx, await sealerOf(ctx), 'library_entries');
+const shelfOf = async (ctx: ExtensionContext, keyring: Keyring) => new Shelf(ctx, await keyring.sealer(), 'library_entries');
 const ownerOf = (tenantId: string) => ({ tenantId, ownerId: LIBRARY_OWNER });
 
 function toEntry(record: ShelfRecord, withContent: boolean): LibraryEntry | Omit<LibraryEntry, 'content'> {
@@ -30,24 +30,24 @@ function toEntry(record: ShelfRecord, withContent: boolean): LibraryEntry | Omit
   return withContent ? { ...entry, content: record.content } : entry;
 }
 
-export async function writeEntry(ctx: ExtensionContext, tenantId: string, authorAgentId: string | null, input: { name: string; content: string; tags?: string[] }) {
+export async function writeEntry(ctx: ExtensionContext, keyring: Keyring, tenantId: string, authorAgentId: string | null, input: { name: string; content: string; tags?: string[] }) {
   const tags = [...new Set(input.tags ?? [])];
-  const { record, created } = await (await shelfOf(ctx)).put(ownerOf(tenantId), input.name, input.content, { tags, authorAgentId }, tags);
+  const { record, created } = await (await shelfOf(ctx, keyring)).put(ownerOf(tenantId), input.name, input.content, { tags, authorAgentId }, tags);
   return { entry: toEntry(record, false), created };
 }
 
-export async function readEntry(ctx: ExtensionContext, tenantId: string, name: string) {
-  const record = await (await shelfOf(ctx)).get(ownerOf(tenantId), name, true);
+export async function readEntry(ctx: ExtensionContext, keyring: Keyring, tenantId: string, name: string) {
+  const record = await (await shelfOf(ctx, keyring)).get(ownerOf(tenantId), name, true);
   if (!record) throw notFound(`library entry "${name}"`);
   return toEntry(record, true);
 }
 
 /** Entries without their contents (read one for that): by tag and keyword query, or the latest. */
-export async function listEntries(ctx: ExtensionContext, tenantId: string, find: { tag?: string; query?: string; limit: number; offset: number }) {
-  const { records, hasMore } = await (await shelfOf(ctx)).find(ownerOf(tenantId), find);
+export async function listEntries(ctx: ExtensionContext, keyring: Keyring, tenantId: string, find: { tag?: string; query?: string; limit: number; offset: number }) {
+  const { records, hasMore } = await (await shelfOf(ctx, keyring)).find(ownerOf(tenantId), find);
   return { entries: records.map((r) => toEntry(r, false)), hasMore };
 }
 
-export async function deleteEntry(ctx: ExtensionContext, tenantId: string, name: string): Promise<void> {
-  if (!(await (await shelfOf(ctx)).remove(ownerOf(tenantId), name))) throw notFound(`library entry "${name}"`);
+export async function deleteEntry(ctx: ExtensionContext, keyring: Keyring, tenantId: string, name: string): Promise<void> {
+  if (!(await (await shelfOf(ctx, keyring)).remove(ownerOf(tenantId), name))) throw notFound(`library entry "${name}"`);
 }

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
-import { sealerOf } from './keyring.js';
+import type { Keyring } from './keyring.js';
 import { Shelf, type ShelfRecord } from './shelf.js';
 
 export interface AgentRef {
@@ -25,8 +25,8 @@ export interface Memory {
 /** What a recall without a key or query answers: the latest memories. */
 const RECALL_LATEST = 20;
 
-export async function memoryShelf(ctx: ExtensionContext): Promise<Shelf> {
-  return new Shelf(ctx, await sealerOf(ctx), 'memories');
+export async function memoryShelf(ctx: ExtensionContext, keyring: Keyring): Promise<Shelf> {
+  return new Shelf(ctx, await keyring.sealer(), 'memories');
 }
 
 const ownerOf = (agent: AgentRef) => ({ tenantId: agent.tenantId, ownerId: agent.agentId });
@@ -45,16 +45,16 @@ export function toMemory(record: ShelfRecord): Memory {
 }
 
 /** Upserts the memory `key`; `db` may be a transaction it belongs to. */
-export async function saveMemory(ctx: ExtensionContext, agent: AgentRef, key: string, content: string, db?: Knex): Promise<{ memory: Memory; created: boolean }> {
-  const { record, created } = await (await memoryShelf(ctx)).put(ownerOf(agent), key, content, {}, [], db);
+export async function saveMemory(ctx: ExtensionContext, keyring: Keyring, agent: AgentRef, key: string, content: string, db?: Knex): Promise<{ memory: Memory; created: boolean }> {
+  const { record, created } = await (await memoryShelf(ctx, keyring)).put(ownerOf(agent), key, content, {}, [], db);
   return { memory: toMemory(record), created };
 }
 
 export type Recall = { memory: Memory } | { query: string | null; memories: Memory[] };
 
 /** By key (404 when there is none), by keyword query (best match first), or the latest; counts what it returns as recalled. */
-export async function recallMemory(ctx: ExtensionContext, agent: AgentRef, ask: { key?: string; query?: string; limit?: number }): Promise<Recall> {
-  const shelf = await memoryShelf(ctx);
+export async function recallMemory(ctx: ExtensionContext, keyring: Keyring, agent: AgentRef, ask: { key?: string; query?: string; limit?: number }): Promise<Recall> {
+  const shelf = await memoryShelf(ctx, keyring);
   if (ask.key !== undefined) {
     const record = await shelf.get(ownerOf(agent), ask.key, true);
     if (!record) throw notFound(`memory "${ask.key}"`);
@@ -65,6 +65,6 @@ export async function recallMemory(ctx: ExtensionContext, agent: AgentRef, ask: 
   return { query: ask.query ?? null, memories: records.map(toMemory) };
 }
 
-export async function deleteMemory(ctx: ExtensionContext, agent: AgentRef, key: string): Promise<void> {
-  if (!(await (await memoryShelf(ctx)).remove(ownerOf(agent), key))) throw notFound(`memory "${key}"`);
+export async function deleteMemory(ctx: ExtensionContext, keyring: Keyring, agent: AgentRef, key: string): Promise<void> {
+  if (!(await (await memoryShelf(ctx, keyring)).remove(ownerOf(agent), key))) throw notFound(`memory "${key}"`);
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
-import { sealerOf } from './keyring.js';
+import type { Keyring } from './keyring.js';
 import { saveMemory, type AgentRef } from './memories.js';
 import type { MemorySealer } from './sealing.js';
 import { readSettings } from './settings.js';
@@ -51,12 +51,13 @@ const COLUMNS = ['id', 'body_enc', 'score', 'access_count', 'status', 'memory_ke
 export class Observations {
   private constructor(
     private readonly ctx: ExtensionContext,
+    private readonly keyring: Keyring,
     private readonly sealer: MemorySealer,
     private readonly agent: AgentRef,
   ) {}
 
-  static async of(ctx: ExtensionContext, agent: AgentRef): Promise<Observations> {
-    return new Observations(ctx, await sealerOf(ctx), agent);
+  static async of(ctx: ExtensionContext, keyring: Keyring, agent: AgentRef): Promise<Observations> {
+    return new Observations(ctx, keyring, await keyring.sealer(), agent);
   }
 
   /** A new observation, or the active one saying the same words reinforced. */
@@ -136,7 +137,7 @@ export class Observations {
       const flipped = await trx('observations').where({ ...this.mine, id: observation.id, status: 'active' })
         .update({ status: 'graduated', memory_key: memoryKey, graduated_at: new Date().toISOString() });
       if (flipped === 0) return false;
-      await saveMemory(this.ctx, this.agent, memoryKey, observation.content, trx);
+      await saveMemory(this.ctx, this.keyring, this.agent, memoryKey, observation.content, trx);
       return true;
     });
     if (graduated) this.ctx.host.audit('observation.graduated', `agent:${this.agent.agentId}`, { observationId: observation.id, memoryKey });

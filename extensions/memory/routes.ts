@@ -7,6 +7,7 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
 import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { mustFindAgent } from './agents.js';
+import type { Keyring } from './keyring.js';
 import { MAX_CONTEXT_MEMORIES, memoryContext } from './context.js';
 import { deleteMemory, memoryShelf, recallMemory, saveMemory, toMemory, type AgentRef } from './memories.js';
 import { contextMemoriesOf, readAgentSettings, readSettings, writeAgentSettings, writeSettings, type AgentMemorySettings, type MemorySettings } from './settings.js';
@@ -33,30 +34,30 @@ async function agentSettingsView(ctx: ExtensionContext, agent: AgentRef) {
   return { agentId: agent.agentId, ...own, effectiveContextMemories: await contextMemoriesOf(ctx, agent.tenantId, agent.agentId) };
 }
 
-export const routes: Record<string, RouteHandler> = {
-  async [MEMORY_ROUTES.save](req, ctx) {
+export const routes: Record<string, RouteHandler<Keyring>> = {
+  async [MEMORY_ROUTES.save](req, ctx, keyring) {
     const body = validate<SaveMemoryRequest>(schema(ctx, 'mcp-save-memory.json'), req.body);
     await mustFindAgent(ctx, { requestId: req.id }, body.agentId);
-    const saved = await saveMemory(ctx, { tenantId: req.auth.tenantId, agentId: body.agentId }, body.key, body.content);
+    const saved = await saveMemory(ctx, keyring, { tenantId: req.auth.tenantId, agentId: body.agentId }, body.key, body.content);
     return saved.created ? created(saved) : ok(saved);
   },
 
-  async [MEMORY_ROUTES.recall](req, ctx) {
+  async [MEMORY_ROUTES.recall](req, ctx, keyring) {
     const body = validate<RecallMemoryRequest>(schema(ctx, 'mcp-recall-memory.json'), req.body);
     await mustFindAgent(ctx, { requestId: req.id }, body.agentId);
-    return ok(await recallMemory(ctx, { tenantId: req.auth.tenantId, agentId: body.agentId }, body));
+    return ok(await recallMemory(ctx, keyring, { tenantId: req.auth.tenantId, agentId: body.agentId }, body));
   },
 
-  async 'GET /api/agents/:id/memories'(req, ctx) {
+  async 'GET /api/agents/:id/memories'(req, ctx, keyring) {
     const agent = await agentOfPath(req, ctx);
     const { limit, offset } = page(req.query);
-    const { records, hasMore } = await (await memoryShelf(ctx)).find({ tenantId: agent.tenantId, ownerId: agent.agentId }, { query: searchOf(req, 'search'), limit, offset });
+    const { records, hasMore } = await (await memoryShelf(ctx, keyring)).find({ tenantId: agent.tenantId, ownerId: agent.agentId }, { query: searchOf(req, 'search'), limit, offset });
     return ok({ agentId: agent.agentId, memories: records.map(toMemory), hasMore });
   },
 
-  async 'DELETE /api/agents/:id/memories/:key'(req, ctx) {
+  async 'DELETE /api/agents/:id/memories/:key'(req, ctx, keyring) {
     const agent = await agentOfPath(req, ctx);
-    await deleteMemory(ctx, agent, req.params.key!);
+    await deleteMemory(ctx, keyring, agent, req.params.key!);
     ctx.host.audit('memory.deleted', `agent:${agent.agentId}`, { by: req.auth.actor });
     return noContent();
   },
@@ -86,26 +87,26 @@ export const routes: Record<string, RouteHandler> = {
   },
 
   // On-chain memories (chainchat sends them): the txid a memory was sent in, and the memories not sent yet.
-  async [MEMORY_ROUTES.setTxid](req, ctx) {
+  async [MEMORY_ROUTES.setTxid](req, ctx, keyring) {
     const { txid } = validate<{ txid: string }>(schema(ctx, 'txid-put.json'), req.body);
     const owner = { tenantId: req.auth.tenantId, ownerId: req.params.id! };
-    if (!(await (await memoryShelf(ctx)).setTxid(owner, req.params.key!, txid))) throw notFound(`memory "${req.params.key}"`);
+    if (!(await (await memoryShelf(ctx, keyring)).setTxid(owner, req.params.key!, txid))) throw notFound(`memory "${req.params.key}"`);
     return ok({ agentId: req.params.id, key: req.params.key, txid });
   },
 
-  async [MEMORY_ROUTES.unsent](req, ctx) {
+  async [MEMORY_ROUTES.unsent](req, ctx, keyring) {
     const raw = Number(queryString(req.query, 'limit') ?? MAX_UNSENT);
     if (!Number.isInteger(raw) || raw < 1 || raw > MAX_UNSENT) throw validationError(`query.limit must be an integer from 1 to ${MAX_UNSENT}`);
-    const unsent = await (await memoryShelf(ctx)).unsent(req.auth.tenantId, raw);
+    const unsent = await (await memoryShelf(ctx, keyring)).unsent(req.auth.tenantId, raw);
     return ok({ memories: unsent.map(({ ownerId, record }): PlainMemory => ({ agentId: ownerId, key: record.name, content: record.content })) });
   },
 
-  async [MEMORY_ROUTES.context](req, ctx) {
+  async [MEMORY_ROUTES.context](req, ctx, keyring) {
     const raw = queryString(req.query, 'limit');
     const limit = raw === undefined || raw === '' ? undefined : Number(raw);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0 || limit > MAX_CONTEXT_MEMORIES)) {
       throw validationError(`query.limit must be an integer from 0 to ${MAX_CONTEXT_MEMORIES}`);
     }
-    return ok(await memoryContext(ctx, { tenantId: req.auth.tenantId, agentId: req.params.id! }, { query: searchOf(req, 'query'), limit }));
+    return ok(await memoryContext(ctx, keyring, { tenantId: req.auth.tenantId, agentId: req.params.id! }, { query: searchOf(req, 'query'), limit }));
   },
 };

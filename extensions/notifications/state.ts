@@ -1,4 +1,4 @@
-// The extension's parts, built once at start-up (setup) and shared by routes and tools.
+// The extension's parts, built once at start-up: what setup returns, handed to every route and tool after ctx.
 import type { ExtensionContext } from '../../sdk/extension.js';
 import { Sealer } from '../../sdk/sealed.js';
 import { ChannelStore } from './channels.js';
@@ -19,26 +19,19 @@ export interface State {
   outbox: Outbox;
 }
 
-let state: State | undefined;
-
-export async function startState(ctx: ExtensionContext): Promise<void> {
+export async function startState(ctx: ExtensionContext): Promise<State> {
   const settings = loadSettings(ctx);
   const channels = new ChannelStore(ctx.db, await Sealer.forExtension(ctx.host));
   const deliveries = new DeliveryStore(ctx.db);
   const questions = new QuestionStore(ctx.db);
   const outbox = new Outbox(ctx, deliveries, channels, settings);
   const owner = new OwnerQuestions(ctx, questions, channels, deliveries, outbox);
-  state = { settings, channels, deliveries, questions, outbox, owner, notifications: new Notifications(ctx.db, channels, deliveries, outbox) };
   outbox.start();
   owner.start();
+  return { settings, channels, deliveries, questions, outbox, owner, notifications: new Notifications(ctx.db, channels, deliveries, outbox) };
 }
 
-export function stopState(): void {
-  state?.outbox.stop();
-  state?.owner.stop();
-}
-
-export function getState(): State {
-  if (!state) throw new Error('the notifications extension has not started');
-  return state;
+export function stopState(_ctx: ExtensionContext, state: State): void {
+  state.outbox.stop();
+  state.owner.stop();
 }

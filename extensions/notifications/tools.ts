@@ -7,15 +7,15 @@ import { QUESTION_TIMEOUT } from './config.js';
 import type { Caller, Priority } from './notify.js';
 import { questionLifetimeMs } from './owner-questions.js';
 import { checkWebhook } from './send.js';
-import { getState } from './state.js';
+import type { State } from './state.js';
 
 const result = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
 const callerOf = (c: { tenantId: string; agentId?: string | null; sessionId?: string | null }): Caller => ({ tenantId: c.tenantId, agentId: c.agentId ?? null, sessionId: c.sessionId ?? null });
 
-export const tools: Record<string, ToolHandler> = {
-  async svc_notify_owner(args, caller) {
+export const tools: Record<string, ToolHandler<State>> = {
+  async svc_notify_owner(args, caller, _ctx, state) {
     const input = args as { message: string; channels?: string[]; priority?: Priority };
-    const { notification, deliveries } = await getState().notifications.notify(callerOf(caller), input);
+    const { notification, deliveries } = await state.notifications.notify(callerOf(caller), input);
     return result({
       notificationId: notification.id,
       priority: notification.priority,
@@ -23,9 +23,9 @@ export const tools: Record<string, ToolHandler> = {
     });
   },
 
-  async svc_ask_owner(args, caller) {
+  async svc_ask_owner(args, caller, _ctx, state) {
     const receivedAt = Date.now();
-    const { settings, owner } = getState();
+    const { settings, owner } = state;
     const input = args as { question: string; options?: string[]; timeout?: number };
     const minutes = input.timeout ?? QUESTION_TIMEOUT.defaultMinutes;
     if (minutes < settings.minTimeoutMinutes || minutes > QUESTION_TIMEOUT.maxMinutes) {
@@ -45,13 +45,13 @@ export const tools: Record<string, ToolHandler> = {
     });
   },
 
-  async svc_configure_notifications(args, caller) {
-    const { channels } = getState();
+  async svc_configure_notifications(args, caller, _ctx, state) {
+    const { channels } = state;
     const me = callerOf(caller);
     if (args.action === 'update') {
       if (!me.agentId) throw validationError('updating notification channels needs an agent identity (an agent token)');
       if (!Array.isArray(args.channels)) throw validationError('arguments.channels is required for action update');
-      await replaceOwn(me.tenantId, me.agentId, args.channels as Array<ChannelInput & { id?: string }>);
+      await replaceOwn(state, me.tenantId, me.agentId, args.channels as Array<ChannelInput & { id?: string }>);
     }
     const all = await channels.list(me.tenantId, me.agentId ? { forAgent: me.agentId } : { agentId: null });
     return result({ channels: all.map(view) });
@@ -59,8 +59,8 @@ export const tools: Record<string, ToolHandler> = {
 };
 
 /** The agent's own channels become exactly `wanted`: entries with an id are updated, others created, the rest deleted. */
-async function replaceOwn(tenantId: string, agentId: string, wanted: Array<ChannelInput & { id?: string }>): Promise<void> {
-  const { channels } = getState();
+async function replaceOwn(state: State, tenantId: string, agentId: string, wanted: Array<ChannelInput & { id?: string }>): Promise<void> {
+  const { channels } = state;
   const own = await channels.list(tenantId, { agentId });
   // Everything is checked before anything changes.
   for (const w of wanted) {
@@ -72,7 +72,7 @@ async function replaceOwn(tenantId: string, agentId: string, wanted: Array<Chann
     const config = w.config ?? existing?.config ?? {};
     checkConfig(type, config);
     // Checked now for a clear answer; each delivery checks again as it connects.
-    if (type === 'webhook') await checkAgentWebhook(tenantId, agentId, String(config.url));
+    if (type === 'webhook') await checkAgentWebhook(state, tenantId, agentId, String(config.url));
   }
   for (const w of wanted) {
     const { id, ...input } = w;
@@ -82,9 +82,9 @@ async function replaceOwn(tenantId: string, agentId: string, wanted: Array<Chann
   for (const c of own) if (!wanted.some((w) => w.id === c.id)) await channels.remove(tenantId, c.id);
 }
 
-async function checkAgentWebhook(tenantId: string, agentId: string, url: string): Promise<void> {
+async function checkAgentWebhook(state: State, tenantId: string, agentId: string, url: string): Promise<void> {
   try {
-    await checkWebhook(tenantId, agentId, url, getState().settings, 'config.url');
+    await checkWebhook(tenantId, agentId, url, state.settings, 'config.url');
   } catch (err) {
     if (err instanceof RoostError && err.code === 'FORBIDDEN') throw new RoostError('FORBIDDEN', `an agent's webhook must be a public address: ${err.message}`);
     throw err;

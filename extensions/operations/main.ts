@@ -8,18 +8,18 @@ import { routes } from './routes.js';
 import { selfChecks } from './selftest.js';
 import { tools } from './tools.js';
 
-let collector: Collector | undefined;
-
-runExtension({
+// The collector is the running state: what setup returns, handed to every route after ctx.
+runExtension<Collector>({
   migrations,
   setup(ctx: ExtensionContext) {
-    collector = new Collector(ctx, collectorSettings(ctx));
+    const collector = new Collector(ctx, collectorSettings(ctx));
     collector.start();
+    return collector;
   },
-  routes: routes(() => collector!),
+  routes,
   tools,
   selfChecks: (request, ctx) => selfChecks(request, ctx.host),
-  shutdown() {
-    collector?.stop();
+  shutdown(_ctx, collector) {
+    collector.stop();
   },
 });

@@ -10,18 +10,19 @@ import WebSocket from 'ws';
 import { RoostError } from '../../protocol/errors.js';
 import { timedCheck as timed, type SelftestCheck, type SelftestRequest } from '../../protocol/selftest.js';
 import type { HostClient } from '../../sdk/host-client.js';
-import { agentPaths } from '../agents/contract.js';
-import { sessionPaths } from '../sessions/contract.js';
+import { routePath } from '../../sdk/route-call.js';
+import { AGENTS_ROUTES } from '../agents/contract.js';
+import { SESSIONS_ROUTES } from '../sessions/contract.js';
 
 const DEFAULT_TENANT = 'default';
 const TOKEN_TTL_SECONDS = 120;
 const WAIT_MS = 30_000;
 
-type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
+type Api = (call: { method: string; path: string }, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
 const notServed = (reply: { status: number; body: Record<string, any> }) => reply.status === 404 && reply.body.code === 'ROUTE_NOT_FOUND';
 
 export async function selfChecks({ base, key }: SelftestRequest, host: HostClient): Promise<SelftestCheck[]> {
-  const api: Api = async (method, path, body) => {
+  const api: Api = async ({ method, path }, body) => {
     const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(WAIT_MS) });
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : {} };
@@ -29,7 +30,7 @@ export async function selfChecks({ base, key }: SelftestRequest, host: HostClien
   const nonce = randomUUID().slice(0, 8);
   const made = { agents: [] as string[], sessions: [] as string[] };
   const echoAgent = async (name: string) => {
-    const reply = await api('POST', agentPaths.agents(), { name, provider: 'echo', model: 'echo', description: 'made by the self-test; deleted after it' });
+    const reply = await api(routePath(AGENTS_ROUTES.create), { name, provider: 'echo', model: 'echo', description: 'made by the self-test; deleted after it' });
     if (reply.status === 201) made.agents.push(String(reply.body.id));
     return reply;
   };
@@ -38,9 +39,10 @@ export async function selfChecks({ base, key }: SelftestRequest, host: HostClien
     const results = [await timed('REST: create an agent on the echo provider and read it back', 'e2e', async () => {
       const created = await echoAgent(`selftest-${nonce}`);
       if (notServed(created)) return { skipped: 'the agents extension is not loaded: the round trips need an agent' };
-      if (created.status !== 201) throw new RoostError('INTERNAL', `POST ${agentPaths.agents()} answered ${created.status}: ${created.body.error}`);
-      const read = await api('GET', agentPaths.agent(String(created.body.id)));
-      if (read.status !== 200 || read.body.provider !== 'echo') throw new RoostError('INTERNAL', `GET ${agentPaths.agent(String(created.body.id))} answered ${read.status}`);
+      if (created.status !== 201) throw new RoostError('INTERNAL', `${AGENTS_ROUTES.create} answered ${created.status}: ${created.body.error}`);
+      const readAt = routePath(AGENTS_ROUTES.get, { id: String(created.body.id) });
+      const read = await api(readAt);
+      if (read.status !== 200 || read.body.provider !== 'echo') throw new RoostError('INTERNAL', `${readAt.method} ${readAt.path} answered ${read.status}`);
       agentId = String(created.body.id);
       return `agent ${agentId} (provider echo) made and read back`;
     })];
@@ -48,22 +50,22 @@ export async function selfChecks({ base, key }: SelftestRequest, host: HostClien
     results.push(await timed('REST and WebSocket: a session answers a turn sent over each, and the subscriber sees both', 'e2e', () => sessionRoundTrip(base, key, api, agentId!, nonce, made)));
     results.push(await timed('MCP: svc_send_message gets the echo agent\'s answer', 'e2e', async () => {
       const sender = await echoAgent(`selftest-${nonce}-sender`);
-      if (sender.status !== 201) throw new RoostError('INTERNAL', `POST ${agentPaths.agents()} answered ${sender.status}: ${sender.body.error}`);
+      if (sender.status !== 201) throw new RoostError('INTERNAL', `${AGENTS_ROUTES.create} answered ${sender.status}: ${sender.body.error}`);
       // Short-lived: the extension cannot revoke it, and its agent is deleted when the run ends.
       const token = await host.token({ tenantId: DEFAULT_TENANT, agentId: String(sender.body.id), sessionId: null, tools: [], ttlSeconds: TOKEN_TTL_SECONDS });
       return mcpRoundTrip(base, token, agentId!, nonce, made);
     }));
     return results;
   } finally {
-    for (const id of made.sessions) await api('DELETE', sessionPaths.session(id)).catch(() => undefined);
-    for (const id of made.agents) await api('DELETE', agentPaths.agent(id)).catch(() => undefined);
+    for (const id of made.sessions) await api(routePath(SESSIONS_ROUTES.remove, { id })).catch(() => undefined);
+    for (const id of made.agents) await api(routePath(AGENTS_ROUTES.remove, { id })).catch(() => undefined);
   }
 }
 
 async function sessionRoundTrip(base: string, key: string, api: Api, agentId: string, nonce: string, made: { sessions: string[] }): Promise<string | { skipped: string }> {
-  const created = await api('POST', sessionPaths.sessions(), { agentId, name: `selftest ${nonce}` });
+  const created = await api(routePath(SESSIONS_ROUTES.create), { agentId, name: `selftest ${nonce}` });
   if (notServed(created)) return { skipped: 'the sessions extension is not loaded' };
-  if (created.status !== 201) throw new RoostError('INTERNAL', `POST ${sessionPaths.sessions()} answered ${created.status}: ${created.body.error}`);
+  if (created.status !== 201) throw new RoostError('INTERNAL', `${SESSIONS_ROUTES.create} answered ${created.status}: ${created.body.error}`);
   const sessionId = String(created.body.id);
   made.sessions.push(sessionId);
   const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${key}` } });
@@ -76,14 +78,15 @@ async function sessionRoundTrip(base: string, key: string, api: Api, agentId: st
     const answered = (text: string) => seen((m) => m.type === 'session_event' && m.sessionId === sessionId && m.event?.type === 'assistant_message' && m.event.text === text, `the answer "${text}"`);
     const overRest = `selftest rest ${nonce}`;
     const restAnswer = answered(overRest);
-    const sent = await api('POST', sessionPaths.messages(sessionId), { content: overRest });
-    if (sent.status !== 202) throw new RoostError('INTERNAL', `POST ${sessionPaths.messages(sessionId)} answered ${sent.status}: ${sent.body.error}`);
+    const sendAt = routePath(SESSIONS_ROUTES.send, { id: sessionId });
+    const sent = await api(sendAt, { content: overRest });
+    if (sent.status !== 202) throw new RoostError('INTERNAL', `${sendAt.method} ${sendAt.path} answered ${sent.status}: ${sent.body.error}`);
     await restAnswer;
     const overWs = `selftest websocket ${nonce}`;
     const wsAnswer = answered(overWs);
     socket.send(JSON.stringify({ type: 'send_message', sessionId, content: overWs }));
     await wsAnswer;
-    const stored = await api('GET', sessionPaths.messages(sessionId));
+    const stored = await api(routePath(SESSIONS_ROUTES.messages, { id: sessionId }));
     const answers = ((stored.body.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'assistant').map((m) => m.content);
     if (!answers.includes(overRest) || !answers.includes(overWs)) throw new RoostError('INTERNAL', `the stored messages lack the answers: ${JSON.stringify(answers).slice(0, 200)}`);
     return `session ${sessionId}: a turn over REST and one over the WebSocket answered, seen by the subscriber and stored`;

@@ -11,7 +11,7 @@ import { routePath, type Route } from '../../sdk/route-call.js';
 import { COUNCILS_ROUTES, type LaunchRequest } from '../councils/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 import { WORKFLOWS_ROUTES, type TriggerRequest } from '../workflows/contract.js';
-import { sessionPaths, sessionsClient } from '../sessions/contract.js';
+import { SESSIONS_ROUTES, sessionsClient } from '../sessions/contract.js';
 
 export type Action =
   | { type: 'session'; agentId: string; prompt: string; projectId?: string; timeoutMinutes?: number }
@@ -68,7 +68,7 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
   switch (action.type) {
     case 'session': {
       const body = { agentId: action.agentId, initialPrompt: action.prompt, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.timeoutMinutes ? { timeoutMinutes: action.timeoutMinutes } : {}) };
-      const session = await call(run, 'POST', sessionPaths.sessions(), body, as, 'starting a session');
+      const session = await callTo(run, SESSIONS_ROUTES.create, {}, body, as, 'starting a session');
       const sessionId = String((session as { id: unknown }).id);
       await run.onStarted({ kind: 'session', id: sessionId });
       const reply = await waitForReply(run.host, as, sessionId, 0, { timeoutMs: run.timeoutMs, signal: run.signal });
@@ -76,7 +76,7 @@ export async function perform(action: Action, run: ActionRun): Promise<ActionOut
       // up live sessions (and their runners) until each one's timeout.
       await sessionsClient(run.host, as).stop(sessionId);
       // The cost the session itself reports once it ended (it includes every turn it ran).
-      const after = (await call(run, 'GET', sessionPaths.session(sessionId), undefined, as, 'reading the session')) as { cost?: unknown; status?: unknown };
+      const after = (await callTo(run, SESSIONS_ROUTES.get, { id: sessionId }, undefined, as, 'reading the session')) as { cost?: unknown; status?: unknown };
       const cost = typeof after.cost === 'number' ? after.cost : reply.cost;
       return { result: { sessionId, status: after.status ?? null, text: reply.text.slice(0, 4000) }, cost };
     }

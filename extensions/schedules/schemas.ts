@@ -7,10 +7,21 @@ import type { ExtensionContext } from '../../sdk/extension.js';
 
 export const schemaPath = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
-let cached: { create: object; update: object } | undefined;
+type Schemas = { create: object; update: object };
 
-export function scheduleSchemas(ctx: ExtensionContext): { create: object; update: object } {
-  if (cached) return cached;
-  const fields = JSON.parse(readFileSync(schemaPath(ctx, 'schedule-fields.json'), 'utf8')) as Record<string, unknown>;
-  return (cached = { create: { ...fields, required: ['name', 'action'] }, update: { ...fields, minProperties: 1 } });
+/**
+ * Not running state: a pure function of the extension's own folder, memoized by it. The same objects
+ * are handed out every time, so ajv compiles each once (it caches by schema object).
+ */
+const built = new Map<string, Schemas>();
+
+export function scheduleSchemas(ctx: ExtensionContext): Schemas {
+  const dir = ctx.init.plugin.dir;
+  let schemas = built.get(dir);
+  if (!schemas) {
+    const fields = JSON.parse(readFileSync(schemaPath(ctx, 'schedule-fields.json'), 'utf8')) as Record<string, unknown>;
+    schemas = { create: { ...fields, required: ['name', 'action'] }, update: { ...fields, minProperties: 1 } };
+    built.set(dir, schemas);
+  }
+  return schemas;
 }

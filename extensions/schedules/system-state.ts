@@ -3,18 +3,15 @@
 // the credits routes), and the providers (the sessions extension, the local model runner).
 import type { ExtensionContext } from '../../sdk/extension.js';
 import type { CallAs } from '../../sdk/host-client.js';
+import { callRoute } from '../../sdk/route-call.js';
 import { CreditsClient } from '../credits/contract.js';
 import { LocalModelClient } from '../localmodel/contract.js';
 import type { Scheduler } from './scheduler.js';
-import { sessionPaths } from '../sessions/contract.js';
+import { SESSIONS_ROUTES } from '../sessions/contract.js';
 
 interface Probe {
   status: number;
   body: Record<string, unknown> | null;
-}
-
-async function probe(ctx: ExtensionContext, path: string, as: CallAs): Promise<Probe> {
-  return probeCall(() => ctx.host.call('GET', path, undefined, as));
 }
 
 async function probeCall(call: () => Promise<{ status: number; body: unknown }>): Promise<Probe> {
@@ -46,7 +43,7 @@ export async function systemState(ctx: ExtensionContext, scheduler: Scheduler, r
     return { agentId, available: true, balance, reserved, ok };
   }));
 
-  const sessions = await probe(ctx, sessionPaths.sessions({ limit: 1 }), as);
+  const sessions = await probeCall(() => callRoute(ctx.host, SESSIONS_ROUTES.list, { query: { limit: 1 } }, as));
   const sessionsUp = sessions.status === 200;
   if (!sessionsUp) blockers.push(unavailable(sessions) ? 'the sessions extension is not loaded: session actions would fail' : `the sessions extension answers ${errorOf(sessions)}`);
   const local = await probeCall(() => new LocalModelClient(ctx.host).status(as));

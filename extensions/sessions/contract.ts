@@ -3,20 +3,29 @@
 // typed client over the host client. Callers import this module instead of writing a sessions URL; it
 // imports nothing of the extension's internals (the extension types its handlers with it).
 // Asking an agent and waiting for its reply, on top of this client, is in contract-reply.ts.
-import { queryOf, upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../../sdk/host-client.js';
+import { upstreamError, type CallAs, type HostClient, type RouteAnswer } from '../../sdk/host-client.js';
+import { callRoute, type RouteRequest } from '../../sdk/route-call.js';
 
-const seg = encodeURIComponent;
+/** The routes others may call, each named as plugin.toml declares it (sdk/route-call.ts fills in a path). */
+export const SESSIONS_ROUTES = {
+  list: 'GET /api/sessions',
+  create: 'POST /api/sessions',
+  get: 'GET /api/sessions/:id',
+  remove: 'DELETE /api/sessions/:id',
+  messages: 'GET /api/sessions/:id/messages',
+  send: 'POST /api/sessions/:id/messages',
+  events: 'GET /api/sessions/:id/events',
+  stop: 'POST /api/sessions/:id/stop',
+  resume: 'POST /api/sessions/:id/resume',
+  escalations: 'GET /api/escalation-queue',
+  resolveEscalation: 'POST /api/escalation-queue/:id/resolve',
+} as const;
 
-export const sessionPaths = {
-  sessions: (query: { agentId?: string; projectId?: string; status?: SessionStatus; limit?: number; offset?: number; total?: boolean } = {}) => `/api/sessions${queryOf(query)}`,
-  session: (id: string) => `/api/sessions/${seg(id)}`,
-  messages: (id: string, query: { limit?: number; offset?: number; total?: boolean } = {}) => `/api/sessions/${seg(id)}/messages${queryOf(query)}`,
-  events: (id: string, query: { after?: number; limit?: number; waitMs?: number; until?: string } = {}) => `/api/sessions/${seg(id)}/events${queryOf(query)}`,
-  stop: (id: string) => `/api/sessions/${seg(id)}/stop`,
-  resume: (id: string) => `/api/sessions/${seg(id)}/resume`,
-  escalations: (query: { sessionId?: string; limit?: number; offset?: number } = {}) => `/api/escalation-queue${queryOf(query)}`,
-  resolveEscalation: (id: string) => `/api/escalation-queue/${seg(id)}/resolve`,
-};
+/** The queries of the routes that take one. */
+export interface SessionListQuery { agentId?: string; projectId?: string; status?: SessionStatus; limit?: number; offset?: number; total?: boolean }
+export interface SessionMessagesQuery { limit?: number; offset?: number; total?: boolean }
+export interface SessionEventsQuery { after?: number; limit?: number; waitMs?: number; until?: string }
+export interface EscalationsQuery { sessionId?: string; limit?: number; offset?: number }
 
 export const SESSION_STATUSES = ['created', 'running', 'paused', 'resumed', 'timeout', 'stopped', 'error'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
@@ -123,19 +132,19 @@ export type Refusal = { error?: string; code?: string };
 
 /** The sessions routes, called as `as` (the request being served or a tenant). Answers are passed on as they come. */
 export function sessionsClient(host: HostClient, as: CallAs) {
-  const call = <T>(method: string, path: string, body?: unknown) => host.call<(T & Refusal) | null>(method, path, body, as);
+  const call = <T>(route: (typeof SESSIONS_ROUTES)[keyof typeof SESSIONS_ROUTES], request: RouteRequest = {}) => callRoute<(T & Refusal) | null>(host, route, request, as);
   return {
-    list: (query?: Parameters<typeof sessionPaths.sessions>[0]) => call<{ sessions: SessionRecord[]; total?: number; hasMore: boolean }>('GET', sessionPaths.sessions(query)),
-    create: (body: SessionCreate) => call<SessionRecord>('POST', sessionPaths.sessions(), body),
-    get: (id: string) => call<SessionRecord>('GET', sessionPaths.session(id)),
-    remove: (id: string) => call<Refusal>('DELETE', sessionPaths.session(id)),
-    stop: (id: string) => call<SessionRecord>('POST', sessionPaths.stop(id), {}),
-    resume: (id: string) => call<SessionRecord>('POST', sessionPaths.resume(id), {}),
-    messages: (id: string, query?: Parameters<typeof sessionPaths.messages>[1]) => call<{ messages: SessionMessage[]; total?: number }>('GET', sessionPaths.messages(id, query)),
-    send: (id: string, body: { content: string; reservationId?: string }) => call<{ seq: number }>('POST', sessionPaths.messages(id), body),
-    events: (id: string, query?: Parameters<typeof sessionPaths.events>[1]) => call<{ events: SessionEvent[] }>('GET', sessionPaths.events(id, query)),
-    escalations: (query?: Parameters<typeof sessionPaths.escalations>[0]) => call<{ entries: EscalationEntry[]; total?: number; hasMore: boolean }>('GET', sessionPaths.escalations(query)),
-    resolveEscalation: (id: string, behavior: 'allow' | 'deny') => call<EscalationEntry>('POST', sessionPaths.resolveEscalation(id), { behavior }),
+    list: (query: SessionListQuery = {}) => call<{ sessions: SessionRecord[]; total?: number; hasMore: boolean }>(SESSIONS_ROUTES.list, { query: { ...query } }),
+    create: (body: SessionCreate) => call<SessionRecord>(SESSIONS_ROUTES.create, { body }),
+    get: (id: string) => call<SessionRecord>(SESSIONS_ROUTES.get, { params: { id } }),
+    remove: (id: string) => call<Refusal>(SESSIONS_ROUTES.remove, { params: { id } }),
+    stop: (id: string) => call<SessionRecord>(SESSIONS_ROUTES.stop, { params: { id }, body: {} }),
+    resume: (id: string) => call<SessionRecord>(SESSIONS_ROUTES.resume, { params: { id }, body: {} }),
+    messages: (id: string, query: SessionMessagesQuery = {}) => call<{ messages: SessionMessage[]; total?: number }>(SESSIONS_ROUTES.messages, { params: { id }, query: { ...query } }),
+    send: (id: string, body: { content: string; reservationId?: string }) => call<{ seq: number }>(SESSIONS_ROUTES.send, { params: { id }, body }),
+    events: (id: string, query: SessionEventsQuery = {}) => call<{ events: SessionEvent[] }>(SESSIONS_ROUTES.events, { params: { id }, query: { ...query } }),
+    escalations: (query: EscalationsQuery = {}) => call<{ entries: EscalationEntry[]; total?: number; hasMore: boolean }>(SESSIONS_ROUTES.escalations, { query: { ...query } }),
+    resolveEscalation: (id: string, behavior: 'allow' | 'deny') => call<EscalationEntry>(SESSIONS_ROUTES.resolveEscalation, { params: { id }, body: { behavior } }),
   };
 }
 

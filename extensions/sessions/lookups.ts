@@ -2,11 +2,12 @@
 // composes it for a run: record, persona and skills folded into one system prompt) and the project.
 import { notFound, RoostError } from '../../protocol/errors.js';
 import { upstreamError, type CallAs, type HostClient } from '../../sdk/host-client.js';
+import { routePath } from '../../sdk/route-call.js';
 import type { DriverName } from '../../lib/providers/index.js';
 import type { SandboxGrant } from '../../lib/session-sandbox.js';
 import { projectPath, ProjectsClient } from '../projects/contract.js';
 import { SandboxClient } from '../sandbox/contract.js';
-import { agentPaths } from '../agents/contract.js';
+import { AGENTS_ROUTES } from '../agents/contract.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'full-auto', 'plan'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -32,7 +33,7 @@ export interface ProjectSpec {
 /** The agent as it runs in a project (its skills and the project's, in that order), or without one. */
 export async function agentSpec(host: HostClient, as: CallAs, agentId: string, projectId: string | null = null): Promise<AgentSpec> {
   const projectBundles = projectId ? await projectSkills(host, as, projectId) : [];
-  const body = await fetchRecord(host, as, agentPaths.runtime(agentId, projectBundles), `agent ${agentId}`, 'agents');
+  const body = await fetchRecord(host, as, routePath(AGENTS_ROUTES.runtime, { id: agentId }, { projectBundles: projectBundles.length > 0 ? projectBundles.join(',') : undefined }).path, `agent ${agentId}`, 'agents');
   const agent = body.agent as Record<string, unknown>;
   const mode = PERMISSION_MODES.includes(agent.permissionMode as PermissionMode) ? (agent.permissionMode as PermissionMode) : 'default';
   return {

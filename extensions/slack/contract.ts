@@ -33,17 +33,15 @@ async function opFor(bridge: SlackBridge, req: RouteRequest, body: DeliverBody):
   };
 }
 
-export function contractRoutes(bridge: () => SlackBridge): Record<string, RouteHandler> {
-  return {
-    async 'POST /api/internal/bridges/slack/deliver'(req) {
-      const body = validate<DeliverBody>(DELIVER, req.body);
-      const op = await opFor(bridge(), req, body);
-      if (!channelToken(body.channel) && !(await bridge().configs.get(req.auth.tenantId))) throw validationError('Slack is not configured for this tenant (PUT /api/bridges/slack) and the channel names no botToken');
-      return deliverReply(await bridge().queue(req.auth.tenantId, op, { waitMs: DELIVER_WAIT_MS, ...(body.key ? { key: `deliver:${req.auth.tenantId}:${body.key}` } : {}) }));
-    },
+export const contractRoutes: Record<string, RouteHandler<SlackBridge>> = {
+  async 'POST /api/internal/bridges/slack/deliver'(req, _ctx, bridge) {
+    const body = validate<DeliverBody>(DELIVER, req.body);
+    const op = await opFor(bridge, req, body);
+    if (!channelToken(body.channel) && !(await bridge.configs.get(req.auth.tenantId))) throw validationError('Slack is not configured for this tenant (PUT /api/bridges/slack) and the channel names no botToken');
+    return deliverReply(await bridge.queue(req.auth.tenantId, op, { waitMs: DELIVER_WAIT_MS, ...(body.key ? { key: `deliver:${req.auth.tenantId}:${body.key}` } : {}) }));
+  },
 
-    ...conversationRoutes('slack', () => bridge().store, () => bridge().ctx.host, (req, conversation, text, key) =>
-      bridge().queue(req.auth.tenantId, { kind: 'post', channel: conversation.channelId, ...(conversation.threadId ? { threadTs: conversation.threadId } : {}), message: { text } }, { waitMs: SEND_WAIT_MS, ...(key ? { key } : {}) }),
-    ),
-  };
-}
+  ...conversationRoutes<SlackBridge>('slack', (bridge) => bridge.store, (ctx) => ctx.host, (req, conversation, text, key, bridge) =>
+    bridge.queue(req.auth.tenantId, { kind: 'post', channel: conversation.channelId, ...(conversation.threadId ? { threadTs: conversation.threadId } : {}), message: { text } }, { waitMs: SEND_WAIT_MS, ...(key ? { key } : {}) }),
+  ),
+};

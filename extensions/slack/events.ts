@@ -21,21 +21,19 @@ export interface SlackMessageEvent {
   thread_ts?: string;
 }
 
-export function eventRoutes(bridge: () => SlackBridge): Record<string, RouteHandler> {
-  return {
-    async 'POST /workchat/events'(req, ctx) {
-      const body = rawBody(req);
-      const payload = parseJson(body, 'the event');
-      const config = await signedBy(bridge(), req, body, payload);
-      if (payload.type === 'url_verification') return ok({ challenge: String(payload.challenge ?? '') });
-      if (payload.type !== 'event_callback' || typeof payload.event !== 'object' || payload.event === null) return ok({ ok: true, ignored: 'not an event callback' });
-      const eventId = typeof payload.event_id === 'string' ? payload.event_id : `${payload.event.channel}:${payload.event.ts}`;
-      if (!(await bridge().store.firstSight(`event:${config.tenantId}:${eventId}`))) return ok({ ok: true, duplicate: true });
-      void handle(bridge(), config, payload.event as SlackMessageEvent).catch((err) => ctx.host.log('error', `slack: event ${eventId} failed: ${(err as Error).message}`));
-      return ok({ ok: true });
-    },
-  };
-}
+export const eventRoutes: Record<string, RouteHandler<SlackBridge>> = {
+  async 'POST /workchat/events'(req, ctx, bridge) {
+    const body = rawBody(req);
+    const payload = parseJson(body, 'the event');
+    const config = await signedBy(bridge, req, body, payload);
+    if (payload.type === 'url_verification') return ok({ challenge: String(payload.challenge ?? '') });
+    if (payload.type !== 'event_callback' || typeof payload.event !== 'object' || payload.event === null) return ok({ ok: true, ignored: 'not an event callback' });
+    const eventId = typeof payload.event_id === 'string' ? payload.event_id : `${payload.event.channel}:${payload.event.ts}`;
+    if (!(await bridge.store.firstSight(`event:${config.tenantId}:${eventId}`))) return ok({ ok: true, duplicate: true });
+    void handle(bridge, config, payload.event as SlackMessageEvent).catch((err) => ctx.host.log('error', `slack: event ${eventId} failed: ${(err as Error).message}`));
+    return ok({ ok: true });
+  },
+};
 
 async function handle(bridge: SlackBridge, config: SlackConfig, event: SlackMessageEvent): Promise<void> {
   if (event.bot_id || event.subtype || !event.user || event.user === config.settings.botUserId || typeof event.channel !== 'string' || typeof event.ts !== 'string') return;

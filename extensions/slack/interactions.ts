@@ -19,27 +19,25 @@ interface BlockAction {
   value?: string;
 }
 
-export function interactionRoutes(bridge: () => SlackBridge): Record<string, RouteHandler> {
-  return {
-    async 'POST /workchat/interactions'(req) {
-      const body = rawBody(req);
-      const encoded = new URLSearchParams(body).get('payload');
-      if (!encoded) throw validationError('the interaction has no payload field');
-      const payload = parseJson(encoded, 'the interaction payload');
-      const config = await signedBy(bridge(), req, body, payload);
-      const signature = createHash('sha256').update(req.headers['x-slack-signature'] ?? '').digest('hex');
-      if (!(await bridge().store.firstSight(`interaction:${config.tenantId}:${signature}`))) throw new RoostError('CONFLICT', 'this interaction was already handled (a replay?)');
-      const action = Array.isArray(payload.actions) ? (payload.actions[0] as BlockAction | undefined) : undefined;
-      const channel = payload.channel?.id ?? payload.container?.channel_id;
-      const ts = payload.message?.ts ?? payload.container?.message_ts;
-      if (payload.type !== 'block_actions' || !action || typeof channel !== 'string' || typeof ts !== 'string') return ok({ ok: true, ignored: 'not a button of ours' });
-      if (!bridge().inbound.take(`user:${config.tenantId}:${String(payload.user?.id ?? 'unknown')}`)) throw new RoostError('RATE_LIMITED', 'too many presses; wait a minute');
-      const who = String(payload.user?.username ?? payload.user?.name ?? payload.user?.id ?? 'someone');
-      await press(bridge(), config, `${channel}:${ts}`, action, who);
-      return ok({ ok: true });
-    },
-  };
-}
+export const interactionRoutes: Record<string, RouteHandler<SlackBridge>> = {
+  async 'POST /workchat/interactions'(req, _ctx, bridge) {
+    const body = rawBody(req);
+    const encoded = new URLSearchParams(body).get('payload');
+    if (!encoded) throw validationError('the interaction has no payload field');
+    const payload = parseJson(encoded, 'the interaction payload');
+    const config = await signedBy(bridge, req, body, payload);
+    const signature = createHash('sha256').update(req.headers['x-slack-signature'] ?? '').digest('hex');
+    if (!(await bridge.store.firstSight(`interaction:${config.tenantId}:${signature}`))) throw new RoostError('CONFLICT', 'this interaction was already handled (a replay?)');
+    const action = Array.isArray(payload.actions) ? (payload.actions[0] as BlockAction | undefined) : undefined;
+    const channel = payload.channel?.id ?? payload.container?.channel_id;
+    const ts = payload.message?.ts ?? payload.container?.message_ts;
+    if (payload.type !== 'block_actions' || !action || typeof channel !== 'string' || typeof ts !== 'string') return ok({ ok: true, ignored: 'not a button of ours' });
+    if (!bridge.inbound.take(`user:${config.tenantId}:${String(payload.user?.id ?? 'unknown')}`)) throw new RoostError('RATE_LIMITED', 'too many presses; wait a minute');
+    const who = String(payload.user?.username ?? payload.user?.name ?? payload.user?.id ?? 'someone');
+    await press(bridge, config, `${channel}:${ts}`, action, who);
+    return ok({ ok: true });
+  },
+};
 
 async function press(bridge: SlackBridge, config: SlackConfig, externalId: string, action: BlockAction, who: string): Promise<void> {
   const prompt = await bridge.store.prompt(externalId);

@@ -8,17 +8,16 @@ import { eventRoutes } from './events.js';
 import { interactionRoutes } from './interactions.js';
 import { migrations } from './migrations.js';
 
-let bridge: SlackBridge | undefined;
-const current = () => bridge!;
-
-runExtension({
+// The bridge is the running state: what setup returns, handed to every route after ctx.
+runExtension<SlackBridge>({
   migrations,
   setup(ctx) {
-    bridge = new SlackBridge(ctx);
+    const bridge = new SlackBridge(ctx);
     bridge.outbox.start();
+    return bridge;
   },
-  shutdown() {
-    bridge?.outbox.stop();
+  shutdown(_ctx, bridge) {
+    bridge.outbox.stop();
   },
-  routes: { ...configRoutes(current), ...eventRoutes(current), ...interactionRoutes(current), ...contractRoutes(current) },
+  routes: { ...configRoutes, ...eventRoutes, ...interactionRoutes, ...contractRoutes },
 });

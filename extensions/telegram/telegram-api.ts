@@ -9,7 +9,7 @@ import { Api, GrammyError, HttpError } from 'grammy';
 import { RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
 import { blockedAddress, checkedLookup, type Reach } from '../../sdk/outbound.js';
-import { reachOfUrl, reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
+import { reachOfUrl, reachPolicy } from '../../sdk/reach.js';
 import { stringSetting } from '../../sdk/settings.js';
 import { INSTANCE_TENANT } from '../../sdk/roles.js';
 import type { Bot, TelegramStore } from './store.js';
@@ -41,11 +41,9 @@ export function apiFor(bot: BotAccess): Api {
   return api;
 }
 
-let policy: ReachPolicy | undefined;
-
 /** What the tenant's API root (Telegram's when null) may reach. */
 export function reachOf(ctx: ExtensionContext, tenantId: string, apiRoot: string | null): Reach {
-  return reachOfUrl((policy ??= reachPolicy(ctx)), tenantId, new URL(apiRoot ?? DEFAULT_API_ROOT));
+  return reachOfUrl(reachPolicy(ctx), tenantId, new URL(apiRoot ?? DEFAULT_API_ROOT));
 }
 
 /**

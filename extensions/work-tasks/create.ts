@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, RoostError } from '../../protocol/errors.js';
 import type { CallAs } from '../../sdk/host-client.js';
+import { routePath } from '../../sdk/route-call.js';
 import { isBlocked } from './vcshost.js';
 import type { Engine } from './engine.js';
 import { originUrl, repoSlug, repoTop } from './git.js';
 import { branchName } from './naming.js';
 import type { TaskRow } from './store.js';
 import { projectPath } from '../projects/contract.js';
-import { agentPaths } from '../agents/contract.js';
+import { AGENTS_ROUTES } from '../agents/contract.js';
 
 export interface CreateInput {
   agentId: string;
@@ -29,7 +30,7 @@ export async function record(engine: Engine, as: CallAs, path: string, what: str
 }
 
 export async function createTask(engine: Engine, as: CallAs, tenantId: string, input: CreateInput, createdBy: string): Promise<TaskRow> {
-  const agent = await record(engine, as, agentPaths.agent(input.agentId), `agent ${input.agentId}`);
+  const agent = await record(engine, as, routePath(AGENTS_ROUTES.get, { id: input.agentId }).path, `agent ${input.agentId}`);
   const project = await record(engine, as, projectPath(input.projectId), `project ${input.projectId}`);
   const repo = await repoTop(String(project.workingDir));
   const remote = await originUrl(repo);

@@ -1,7 +1,6 @@
 // The workflows extension: workflow graphs, their runs on a durable engine, svc_manage_workflow, and
 // each run's WebSocket stream (workflow-run.{runId}).
 import { randomUUID } from 'node:crypto';
-import { RoostError } from '../../protocol/errors.js';
 import { runExtension } from '../../sdk/extension.js';
 import { testClockWanted } from '../../sdk/test-clock.js';
 import { Clock } from './clock.js';
@@ -16,13 +15,8 @@ import { WorkflowStore } from './store.js';
 import { workflowTools } from './tools.js';
 import { WebhookTokens } from './webhook-tokens.js';
 
-let service: WorkflowService | undefined;
-const current = (): WorkflowService => {
-  if (!service) throw new RoostError('EXTENSION_UNAVAILABLE', 'the workflows extension is still starting');
-  return service;
-};
-
-runExtension({
+// The service is the running state: what setup returns, handed to every route and tool after ctx.
+runExtension<WorkflowService>({
   migrations,
   async setup(ctx) {
     const testClock = testClockWanted();
@@ -30,13 +24,14 @@ runExtension({
     const clock = await Clock.open(ctx.db, testClock);
     const runs = new RunStore(ctx.db, ctx.sql);
     const engine = new Engine(ctx, clock, randomUUID(), new RunControl(runs, ctx.db, ctx.host));
-    service = new WorkflowService(new WorkflowStore(ctx.db, ctx.sql), runs, engine, clock, await WebhookTokens.open(ctx.db));
+    const service = new WorkflowService(new WorkflowStore(ctx.db, ctx.sql), runs, engine, clock, await WebhookTokens.open(ctx.db));
     // After `ready`: resuming runs calls other extensions, which may still be starting themselves.
     setImmediate(() => engine.kick());
+    return service;
   },
-  routes: { ...workflowRoutes(current), ...runRoutes(current) },
-  tools: workflowTools(current),
-  shutdown() {
-    service?.engine.stop();
+  routes: { ...workflowRoutes, ...runRoutes },
+  tools: workflowTools,
+  shutdown(_ctx, service) {
+    service.engine.stop();
   },
 });

@@ -11,10 +11,10 @@ import { awaitEffect, costOfFailure, sessionsCost, stopEffect, type EffectKind }
 import type { CallAs, HostClient } from '../../sdk/host-client.js';
 import { done, type Executor, type NodeEnv } from './node-env.js';
 import type { NodeType } from './node-types.js';
-import { routePath, type Route } from '../../sdk/route-call.js';
+import { routePath, type Query, type Route } from '../../sdk/route-call.js';
 import { COUNCILS_ROUTES } from '../councils/contract.js';
 import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
-import { sessionPaths, sessionsClient } from '../sessions/contract.js';
+import { SESSIONS_ROUTES, sessionsClient } from '../sessions/contract.js';
 
 const DEFAULT_WAIT_SECONDS = 3_600;
 const SESSION_LOOKUP_PAGES = 5;
@@ -22,8 +22,8 @@ const SESSION_LOOKUP_PAGES = 5;
 type Body = Record<string, unknown>;
 
 /** A route of another extension's contract, called as `call` does. */
-function callTo(host: HostClient, as: CallAs, route: Route, params: Record<string, string>, body: unknown, what: string): Promise<Body> {
-  const { method, path } = routePath(route, params);
+function callTo(host: HostClient, as: CallAs, route: Route, params: Record<string, string>, body: unknown, what: string, query?: Query): Promise<Body> {
+  const { method, path } = routePath(route, params, query);
   return call(host, as, method, path, body, what);
 }
 
@@ -47,7 +47,7 @@ const sessionName = (env: NodeEnv) => `workflow ${env.run.id} ${env.node.id} #${
 
 async function findSession(env: NodeEnv, agentId: string, name: string): Promise<string | undefined> {
   for (let page = 0; page < SESSION_LOOKUP_PAGES; page++) {
-    const list = await call(env.host, env.as, 'GET', sessionPaths.sessions({ agentId, limit: 200, offset: page * 200 }), undefined, 'looking for the session a node started');
+    const list = await callTo(env.host, env.as, SESSIONS_ROUTES.list, {}, undefined, 'looking for the session a node started', { agentId, limit: 200, offset: page * 200 });
     const sessions = (list.sessions as Array<{ id: string; name: string }> | undefined) ?? [];
     const found = sessions.find((s) => s.name === name);
     if (found) return found.id;
@@ -92,7 +92,7 @@ export const remoteExecutors: Partial<Record<NodeType, Executor>> = {
     if (typeof env.state.sessionId !== 'string') await env.saveState({ starting: true });
     const sessionId = await startOnce(env, 'sessionId', async () => {
       const body = { agentId, initialPrompt: env.input.prompt, name, ...pick(env.input, ['projectId', 'timeoutMinutes']) };
-      return String((await call(env.host, env.as, 'POST', sessionPaths.sessions(), body, `starting a session for agent ${agentId}`)).id);
+      return String((await callTo(env.host, env.as, SESSIONS_ROUTES.create, {}, body, `starting a session for agent ${agentId}`)).id);
     });
     const reply = await waitForReply(env.host, env.as, sessionId, 0, { timeoutMs: waitMs(env), signal: env.signal });
     // The node asked one thing: its session need not hold a runner any longer.

@@ -1,5 +1,6 @@
 // Which repository and branch a github command works on: --repo / the origin remote, and the branch
 // the project is on, from the host's metadata.
+import { parseRemote } from '../../lib/git-remote.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { PluginContext } from '../../sdk/plugin-client.js';
 
@@ -8,12 +9,6 @@ export interface RepoContext {
   repo: string;
   branch: string | null;
   root: string;
-}
-
-/** owner/repo from https://host/owner/repo(.git), git@host:owner/repo(.git) or ssh://…/owner/repo. */
-export function parseRemote(remote: string): { owner: string; repo: string } | undefined {
-  const match = /^(?:[a-z+]+:\/\/(?:[^@/]+@)?[^/]+\/|[^@\s]+@[^:\s]+:)([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(remote.trim());
-  return match ? { owner: match[1]!, repo: match[2]! } : undefined;
 }
 
 export async function repoContext(ctx: PluginContext, repoFlag: string | undefined): Promise<RepoContext> {

@@ -8,7 +8,7 @@
 import { notFound, RoostError } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { RouteReply } from '../../protocol/messages.js';
-import type { RouteHandler, RouteRequest } from '../extension.js';
+import type { ExtensionContext, RouteHandler, RouteRequest } from '../extension.js';
 import type { HostClient } from '../host-client.js';
 import { ok } from '../http.js';
 import type { OutboxStatus } from './outbox.js';
@@ -109,25 +109,26 @@ export function channelToken(channel?: Record<string, unknown>): string | undefi
 /**
  * The contract's two conversation routes. The list holds live conversations only (their session still
  * runs); `send` queues the text for the conversation (with its idempotency key) and answers the outbox status.
+ * `store`, `host` and `send` are given the bridge's running state (what its setup returned) and its ctx.
  */
-export function conversationRoutes(
+export function conversationRoutes<S = unknown>(
   bridge: string,
-  store: () => BridgeStore,
-  host: () => HostClient,
-  send: (req: RouteRequest, conversation: Conversation, text: string, key: string | undefined) => Promise<OutboxStatus>,
-): Record<string, RouteHandler> {
+  store: (state: S) => BridgeStore,
+  host: (ctx: ExtensionContext) => HostClient,
+  send: (req: RouteRequest, conversation: Conversation, text: string, key: string | undefined, state: S) => Promise<OutboxStatus>,
+): Record<string, RouteHandler<S>> {
   return {
-    async [`GET /api/internal/bridges/${bridge}/conversations`](req) {
-      const all = await store().conversations(req.auth.tenantId);
-      return ok({ conversations: (await liveOnly(host(), req.auth.tenantId, all, (c) => c.sessionId)).map(publicConversation) });
+    async [`GET /api/internal/bridges/${bridge}/conversations`](req, ctx, state) {
+      const all = await store(state).conversations(req.auth.tenantId);
+      return ok({ conversations: (await liveOnly(host(ctx), req.auth.tenantId, all, (c) => c.sessionId)).map(publicConversation) });
     },
 
-    async [`POST /api/internal/bridges/${bridge}/conversations/:conversationId/send`](req) {
+    async [`POST /api/internal/bridges/${bridge}/conversations/:conversationId/send`](req, _ctx, state) {
       const { text, key } = validate<{ text: string; key?: string }>(sendSchema, req.body);
-      const conversation = await store().conversation(req.auth.tenantId, req.params.conversationId!);
+      const conversation = await store(state).conversation(req.auth.tenantId, req.params.conversationId!);
       if (!conversation) throw notFound(`${bridge} conversation ${req.params.conversationId}`);
-      const status = await send(req, conversation, text, key === undefined ? undefined : `send:${req.auth.tenantId}:${key}`);
-      await store().touch(req.auth.tenantId, conversation.conversationId);
+      const status = await send(req, conversation, text, key === undefined ? undefined : `send:${req.auth.tenantId}:${key}`, state);
+      await store(state).touch(req.auth.tenantId, conversation.conversationId);
       return sendReply(status);
     },
   };

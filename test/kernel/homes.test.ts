@@ -17,6 +17,8 @@ const MAY_IMPORT: Record<string, (target: string, from: string) => boolean> = {
   kernel: (t) => t.startsWith('protocol/') || t.startsWith('lib/'),
   // Another extension only through its contract (test/kernel/no-foreign-paths.test.ts checks the rest).
   extensions: (t, from) => t.startsWith('protocol/') || t.startsWith('lib/') || t.startsWith('sdk/') || CONTRACT.test(t) || t.split('/')[1] === from.split('/')[1],
+  // The CLI runs the server (kernel) and reads manifests; a bundled plugin's code is the plugin's own.
+  cli: (t) => t.startsWith('protocol/') || t.startsWith('lib/') || t.startsWith('kernel/'),
   plugins: (t, from) => t.startsWith('protocol/') || t.startsWith('lib/') || t.startsWith('sdk/') || t.split('/')[1] === from.split('/')[1],
 };
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"\n]+)['"]/g;

@@ -77,6 +77,20 @@ test("each contract names only routes its provider's manifest declares", async (
   assert.deepEqual(wrong, []);
 });
 
+test("each contract names its provider's routes one way: 'METHOD /path', as plugin.toml declares them", async () => {
+  const routes = await servedRoutes();
+  const contracts = readdirSync(extensionsDir).filter((folder) => existsSync(join(extensionsDir, folder, 'contract.ts')));
+  const wrong = contracts.flatMap((folder) => {
+    const file = join('extensions', folder, 'contract.ts');
+    const own = routes.filter((route) => route.owner === folder);
+    return literalsOf(readFileSync(join(root, file), 'utf8'))
+      .filter((literal) => /^\/[\w-]/.test(literal.text) && !EXTENSION_POINTS.get(file)?.has(literal.text))
+      .filter((literal) => own.some((route) => matchScore({ segments: literalSegments(literal.text), open: literal.open }, route) > 2))
+      .map((literal) => `${file}:${literal.line}: '${literal.text.replaceAll(WILDCARD, '${…}')}' is a bare path: name the route as 'METHOD /path' and call it with sdk/route-call.ts`);
+  });
+  assert.deepEqual(wrong, []);
+});
+
 test('the matcher tells whole paths, prefixes and shared prefixes apart', () => {
   const routes: Route[] = [
     { owner: 'credits', path: '/api/agents/:id/balance', segments: routeSegments('/api/agents/:id/balance') },
