@@ -3,25 +3,17 @@
 // session. Memories can be sent on-chain and read back.
 import { runExtension } from '../../sdk/extension.js';
 import { migrations } from './migrations.js';
-import { Poller } from './poller.js';
 import { routes } from './routes.js';
 import { allowlistRoutes } from './routes-allowlist.js';
 import { bridgeRoutes } from './routes-bridge.js';
 import { pskRoutes } from './routes-psk.js';
-import { buildState } from './state.js';
+import { startState, stopState, type State } from './state.js';
 import { tools } from './tools.js';
 
-let poller: Poller | undefined;
-
-runExtension({
+runExtension<State>({
   migrations,
   routes: { ...routes, ...pskRoutes, ...allowlistRoutes, ...bridgeRoutes },
   tools,
-  async setup(ctx) {
-    poller = new Poller(await buildState(ctx));
-    poller.start();
-  },
-  async shutdown() {
-    await poller?.stop();
-  },
+  setup: startState,
+  shutdown: stopState,
 });

@@ -3,7 +3,8 @@
 // inbound pipeline in order, then stores the round. An unreachable node only delays this (it is logged
 // and tried again next tick); nothing read is lost, and a txid is handled once.
 import { handleTxn } from './inbound.js';
-import { chainOf, type State } from './state.js';
+import { chainOf } from './chain.js';
+import type { State } from './state.js';
 
 /** Chunks of a message that never completed are dropped after this long. */
 const CHUNKS_KEPT_MS = 24 * 3_600_000;
