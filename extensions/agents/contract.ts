@@ -18,6 +18,8 @@ export const agentPaths = {
   runtime: (id: string, projectBundles: string[] = []) => `/api/internal/agents/${seg(id)}/runtime${projectBundles.length > 0 ? `?projectBundles=${projectBundles.map(encodeURIComponent).join(',')}` : ''}`,
   /** Internal: records an agent-to-agent message (the one store of them). */
   recordMessage: '/api/internal/agent-messages',
+  /** Internal: a message's on-chain transaction, or why it has none yet (PUT {txid, txidReason}). */
+  messageTxid: (id: string) => `/api/internal/agent-messages/${seg(id)}/txid`,
 };
 
 /** Bus topic of one agent: `{type: 'agent_updated', agentId, action, agent}` and `{type: 'agent_message', agentId, message}`. */
@@ -69,12 +71,20 @@ export interface AgentMessage {
   sessionId: string | null;
   /** The conversation the message belongs to (the messaging extension's thread id). */
   thread: string | null;
-  /** Filled only when a message is also sent on-chain (the chainchat layer), which nothing does yet. */
+  /** The on-chain transaction that carries the message (chainchat sends it when set up for the tenant). */
   txid: string | null;
+  /** Why `txid` is null (chainchat not set up or not loaded, queued, a chain failure being retried); null once it is set. */
+  txidReason: string | null;
   createdAt: string;
 }
 
-export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'createdAt'>;
+export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'txidReason' | 'createdAt'>;
+
+/** A message's txid once sent on-chain, or (txid null) why it is not; a null txid never replaces one set. */
+export interface AgentMessageTxid {
+  txid: string | null;
+  txidReason: string | null;
+}
 
 /** What a session needs to run an agent (GET /api/internal/agents/:id/runtime). */
 export interface AgentRuntimeView {
@@ -94,6 +104,7 @@ export function agentsClient(host: HostClient, as: CallAs) {
     get: (id: string) => call<AgentRecord>('GET', agentPaths.agent(id)),
     runtime: (id: string) => call<AgentRuntimeView>('GET', agentPaths.runtime(id)),
     recordMessage: (message: NewAgentMessage) => call<AgentMessage>('POST', agentPaths.recordMessage, message),
+    setMessageTxid: (id: string, change: AgentMessageTxid) => call<AgentMessage>('PUT', agentPaths.messageTxid(id), change),
   };
 }
 
