@@ -33,7 +33,7 @@ function kindOf(req: RouteRequest): 'external' | 'agent' {
 export const walletRoutes: Record<string, RouteHandler> = {
   async 'GET /api/wallets/summary'(req, ctx) {
     if (kindOf(req) === 'external') {
-      page(req.query);
+      page(req.query); // a bad page is this route's 400, whether or not chainchat is loaded
       const reply = await chainchatClient(ctx.host, { requestId: req.id }).wallets(passOn(req));
       // Without chainchat there are no external wallets.
       if (notLoaded(reply)) return ok({ wallets: [], hasMore: false, total: 0 });
@@ -52,7 +52,7 @@ export const walletRoutes: Record<string, RouteHandler> = {
   async 'GET /api/wallets/:address/messages'(req, ctx) {
     const address = req.params.address!;
     if (isExternalAddress(address)) {
-      page(req.query);
+      page(req.query); // as above
       const reply = await chainchatClient(ctx.host, { requestId: req.id }).walletMessages(address, passOn(req));
       if (notLoaded(reply)) throw notFound(`wallet ${address}`);
       if (reply.status !== 200) throw upstreamError(reply, `reading wallet ${address}`, 'chainchat');
