@@ -20,6 +20,8 @@ export const AGENTS_ROUTES = {
   runtime: 'GET /api/internal/agents/:id/runtime',
   /** Internal: records an agent-to-agent message (the one store of them). */
   recordMessage: 'POST /api/internal/agent-messages',
+  /** Internal: a message's on-chain transaction, or why it has none yet (PUT {txid, txidReason}). */
+  messageTxid: 'PUT /api/internal/agent-messages/:id/txid',
 } as const;
 
 /** The query of GET /api/agents. */
@@ -80,12 +82,20 @@ export interface AgentMessage {
   sessionId: string | null;
   /** The conversation the message belongs to (the messaging extension's thread id). */
   thread: string | null;
-  /** Filled only when a message is also sent on-chain (the chainchat layer), which nothing does yet. */
+  /** The on-chain transaction that carries the message (chainchat sends it when set up for the tenant). */
   txid: string | null;
+  /** Why `txid` is null (chainchat not set up or not loaded, queued, a chain failure being retried); null once it is set. */
+  txidReason: string | null;
   createdAt: string;
 }
 
-export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'createdAt'>;
+export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'txidReason' | 'createdAt'>;
+
+/** A message's txid once sent on-chain, or (txid null) why it is not; a null txid never replaces one set. */
+export interface AgentMessageTxid {
+  txid: string | null;
+  txidReason: string | null;
+}
 
 /** What a session needs to run an agent (GET /api/internal/agents/:id/runtime). */
 export interface AgentRuntimeView {
@@ -106,6 +116,7 @@ export function agentsClient(host: HostClient, as: CallAs) {
     /** The agent composed for a run; `projectBundles`: the skill bundles of the session's project, after its own. */
     runtime: (id: string, projectBundles: string[] = []) => call<AgentRuntimeView>(AGENTS_ROUTES.runtime, { params: { id }, query: { projectBundles: projectBundles.length > 0 ? projectBundles.join(',') : undefined } }),
     recordMessage: (message: NewAgentMessage) => call<AgentMessage>(AGENTS_ROUTES.recordMessage, { body: message }),
+    setMessageTxid: (id: string, change: AgentMessageTxid) => call<AgentMessage>(AGENTS_ROUTES.messageTxid, { params: { id }, body: change }),
   };
 }
 

@@ -1,11 +1,11 @@
 // Agent-to-agent messages: the one store of them. The messaging extension delivers messages and
-// records each (and each reply) here through POST /api/internal/agent-messages. `txid` stays null: it
-// is filled only when a message is also sent on-chain (the chainchat layer), which nothing does yet.
+// records each (and each reply) here through POST /api/internal/agent-messages, then asks chainchat to
+// send it on-chain; `txid` is filled when chainchat has (PUT …/txid), and until then `txidReason` says why not.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../../sdk/db.js';
 import type { SqlReader } from '../../sdk/sql.js';
-import type { AgentMessage, NewAgentMessage as NewMessage } from './contract.js';
+import type { AgentMessage, AgentMessageTxid, NewAgentMessage as NewMessage } from './contract.js';
 
 
 interface Row {
@@ -17,8 +17,12 @@ interface Row {
   session_id: string | null;
   thread_id: string | null;
   txid: string | null;
+  txid_reason: string | null;
   created_at: string;
 }
+
+/** A message recorded before the messaging extension has asked chainchat to send it. */
+const NOT_YET_ASKED = 'not sent on-chain yet: chainchat has not been asked';
 
 
 export class MessageStore {
@@ -37,10 +41,20 @@ export class MessageStore {
       session_id: message.sessionId,
       thread_id: message.thread,
       txid: null,
+      txid_reason: NOT_YET_ASKED,
       created_at: new Date().toISOString(),
     };
     await this.db('agent_messages').insert(row);
     return toMessage(row);
+  }
+
+  /** Records the txid (or, with a null txid, why there is none while none is set); undefined for an unknown message. */
+  async setTxid(tenantId: string, id: string, change: AgentMessageTxid): Promise<AgentMessage | undefined> {
+    const query = this.db('agent_messages').where({ tenant_id: tenantId, id });
+    if (change.txid === null) query.whereNull('txid');
+    await query.update({ txid: change.txid ?? null, txid_reason: change.txid ? null : change.txidReason });
+    const row = await this.db<Row>('agent_messages').where({ tenant_id: tenantId, id }).first();
+    return row && toMessage(row);
   }
 
   /** Messages an agent sent or received, newest first. */
@@ -52,5 +66,5 @@ export class MessageStore {
 }
 
 function toMessage(row: Row): AgentMessage {
-  return { id: row.id, from: row.from_agent_id, to: row.to_agent_id, content: row.content, sessionId: row.session_id, thread: row.thread_id, txid: row.txid, createdAt: row.created_at };
+  return { id: row.id, from: row.from_agent_id, to: row.to_agent_id, content: row.content, sessionId: row.session_id, thread: row.thread_id, txid: row.txid, txidReason: row.txid ? null : (row.txid_reason ?? 'not sent on-chain (recorded before messages went on-chain)'), createdAt: row.created_at };
 }

@@ -78,4 +78,13 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Why a message's txid is still null (chainchat not set up, queued, a chain failure being retried).
+    name: '004_wallets_agent_message_txid_reason',
+    async up(db) {
+      await db.schema.alterTable('agent_messages', (t) => {
+        t.text('txid_reason');
+      });
+    },
+  },
 ];

@@ -7,7 +7,7 @@ import { created, ok, page, queryString } from '../../sdk/http.js';
 import { notFound, validationError } from '../../protocol/errors.js';
 import { agentCard } from './card.js';
 import { mustGetAgent, schema, stores } from './context.js';
-import { A2A_BINDING, agentTopic, type NewAgentMessage } from './contract.js';
+import { A2A_BINDING, agentTopic, type AgentMessageTxid, type NewAgentMessage } from './contract.js';
 import { composeRuntime } from './runtime.js';
 import { listAgentsForTools } from './tools.js';
 
@@ -44,6 +44,14 @@ export const interactionRoutes: Record<string, RouteHandler> = {
     const message = await messages.record(tenantId, input);
     for (const agentId of [input.to, input.from]) if (agentId !== null) ctx.host.emit(agentTopic(agentId), { type: 'agent_message', agentId, message }, tenantId);
     return created(message);
+  },
+
+  /** Chainchat records a message's txid once sent on-chain; the messaging extension why it has none yet. */
+  async 'PUT /api/internal/agent-messages/:id/txid'(req, ctx) {
+    const change = validate<AgentMessageTxid>(schema(ctx, 'internal-message-txid.json'), req.body);
+    const message = await stores(ctx).messages.setTxid(req.auth.tenantId, req.params.id!, change);
+    if (!message) throw notFound(`agent message ${req.params.id}`);
+    return ok(message);
   },
 
   async 'GET /api/internal/agents/:id/runtime'(req, ctx) {

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { KeyObject } from 'node:crypto';
 import type { Sealer } from '../../sdk/sealed.js';
 import type { Network } from './config.js';
-import { accountX25519, memoryKey } from './keys.js';
+import { accountX25519, agentMessageKey, memoryKey } from './keys.js';
 
 export interface Account {
   tenantId: string;
@@ -15,6 +15,7 @@ export interface Account {
   signer: algosdk.Account;
   x25519: { privateKey: KeyObject; publicKey: Buffer };
   memoryKey: Buffer;
+  agentMessageKey: Buffer;
 }
 
 interface Row {
@@ -73,7 +74,7 @@ export class Accounts {
     const lastRound = Number(row.last_round);
     if (cached && cached.address === row.address) return { ...cached, network, lastRound };
     const signer = algosdk.mnemonicToSecretKey(this.sealer.open(row.mnemonic_enc, context(row.tenant_id)));
-    const account = { tenantId: row.tenant_id, address: row.address, network, lastRound, signer, x25519: accountX25519(signer.sk), memoryKey: memoryKey(signer.sk) };
+    const account = { tenantId: row.tenant_id, address: row.address, network, lastRound, signer, x25519: accountX25519(signer.sk), memoryKey: memoryKey(signer.sk), agentMessageKey: agentMessageKey(signer.sk) };
     this.cache.set(row.tenant_id, account);
     return account;
   }

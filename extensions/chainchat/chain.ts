@@ -92,3 +92,6 @@ async function upstream<T>(what: string, run: () => Promise<T>): Promise<T> {
     throw new RoostError('UPSTREAM_ERROR', `${what} failed${e.status ? ` (${e.status})` : ''}: ${why}`, { status: 502 });
   }
 }
+
+/** The chain an account talks on, from the extension's running state. */
+export const chainOf = (s: { chain(network: Network): Chain }, account: { network: Network }): Chain => s.chain(account.network);

@@ -12,11 +12,11 @@ import { agentsClient } from '../agents/contract.js';
 import { SESSION_ENDED, sessionsClient, type SessionStatus } from '../sessions/contract.js';
 
 const REPLY_TIMEOUT_MS = 10 * 60_000;
-const turns = new Map<string, Promise<void>>();
 
 /** Queues the text behind the participant's current turn. */
 export function converse(s: State, account: Account, address: string, standing: Standing, text: string): void {
   const key = `${account.tenantId}\n${address}`;
+  const turns = s.turns;
   const next = (turns.get(key) ?? Promise.resolve())
     .then(() => turn(s, account, address, standing, text))
     .catch((err) => s.ctx.host.log('warn', `chainchat: a turn for ${address} failed: ${(err as Error).message}`));

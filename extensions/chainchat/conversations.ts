@@ -2,7 +2,9 @@
 // first used, its credits, and its messages (content sealed; the txids that carried them).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { paged, type PageRequest } from '../../sdk/db.js';
 import type { Sealer } from '../../sdk/sealed.js';
+import type { SqlReader } from '../../sdk/sql.js';
 
 export interface Participant {
   tenantId: string;
@@ -56,7 +58,7 @@ const toParticipant = (r: ParticipantRow): Participant => ({
 });
 
 export class Conversations {
-  constructor(private readonly db: Knex, private readonly sealer: Sealer) {}
+  constructor(private readonly db: Knex, private readonly sql: SqlReader, private readonly sealer: Sealer) {}
 
   async participant(tenantId: string, address: string): Promise<Participant | undefined> {
     const row = await this.db<ParticipantRow>('cc_participants').where({ tenant_id: tenantId, address }).first();
@@ -102,9 +104,20 @@ export class Conversations {
 
   async messages(tenantId: string, participant: string, limit: number): Promise<Message[]> {
     const rows = await this.db<MessageRow>('cc_messages').where({ tenant_id: tenantId, participant }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).limit(limit);
-    return rows.reverse().map((r) => ({
+    return rows.reverse().map((r) => this.toMessage(tenantId, r));
+  }
+
+  /** A participant's messages, newest first, one page (the total as `paged` gives it). */
+  async page(tenantId: string, participant: string, page: PageRequest): Promise<{ messages: Message[]; total?: number; hasMore: boolean }> {
+    const query = { from: 'cc_messages WHERE tenant_id = ? AND participant = ?', params: [tenantId, participant], orderBy: 'created_at DESC, id' };
+    const { rows, total, hasMore } = await paged<MessageRow>(this.sql, query, page);
+    return { messages: rows.map((r) => this.toMessage(tenantId, r)), hasMore, ...(total === undefined ? {} : { total }) };
+  }
+
+  private toMessage(tenantId: string, r: MessageRow): Message {
+    return {
       id: r.id, participant: r.participant, direction: r.direction, txids: JSON.parse(r.txids) as string[], createdAt: r.created_at,
       content: r.content_enc === null ? null : this.sealer.open(r.content_enc, `chainchat message\0${tenantId}\0${r.id}`),
-    }));
+    };
   }
 }

@@ -5,7 +5,7 @@
 // the header and both addresses are authenticated, so a note copied into another transaction, or
 // between senders, does not open.
 //
-//   "RC" | version 1 | mode (P psk, X x25519, M memory) | key field | msgId (8) | index | total | nonce (12) | ciphertext+tag
+//   "RC" | version 1 | mode (P psk, X x25519, M a note to itself: memories, agent messages) | key field | msgId (8) | index | total | nonce (12) | ciphertext+tag
 //   key field: P and M: the key's id (8 bytes); X: the sender's X25519 public key (32 bytes)
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 

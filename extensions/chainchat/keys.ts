@@ -1,6 +1,6 @@
 // The keys of a tenant's chainchat account, all derived from its Algorand secret key (so the mnemonic
-// alone restores them): the X25519 key participants agree a secret with, and the key that seals
-// memories sent on-chain. Pre-shared keys are random 32 bytes, carried in the exchange URI.
+// alone restores them): the X25519 key participants agree a secret with, and the keys that seal
+// memories and agent-to-agent messages sent on-chain. Pre-shared keys are random 32 bytes, carried in the exchange URI.
 import { createPrivateKey, createPublicKey, diffieHellman, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 /** PKCS#8 DER prefix of a raw X25519 private key (RFC 8410). */
@@ -41,3 +41,6 @@ export function agree(privateKey: KeyObject, peerPublic: Buffer): Buffer {
 
 /** The key memories are sealed with on-chain. */
 export const memoryKey = (secretKey: Uint8Array): Buffer => derive(secretKey, 'memory');
+
+/** The key agent-to-agent messages are sealed with on-chain (notes the account sends itself, as memories). */
+export const agentMessageKey = (secretKey: Uint8Array): Buffer => derive(secretKey, 'agent message');

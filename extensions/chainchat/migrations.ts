@@ -103,4 +103,22 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Agent-to-agent messages waiting to go on-chain (sealed), and the txid once sent until the agents
+    // extension has recorded it.
+    name: '002_wallets_agent_message_outbox',
+    async up(db) {
+      await db.schema.createTable('cc_agent_messages', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('message_id').notNullable();
+        t.text('body_enc').notNullable();
+        t.string('txid');
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.text('last_error');
+        t.string('created_at').notNullable();
+        t.primary(['tenant_id', 'message_id']);
+        t.index(['tenant_id', 'created_at']);
+      });
+    },
+  },
 ];

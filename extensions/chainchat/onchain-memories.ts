@@ -7,7 +7,8 @@ import { RoostError } from '../../protocol/errors.js';
 import { MemoryClient, type PlainMemory } from '../memory/contract.js';
 import type { Account } from './accounts.js';
 import { keyIdOf, NOTE_PREFIX, openNotes, parseNote, sealNotes, type Envelope } from './envelope.js';
-import { chainOf, type State } from './state.js';
+import { chainOf } from './chain.js';
+import type { State } from './state.js';
 
 export interface OnchainMemory {
   key: string;

@@ -7,7 +7,8 @@ import { agree } from './keys.js';
 import { sealNotes, keyIdOf, type Mode } from './envelope.js';
 import type { Account } from './accounts.js';
 import type { Direction, Message } from './conversations.js';
-import { chainOf, type State } from './state.js';
+import { chainOf } from './chain.js';
+import type { State } from './state.js';
 
 export const STREAM_TOPIC = 'chainchat';
 

@@ -1,9 +1,12 @@
 // Reading the chain: for each tenant with an account, the instance that leads "chainchat:<tenant>"
 // asks the indexer for the payments the account received since the last round read, hands each to the
-// inbound pipeline in order, then stores the round. An unreachable node only delays this (it is logged
+// inbound pipeline in order, then stores the round, and sends the agent messages queued for the chain
+// (onchain-agent-messages.ts). An unreachable node only delays this (it is logged
 // and tried again next tick); nothing read is lost, and a txid is handled once.
 import { handleTxn } from './inbound.js';
-import { chainOf, type State } from './state.js';
+import { flushAgentMessages } from './onchain-agent-messages.js';
+import { chainOf } from './chain.js';
+import type { State } from './state.js';
 
 /** Chunks of a message that never completed are dropped after this long. */
 const CHUNKS_KEPT_MS = 24 * 3_600_000;
@@ -56,6 +59,7 @@ export class Poller {
       for (const tenantId of tenants) {
         if (!(await this.s.ctx.host.leader(`chainchat:${tenantId}`))) continue;
         await this.pollTenant(tenantId).catch((err) => this.s.ctx.host.log('warn', `chainchat: reading the chain for tenant ${tenantId} failed: ${(err as Error).message}`));
+        await flushAgentMessages(this.s, await this.s.accounts.of(tenantId)).catch((err) => this.s.ctx.host.log('warn', `chainchat: sending agent messages for tenant ${tenantId} failed: ${(err as Error).message}`));
       }
       if (Date.now() - this.lastPrune > CHUNKS_KEPT_MS) {
         this.lastPrune = Date.now();

@@ -8,17 +8,16 @@ import type { RouteHandler } from '../../sdk/extension.js';
 import { ok } from '../../sdk/http.js';
 import { mustBeAddress } from './addresses.js';
 import { sendText } from './outbound.js';
-import { getState } from './state.js';
+import type { State } from './state.js';
 
 const schema = deliverSchema('chainchat');
 
-export const bridgeRoutes: Record<string, RouteHandler> = {
-  async 'POST /api/internal/bridges/chainchat/deliver'(req) {
+export const bridgeRoutes: Record<string, RouteHandler<State>> = {
+  async 'POST /api/internal/bridges/chainchat/deliver'(req, _ctx, s) {
     const body = validate<DeliverBody>(schema, req.body);
     const address = body.channel.address;
     if (typeof address !== 'string') throw validationError('body.channel.address is required: the Algorand address to deliver to');
     mustBeAddress(address, 'body.channel.address');
-    const s = getState();
     const account = await s.accounts.of(req.auth.tenantId);
     let text = withPriority(body);
     if (body.kind === 'question') {

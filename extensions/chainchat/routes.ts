@@ -8,7 +8,8 @@ import { requireRole } from '../../sdk/roles.js';
 import { mustBeAddress } from './addresses.js';
 import type { Network } from './config.js';
 import { backfill } from './onchain-memories.js';
-import { chainOf, getState } from './state.js';
+import { chainOf } from './chain.js';
+import type { State } from './state.js';
 
 export const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
@@ -17,9 +18,8 @@ const NOT_ASKED = { algodReachable: null, lastRound: null, genesisId: null, bala
 
 const GENESIS: Record<Network, string> = { testnet: 'testnet-v1.0', mainnet: 'mainnet-v1.0' };
 
-export const routes: Record<string, RouteHandler> = {
-  async 'GET /api/chainchat/status'(req) {
-    const s = getState();
+export const routes: Record<string, RouteHandler<State>> = {
+  async 'GET /api/chainchat/status'(req, _ctx, s) {
     const account = await s.accounts.find(req.auth.tenantId);
     // Not set up: nothing is asked of any node (a fresh server makes no outbound connection).
     if (!account) return ok({ enabled: false, network: s.config.defaultNetwork, address: null, x25519PublicKey: null, lastRoundSeen: null, ...NOT_ASKED });
@@ -37,10 +37,9 @@ export const routes: Record<string, RouteHandler> = {
     });
   },
 
-  async 'POST /api/chainchat/network'(req, ctx) {
+  async 'POST /api/chainchat/network'(req, ctx, s) {
     requireRole(req.auth, 'owner', 'switching the chainchat network');
     const { network } = validate<{ network: Network }>(schema(ctx, 'network.json'), req.body);
-    const s = getState();
     const account = await s.accounts.of(req.auth.tenantId);
     const chain = s.chain(network);
     let genesisId: string | undefined;
@@ -63,9 +62,8 @@ export const routes: Record<string, RouteHandler> = {
     return ok({ network, address: account.address });
   },
 
-  async 'POST /api/chainchat/conversations'(req, ctx) {
+  async 'POST /api/chainchat/conversations'(req, ctx, s) {
     const body = validate<{ limit?: number; offset?: number; participant?: string; messages?: number }>(schema(ctx, 'conversations.json'), req.body ?? {});
-    const s = getState();
     const tenantId = req.auth.tenantId;
     if (body.participant !== undefined) {
       const address = mustBeAddress(body.participant, 'body.participant');
@@ -79,14 +77,13 @@ export const routes: Record<string, RouteHandler> = {
     return ok({ conversations, hasMore: page.hasMore });
   },
 
-  async 'POST /api/memories/backfill'(req) {
+  async 'POST /api/memories/backfill'(req, _ctx, s) {
     requireRole(req.auth, 'operator', 'sending memories on-chain');
-    const result = await backfill(getState(), req.auth.tenantId);
+    const result = await backfill(s, req.auth.tenantId);
     return ok(result);
   },
 
-  async 'POST /api/internal/chainchat/test-clock'(req, ctx) {
-    const s = getState();
+  async 'POST /api/internal/chainchat/test-clock'(req, ctx, s) {
     if (!s.clock.isTest) throw forbidden('the chainchat clock moves by hand only with ROOST_CLOCK=test');
     const { advanceMs } = validate<{ advanceMs: number }>(schema(ctx, 'test-clock.json'), req.body);
     return ok({ now: s.clock.advance(advanceMs).toISOString() });

@@ -3,7 +3,7 @@ import { RoostError } from '../../protocol/errors.js';
 import type { ToolMessage } from '../../protocol/messages.js';
 import type { ToolHandler } from '../../sdk/extension.js';
 import { promote, readOnchain, syncOnchain } from './onchain-memories.js';
-import { getState } from './state.js';
+import type { State } from './state.js';
 
 const reply = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
 
@@ -12,21 +12,20 @@ function agentOf(caller: ToolMessage['caller'], tool: string): string {
   return caller.agentId;
 }
 
-export const tools: Record<string, ToolHandler> = {
-  async svc_promote_memory(args, caller) {
-    return reply(await promote(getState(), caller.tenantId, agentOf(caller, 'svc_promote_memory'), String(args.key)));
+export const tools: Record<string, ToolHandler<State>> = {
+  async svc_promote_memory(args, caller, _ctx, s) {
+    return reply(await promote(s, caller.tenantId, agentOf(caller, 'svc_promote_memory'), String(args.key)));
   },
 
-  async svc_read_onchain_memories(_args, caller) {
-    return reply({ memories: await readOnchain(getState(), caller.tenantId, agentOf(caller, 'svc_read_onchain_memories')) });
+  async svc_read_onchain_memories(_args, caller, _ctx, s) {
+    return reply({ memories: await readOnchain(s, caller.tenantId, agentOf(caller, 'svc_read_onchain_memories')) });
   },
 
-  async svc_sync_onchain_memories(_args, caller) {
-    return reply(await syncOnchain(getState(), caller.tenantId, agentOf(caller, 'svc_sync_onchain_memories')));
+  async svc_sync_onchain_memories(_args, caller, _ctx, s) {
+    return reply(await syncOnchain(s, caller.tenantId, agentOf(caller, 'svc_sync_onchain_memories')));
   },
 
-  async svc_lookup_contact(args, caller) {
-    const s = getState();
+  async svc_lookup_contact(args, caller, _ctx, s) {
     const contacts = await s.contacts.byName(caller.tenantId, String(args.name));
     if (contacts.length === 0) return { content: [{ type: 'text', text: `no PSK contact named "${String(args.name)}"` }], isError: true };
     return reply({ contacts: contacts.map((c) => ({ id: c.id, name: c.name, address: c.address })) });

@@ -2,8 +2,8 @@
 // /api/agents/:id/invoke and WebSocket agent_invoke: resolve both agents in the caller's tenant, find or
 // open the thread, apply the loop limits (limits.ts: per sending session, else per sending agent or
 // caller), start the recipient's session (source "agent") or continue the thread's — resuming it, or
-// replacing it with one that carries the conversation, when it ended — and record the message in the
-// agents extension's store.
+// replacing it with one that carries the conversation, when it ended — record the message in the
+// agents extension's store, and have chainchat send it on-chain (onchain.ts).
 import { randomUUID } from 'node:crypto';
 import { RoostError, conflict, validationError } from '../../protocol/errors.js';
 import { continueConversation, deliverPrompt, type Delivery } from '../sessions/contract-reply.js';
@@ -12,6 +12,7 @@ import type { ExtensionContext } from '../../sdk/extension.js';
 import type { CallAs } from '../../sdk/host-client.js';
 import { SESSION_LIVE, sessionsClient } from '../sessions/contract.js';
 import { SendLedger, limitError, type Sender } from './limits.js';
+import { sendOnchain } from './onchain.js';
 import { SettingsStore, type MessagingSettings } from './settings.js';
 import { ThreadStore, type Thread } from './threads.js';
 
@@ -76,7 +77,7 @@ export async function deliver(ctx: ExtensionContext, tenantId: string, as: CallA
   }
   if (!existing) await threads.create(tenantId, { id: threadId, from: from?.id ?? null, to: to.id, sessionId: delivery.sessionId, depth });
   else if (delivery.sessionId !== existing.sessionId || depth > existing.depth) await threads.move(tenantId, threadId, delivery.sessionId, depth);
-  const message = await recordMessage(ctx.host, as, { from: from?.id ?? null, to: to.id, content: out.content, sessionId: delivery.sessionId, thread: threadId });
+  const message = await sendOnchain(ctx, as, await recordMessage(ctx.host, as, { from: from?.id ?? null, to: to.id, content: out.content, sessionId: delivery.sessionId, thread: threadId }));
   ctx.host.audit('message.send', `agent:${to.id}`, {
     from: from?.id ?? null, thread: threadId, sessionId: delivery.sessionId, depth,
     ...(existing && delivery.sessionId !== existing.sessionId ? { replacedSession: existing.sessionId } : {}),

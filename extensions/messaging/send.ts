@@ -6,6 +6,7 @@ import type { ExtensionContext } from '../../sdk/extension.js';
 import type { CallAs } from '../../sdk/host-client.js';
 import { recordAgentMessage as recordMessage } from '../agents/contract.js';
 import { deliver, type Outgoing } from './deliver.js';
+import { sendOnchain } from './onchain.js';
 
 export interface Exchange {
   reply: string;
@@ -29,6 +30,6 @@ export async function sendAndWait(ctx: ExtensionContext, tenantId: string, as: C
     throw err;
   });
   const from = sent.from!;
-  const reply = await recordMessage(ctx.host, as, { from: sent.to.id, to: from.id, content: answer.text, sessionId: sent.sessionId, thread: sent.thread });
+  const reply = await sendOnchain(ctx, as, await recordMessage(ctx.host, as, { from: sent.to.id, to: from.id, content: answer.text, sessionId: sent.sessionId, thread: sent.thread }));
   return { reply: answer.text, thread: sent.thread, sessionId: sent.sessionId, from, to: sent.to, messageId: sent.message.id, replyId: reply.id, cost: answer.cost };
 }

@@ -59,7 +59,7 @@ describe('credits: wallets, funding, grants and configuration', () => {
     assert.equal((await server.api('POST', '/api/wallets/not-a-wallet/credits', { key: t.owner, body: { microUnits: 1 } })).status, 404);
   });
 
-  it('pages a wallet\'s ledger newest first and summarises the tenant\'s wallets', async () => {
+  it('pages an agent wallet\'s ledger newest first and summarises the agents\' wallets (kind=agent)', async () => {
     const second = await createAgent(server, t.operator, { name: 'saver' });
     const page1 = await server.api('GET', `/api/wallets/${agent.wallet}/messages?limit=2`, { key: t.viewer });
     assert.equal(page1.status, 200);
@@ -78,19 +78,19 @@ describe('credits: wallets, funding, grants and configuration', () => {
     }
     assert.equal((await server.api('GET', '/api/wallets/rw_nothing/messages', { key: t.viewer })).status, 404);
 
-    const summary = await server.api('GET', '/api/wallets/summary', { key: t.viewer });
+    const summary = await server.api('GET', '/api/wallets/summary?kind=agent', { key: t.viewer });
     assert.equal(summary.status, 200);
     assert.equal(summary.body.total, 2);
     const row = summary.body.wallets.find((w: any) => w.address === agent.wallet);
     assert.deepEqual({ agentId: row.agentId, agentName: row.agentName, balance: row.balance, reserved: row.reserved, spentToday: row.spentToday }, { agentId: agent.id, agentName: 'earner', balance: INITIAL_GRANT + 251_000, reserved: 0, spentToday: 0 });
-    const searched = await server.api('GET', '/api/wallets/summary?search=sav', { key: t.viewer });
+    const searched = await server.api('GET', '/api/wallets/summary?kind=agent&search=sav', { key: t.viewer });
     assert.deepEqual(searched.body.wallets.map((w: any) => w.address), [second.wallet]);
-    const byAddress = await server.api('GET', `/api/wallets/summary?search=${agent.wallet.slice(0, 12)}`, { key: t.viewer });
+    const byAddress = await server.api('GET', `/api/wallets/summary?kind=agent&search=${agent.wallet.slice(0, 12)}`, { key: t.viewer });
     assert.deepEqual(byAddress.body.wallets.map((w: any) => w.agentId), [agent.id]);
 
     await server.api('PUT', `/api/agents/${second.id}`, { key: t.operator, body: { name: 'renamed-saver' } });
     await server.api('DELETE', `/api/agents/${second.id}`, { key: t.operator });
-    const after = await server.api('GET', '/api/wallets/summary?search=renamed', { key: t.viewer });
+    const after = await server.api('GET', '/api/wallets/summary?kind=agent&search=renamed', { key: t.viewer });
     assert.equal(after.body.wallets.length, 1, 'the ledger of a deleted agent is kept');
     assert.equal(after.body.wallets[0].agentDeleted, true);
     assert.equal(after.body.wallets[0].balance, INITIAL_GRANT);

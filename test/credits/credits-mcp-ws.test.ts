@@ -147,7 +147,7 @@ describe('credits: MCP tools, WebSocket rewards and tenant isolation', () => {
       const res = await server.api(method, path, { key: b.owner, body });
       assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
     }
-    const summary = await server.api('GET', '/api/wallets/summary', { key: b.viewer });
+    const summary = await server.api('GET', '/api/wallets/summary?kind=agent', { key: b.viewer });
     assert.deepEqual(summary.body.wallets.map((w: any) => w.address), [agentB.wallet]);
     assert.equal(await balance(b.viewer, agentB.id), 5_000_000);
   });

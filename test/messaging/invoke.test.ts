@@ -50,6 +50,7 @@ describe('messaging: invocation (REST and WebSocket) and the agents\' message st
     assert.equal(res.body.message.to, bob.id);
     assert.equal(res.body.message.content, 'please review PR 7');
     assert.equal(res.body.message.txid, null);
+    assert.match(res.body.message.txidReason, /not sent on-chain: the chainchat extension is not loaded/, 'the API says why the txid is null (chainchat went with sessions)');
     assert.equal(res.body.message.sessionId, res.body.sessionId);
     assert.equal(res.body.session.agentId, bob.id);
 
@@ -75,7 +76,7 @@ describe('messaging: invocation (REST and WebSocket) and the agents\' message st
     assert.equal(aliceHistory.body.messages.length, 1);
     assert.equal(aliceHistory.body.messages[0].content, 'from a person', 'newest first');
     const keys = Object.keys(aliceHistory.body.messages[0]).sort();
-    assert.deepEqual(keys, ['content', 'createdAt', 'from', 'id', 'sessionId', 'thread', 'to', 'txid']);
+    assert.deepEqual(keys, ['content', 'createdAt', 'from', 'id', 'sessionId', 'thread', 'to', 'txid', 'txidReason']);
     assert.equal(aliceHistory.body.messages[0].thread, anonymous.body.thread);
   });
 
