@@ -109,8 +109,9 @@ describe('MCP /mcp', () => {
     assert.equal(unstated.status, 200, 'no header: the 2025-03-26 default, which had batches');
   });
 
-  it('answers a well-known URI it does not serve with 404 to anyone, so no client starts an OAuth sign-in', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+  // The OAuth metadata itself is served by the mcp-auth extension (test/mcp-auth/oauth-flow.test.ts).
+  it('answers a well-known URI nothing serves with 404 to anyone, never a 401 that starts a sign-in', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server/mcp', '/.well-known/openid-configuration', '/.well-known/nothing-here']) {
       const res = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
       assert.equal(res.status, 404, path);
       assert.equal((await res.json()).code, 'ROUTE_NOT_FOUND');
