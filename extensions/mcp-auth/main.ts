@@ -6,7 +6,7 @@
 // client" page, the token endpoint (code and rotated refresh tokens) and revocation (RFC 7009). Access
 // tokens are keys the kernel mints from the consenting person's grant (`keys` capability), bound to
 // /mcp, their tenant and a role at most theirs; the kernel alone validates them.
-import { OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { RoostError } from '../../protocol/errors.js';
 import type { AuthContext, RouteReply } from '../../protocol/messages.js';
 import { runExtension, type ExtensionContext, type RouteRequest } from '../../sdk/extension.js';
@@ -45,7 +45,6 @@ async function oauth(work: () => Promise<RouteReply>): Promise<RouteReply> {
     return await work();
   } catch (err) {
     if (err instanceof OAuthError) return oauthError(err);
-    if (err instanceof RoostError && err.status < 500) return oauthError(new ServerError(err.message));
     throw err;
   }
 }

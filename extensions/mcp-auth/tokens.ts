@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, UnsupportedGrantTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { verifyChallenge } from 'pkce-challenge';
+import { RoostError } from '../../protocol/errors.js';
 import type { HostClient } from '../../sdk/host-client.js';
 import type { Clients } from './clients.js';
 import { hashOf } from './requests.js';
@@ -112,8 +113,8 @@ export class Tokens {
     try {
       minted = await this.host.mintKey(p.grant, `mcp: ${client?.client_name ?? p.clientId}`.slice(0, 200), this.options.accessTtlSeconds);
     } catch (err) {
-      // The consent's grant has expired (after its 30 days) or the kernel no longer honours it.
-      throw err instanceof Error && /grant/.test(err.message) ? new InvalidGrantError(`${err.message}: sign in again`) : err;
+      // The kernel refuses the consent's grant (expired after its days, or no longer this server's).
+      throw err instanceof RoostError && err.code === 'FORBIDDEN' ? new InvalidGrantError(`${err.message}: sign in again`) : err;
     }
     const refreshToken = randomBytes(32).toString('base64url');
     await this.db('oauth_refresh_tokens').insert({
