@@ -44,13 +44,10 @@ export class KeyGrants {
   /** A signed grant for the caller of the request being served, for `role` at most theirs. */
   async grant(extension: string, caller: AuthContext, role: Role, ttlSeconds: number, audience?: string): Promise<{ grant: string; tenantId: string; role: Role; expiresAt: string }> {
     if (!(role in ROLE_RANK)) throw new RoostError('VALIDATION_ERROR', `role must be one of ${Object.keys(ROLE_RANK).join(', ')}`);
+    if (caller.role === 'viewer') throw new RoostError('FORBIDDEN', 'a viewer cannot hand out keys');
     if (ROLE_RANK[role] > ROLE_RANK[caller.role]) throw new RoostError('FORBIDDEN', `a ${caller.role} cannot hand out the ${role} role`);
-    // A person signing a client in to one resource as themselves (at most their role) adds no member;
-    // a key of every API is a member more, and only operators and owners may hand one out.
-    if (audience === undefined) {
-      if (caller.role === 'viewer') throw new RoostError('FORBIDDEN', 'a viewer cannot hand out keys');
-      await this.requireMemberRoom(caller.tenantId);
-    }
+    // A person signing a client in to one resource as themselves adds no member; a key of every API does.
+    if (audience === undefined) await this.requireMemberRoom(caller.tenantId);
     const longest = audience === undefined ? MAX_GRANT_SECONDS : MAX_AUDIENCE_GRANT_SECONDS;
     const expiresAt = Date.now() + Math.min(Math.max(1, Math.floor(ttlSeconds)), longest) * 1000;
     const body: KeyGrant = { tenantId: caller.tenantId, role, grantedBy: caller.actor, extension, expiresAt, ...(audience === undefined ? {} : { audience }) };

@@ -154,7 +154,7 @@ describe('MCP authorization: discovery, registration, code with PKCE, tokens', (
     assert.match(elsewhere.headers.get('www-authenticate')!, /error="invalid_token"/);
   });
 
-  it('keeps each tenant to its own: a token of another tenant sees its projects only, and no role above the consenting one', async () => {
+  it('keeps each tenant to its own: a token of another tenant sees its projects only, and no sign-in from a viewer', async () => {
     const workDir = await mkdtemp(`${tmpdir()}/roost-oauth-`);
     assert.equal((await server.api('POST', '/api/projects', { key: OWNER_KEY, body: { name: 'default-only', workingDir: workDir } })).status, 201);
     const theirs = await tokensFor(other.key);
@@ -163,7 +163,7 @@ describe('MCP authorization: discovery, registration, code with PKCE, tokens', (
     assert.doesNotMatch(JSON.stringify(listed.content), /default-only/);
     const mine = await (await connect((await tokensFor(OWNER_KEY)).access_token)).callTool({ name: 'svc_list_projects', arguments: {} });
     assert.match(JSON.stringify(mine.content), /default-only/);
-    // A viewer of a tenant consents as a viewer at most.
+    // A viewer hands out no keys: not even a sign-in of their own.
     const viewer = await server.api('POST', '/api/tenants/me/members', { key: other.key, body: { role: 'viewer', label: 'watcher' } });
     assert.equal(viewer.status, 201, viewer.text);
     const res = await authorize({ response_type: 'code', client_id: (await (await register()).json()).client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
