@@ -219,6 +219,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   set_tenant_read_only: 'tenants',
   key_grant: 'keys',
   mint_key: 'keys',
+  revoke_key: 'keys',
 };
 
 /** Every capability a manifest may ask for. */

@@ -163,14 +163,21 @@ export class HostClient {
   /**
    * A signed promise of an API key for the caller of the request being served, in their tenant with at
    * most their role, valid `ttlSeconds` (capability `keys`); `mintKey` makes the key when it is collected.
+   * With an `audience` (a resource URL, RFC 8707) the grant may live 30 days and be used again, each
+   * key it mints accepted at that resource only.
    */
-  keyGrant(requestId: string, role: Role, ttlSeconds: number): Promise<{ grant: string; tenantId: string; role: Role; expiresAt: string }> {
-    return this.peer.request({ type: 'key_grant', requestId, role, ttlSeconds });
+  keyGrant(requestId: string, role: Role, ttlSeconds: number, audience?: string): Promise<{ grant: string; tenantId: string; role: Role; expiresAt: string }> {
+    return this.peer.request({ type: 'key_grant', requestId, role, ttlSeconds, ...(audience === undefined ? {} : { audience }) });
   }
 
-  /** The key a grant promised, made now (capability `keys`). */
-  mintKey(grant: string, label: string): Promise<{ key: string; tenantId: string; role: Role; expiresAt: string | null }> {
-    return this.peer.request({ type: 'mint_key', grant, label });
+  /** The key a grant promised, made now (capability `keys`); an audience-bound one lives `ttlSeconds` (1 h unless said). */
+  mintKey(grant: string, label: string, ttlSeconds?: number): Promise<{ key: string; keyHash: string; tenantId: string; role: Role; expiresAt: string | null; audience: string | null }> {
+    return this.peer.request({ type: 'mint_key', grant, label, ...(ttlSeconds === undefined ? {} : { ttlSeconds }) });
+  }
+
+  /** Revokes a key this extension minted (capability `keys`). */
+  revokeKey(keyHash: string): Promise<{ revoked: boolean }> {
+    return this.peer.request({ type: 'revoke_key', keyHash });
   }
 
   /** Ask to be started with the server while holding work that must go on (server extensions only). */

@@ -39,8 +39,11 @@ export class Authenticator {
     readonly clients: ClientAddresses,
   ) {}
 
-  /** Resolves the caller, or throws 401 AUTH_REQUIRED / 403 INVALID_API_KEY. */
-  async identify(req: IncomingMessage): Promise<Identity> {
+  /**
+   * Resolves the caller, or throws 401 AUTH_REQUIRED / 403 INVALID_API_KEY. `resource` is the URL of the
+   * resource asked for when it has one (/mcp): a key bound to an audience is accepted there only.
+   */
+  async identify(req: IncomingMessage, resource?: string): Promise<Identity> {
     const local = this.clients.isLocal(req);
     const token = bearerToken(req);
     if (token === undefined) {
@@ -53,6 +56,9 @@ export class Authenticator {
       throw new RoostError('INVALID_API_KEY', found.reason === 'expired' ? 'this API key has expired' : 'this API key is not valid');
     }
     const { record } = found;
+    if (record.audience !== null && record.audience !== resource) {
+      throw new RoostError('INVALID_API_KEY', `this token was issued for ${record.audience} only${resource ? `, not ${resource}` : ''}`);
+    }
     return { tenantId: record.tenantId, role: record.role, actor: `key:${record.keyHash.slice(0, 12)}`, keyHash: record.keyHash, local };
   }
 }

@@ -14,6 +14,14 @@ export interface KeyRecord {
   label: string;
   createdAt: string;
   expiresAt: string | null;
+  /** The one resource this key is for (an OAuth access token's audience), or null: every API. */
+  audience: string | null;
+}
+
+/** What a key minted through the `keys` capability carries beyond tenant and role. */
+export interface MintedBy {
+  extension: string;
+  audience: string | null;
 }
 
 interface Row {
@@ -24,6 +32,8 @@ interface Row {
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
+  audience?: string | null;
+  minted_by?: string | null;
 }
 
 const CACHE_MS = 5_000;
@@ -54,9 +64,10 @@ export class KeyStore {
     return { ok: true, record: toRecord(row) };
   }
 
-  async create(tenantId: string, role: Role, label: string, expiresAt = this.defaultExpiry()): Promise<{ key: string; record: KeyRecord }> {
+  async create(tenantId: string, role: Role, label: string, expiresAt = this.defaultExpiry(), minted?: MintedBy): Promise<{ key: string; record: KeyRecord }> {
     const key = generateKey();
     const row: Row = {
+      ...(minted ? { audience: minted.audience, minted_by: minted.extension } : {}),
       key_hash: hashKey(key),
       tenant_id: tenantId,
       role,
@@ -96,7 +107,8 @@ export class KeyStore {
   /** Keys of the tenant that still work (not revoked, not expired): its members, for the plan's limit. */
   async countValid(tenantId: string): Promise<number> {
     const now = new Date().toISOString();
-    const row = await this.db('api_keys').where({ tenant_id: tenantId }).whereNull('revoked_at')
+    // A key for one resource (an OAuth access token) is a member's sign-in to it, not a member more.
+    const row = await this.db('api_keys').where({ tenant_id: tenantId }).whereNull('revoked_at').whereNull('audience')
       .andWhere((q) => void q.whereNull('expires_at').orWhere('expires_at', '>', now)).count<{ n: number | string }[]>({ n: '*' }).first();
     return Number(row?.n ?? 0);
   }
@@ -108,6 +120,13 @@ export class KeyStore {
 
   async revoke(tenantId: string, keyHash: string): Promise<boolean> {
     const n = await this.db('api_keys').where({ tenant_id: tenantId, key_hash: keyHash }).whereNull('revoked_at').update({ revoked_at: new Date().toISOString() });
+    this.cache.delete(keyHash);
+    return n > 0;
+  }
+
+  /** Revokes a key only if `extension` minted it (the `keys` capability's revocation). */
+  async revokeMinted(extension: string, keyHash: string): Promise<boolean> {
+    const n = await this.db('api_keys').where({ minted_by: extension, key_hash: keyHash }).whereNull('revoked_at').update({ revoked_at: new Date().toISOString() });
     this.cache.delete(keyHash);
     return n > 0;
   }
@@ -127,5 +146,5 @@ export class KeyStore {
 }
 
 function toRecord(row: Row): KeyRecord {
-  return { keyHash: row.key_hash, tenantId: row.tenant_id, role: row.role, label: row.label, createdAt: row.created_at, expiresAt: row.expires_at };
+  return { keyHash: row.key_hash, tenantId: row.tenant_id, role: row.role, label: row.label, createdAt: row.created_at, expiresAt: row.expires_at, audience: row.audience ?? null };
 }

@@ -262,9 +262,11 @@ export class PluginProcess {
         return need('setTenantReadOnly')(String(m.tenantId), { at: m.at ?? null, reason: m.reason ?? null });
       case 'key_grant':
         // Only for the caller of a request this extension is serving: never a tenant it names.
-        return need('keyGrant')(this.callerOf(m.requestId), m.role, m.ttlSeconds);
+        return need('keyGrant')(this.callerOf(m.requestId), m.role, m.ttlSeconds, m.audience);
       case 'mint_key':
-        return need('mintKey')(m.grant, m.label);
+        return need('mintKey')(m.grant, m.label, m.ttlSeconds);
+      case 'revoke_key':
+        return need('revokeKey')(m.keyHash);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0, ...(Array.isArray(m.routes) ? { routes: m.routes } : {}) });

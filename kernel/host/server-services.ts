@@ -92,12 +92,13 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
       }
       queues.set(queue, depth);
     },
-    keyGrant: (caller, role, ttlSeconds) => keyGrants.grant(name, caller, role as Role, ttlSeconds),
-    mintKey: async (grant, label) => {
-      const { key, record, grant: granted } = await keyGrants.mint(name, grant, label);
-      k.audit.append({ tenantId: record.tenantId, actor: source, action: 'grant.key_minted', resource: `tenant:${record.tenantId}`, detail: { role: record.role, grantedBy: granted.grantedBy, label: record.label } });
-      return { key, tenantId: record.tenantId, role: record.role, expiresAt: record.expiresAt };
+    keyGrant: (caller, role, ttlSeconds, audience) => keyGrants.grant(name, caller, role as Role, ttlSeconds, audience),
+    mintKey: async (grant, label, ttlSeconds) => {
+      const { key, record, grant: granted } = await keyGrants.mint(name, grant, label, ttlSeconds);
+      k.audit.append({ tenantId: record.tenantId, actor: source, action: 'grant.key_minted', resource: `tenant:${record.tenantId}`, detail: { role: record.role, grantedBy: granted.grantedBy, label: record.label, ...(record.audience ? { audience: record.audience } : {}) } });
+      return { key, keyHash: record.keyHash, tenantId: record.tenantId, role: record.role, expiresAt: record.expiresAt, audience: record.audience };
     },
+    revokeKey: async (keyHash) => ({ revoked: await k.keys.revokeMinted(name, keyHash) }),
     restart: async (reason) => {
       k.audit.append({ tenantId: null, actor: source, action: 'server.restart', resource: 'server', detail: { reason } });
       k.requestRestart(`${name}: ${reason}`);

@@ -91,7 +91,9 @@ export interface HostServices {
   /** Makes a tenant read only from `at` (null: writable again), for the reason given (capability `tenants`). */
   setTenantReadOnly?(tenantId: string, change: { at: string | null; reason?: string | null }): Promise<unknown>;
   /** A signed grant to mint a key for the caller of a request in flight, at most their role (capability `keys`, kernel/auth/key-grants.ts). */
-  keyGrant?(caller: AuthContext, role: string, ttlSeconds: number): Promise<unknown>;
-  /** The key a grant promised (capability `keys`). */
-  mintKey?(grant: string, label: string): Promise<unknown>;
+  keyGrant?(caller: AuthContext, role: string, ttlSeconds: number, audience?: string): Promise<unknown>;
+  /** The key a grant promised (capability `keys`); a grant bound to an audience makes a key living `ttlSeconds`. */
+  mintKey?(grant: string, label: string, ttlSeconds?: number): Promise<unknown>;
+  /** Revokes a key this extension minted (capability `keys`); false when it minted no such live key. */
+  revokeKey?(keyHash: string): Promise<unknown>;
 }

@@ -12,10 +12,11 @@ import { EDGE_JSON_LIMITS, scanJsonLimits } from '../../protocol/json-limits.js'
 import { bearerToken, type Identity } from '../auth/identity.js';
 import { browserPolicy, browserRefusal, corsHeaders, preflightHeaders, recordRefusal } from '../http/browser-guard.js';
 import type { Kernel } from '../kernel.js';
+import { bearerChallenge, mcpResource, type McpResource } from './resource.js';
 import { McpTokens } from './tokens.js';
 
 /** What this module uses of the kernel. */
-export type McpFrontDeps = Pick<Kernel, 'audit' | 'auth' | 'config' | 'log' | 'mcpTokens' | 'rateLimiter' | 'registry' | 'version'>;
+export type McpFrontDeps = Pick<Kernel, 'audit' | 'auth' | 'config' | 'dispatcher' | 'log' | 'mcpTokens' | 'rateLimiter' | 'registry' | 'version'>;
 
 let sdkServer: Promise<typeof import('./sdk-server.js')> | undefined;
 
@@ -28,6 +29,7 @@ export function createMcpHandler(k: McpFrontDeps): (req: IncomingMessage, res: S
   const browsers = browserPolicy(k.config);
   return async (req, res) => {
     let identity: Identity;
+    const resource = mcpResource(k, req);
     try {
       const foreign = browserRefusal(browsers, req);
       if (foreign) {
@@ -37,13 +39,17 @@ export function createMcpHandler(k: McpFrontDeps): (req: IncomingMessage, res: S
       const preflight = preflightHeaders(browsers, req);
       if (preflight) return void res.writeHead(204, preflight).end();
       for (const [name, value] of Object.entries(corsHeaders(browsers, req))) res.setHeader(name, value);
-      identity = await identify(k, req);
+      identity = await identify(k, req, resource);
       if (identity.keyHash !== null || !identity.local) await k.rateLimiter.take(identity.keyHash ?? identity.actor);
     } catch (err) {
       const error = toRoostError(err);
-      res.writeHead(error.status, {
+      // Where an authorization server offers sign-in, a refused token is RFC 6750's invalid_token (401),
+      // so an OAuth client refreshes it or signs in again; otherwise it stays a 403 as for every key.
+      const invalidToken = error.code === 'INVALID_API_KEY' && resource.metadataUrl !== undefined;
+      const status = invalidToken ? 401 : error.status;
+      res.writeHead(status, {
         'content-type': 'application/json',
-        ...(error.status === 401 ? { 'www-authenticate': 'Bearer realm="roost"' } : {}),
+        ...(status === 401 ? { 'www-authenticate': bearerChallenge(resource, invalidToken ? error.message : undefined) } : {}),
         ...(retryAfterOf(error) === undefined ? {} : { 'retry-after': String(retryAfterOf(error)) }),
       });
       return void res.end(JSON.stringify(error.toBody()));
@@ -75,15 +81,15 @@ export function createMcpHandler(k: McpFrontDeps): (req: IncomingMessage, res: S
   };
 }
 
-/** Agents present a session token; people and scripts may use their API key. */
-async function identify(k: McpFrontDeps, req: IncomingMessage): Promise<Identity> {
+/** Agents present a session token; people and scripts may use their API key, or an access token for /mcp. */
+async function identify(k: McpFrontDeps, req: IncomingMessage, resource: McpResource): Promise<Identity> {
   const token = bearerToken(req);
   if (token && McpTokens.looksLikeToken(token)) {
     const agent = await k.mcpTokens.resolve(token);
     if (!agent) throw new RoostError('INVALID_API_KEY', 'this MCP token is unknown or expired');
     return agent;
   }
-  return k.auth.identify(req);
+  return k.auth.identify(req, resource.url);
 }
 
 class JsonRpcFailure {

@@ -200,4 +200,15 @@ export const kernelMigrations: Migration[] = [
       await db('extension_grants').where({ capability: 'plans' }).delete();
     },
   },
+  {
+    name: '014_mcpauth_key_audience',
+    async up(db) {
+      // A key minted through the `keys` capability for one resource (an OAuth access token for /mcp, RFC 8707)
+      // is accepted there only; minted_by names the extension that made it, the only one that may revoke it.
+      await db.schema.alterTable('api_keys', (t) => {
+        t.string('audience', 500);
+        t.string('minted_by', 200);
+      });
+    },
+  },
 ];

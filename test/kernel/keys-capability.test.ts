@@ -53,4 +53,35 @@ describe('the keys capability', () => {
     const named = await ask({ type: 'key_grant', requestId: 'not-in-flight', tenantId: acme.id, role: 'viewer', ttlSeconds: 60 }, acme.owner);
     assert.equal(named.error?.code, 'VALIDATION_ERROR');
   });
+
+  it('binds a grant to an audience: its keys live as asked, work at that resource only, and only the minting extension revokes them', async () => {
+    const audience = `${server.url}/mcp`;
+    const week = 7 * 86_400;
+    const granted = (await ask({ type: 'key_grant', role: 'viewer', ttlSeconds: week, audience }, acme.operator)).value;
+    assert.ok(Date.parse(granted.expiresAt) > Date.now() + (week - 60) * 1000, 'an audience-bound grant may outlive an hour');
+    const plain = (await ask({ type: 'key_grant', role: 'operator', ttlSeconds: week }, acme.operator)).value;
+    assert.ok(Date.parse(plain.expiresAt) <= Date.now() + 3_600_000, 'any other grant still lives an hour at most');
+
+    const minted = (await ask({ type: 'mint_key', grant: granted.grant, label: 'mcp probe', ttlSeconds: 120 })).value;
+    assert.equal(minted.audience, audience);
+    assert.ok(Date.parse(minted.expiresAt) <= Date.now() + 120_000);
+    const atMcp = (key: string) => fetch(audience, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+    });
+    assert.equal((await atMcp(minted.key)).status, 200);
+    const rest = await server.api('GET', '/api/tenants/me', { key: minted.key });
+    assert.equal(rest.status, 403);
+    assert.match(rest.body.error, /issued for .*\/mcp only/);
+    // The second use of the same grant: a fresh key (what a refresh token buys).
+    assert.notEqual((await ask({ type: 'mint_key', grant: granted.grant, label: 'mcp probe' })).value.key, minted.key);
+
+    const owners = (await server.api('GET', '/api/tenants/me/members', { key: acme.owner })).body.members as Array<{ keyHash: string; role: string }>;
+    const ownerHash = owners.find((m) => m.role === 'owner')!.keyHash;
+    assert.deepEqual((await ask({ type: 'revoke_key', keyHash: ownerHash })).value, { revoked: false }, 'not a key it minted');
+    assert.equal((await server.api('GET', '/api/tenants/me', { key: acme.owner })).status, 200);
+    assert.deepEqual((await ask({ type: 'revoke_key', keyHash: minted.keyHash })).value, { revoked: true });
+    assert.notEqual((await atMcp(minted.key)).status, 200);
+  });
 });

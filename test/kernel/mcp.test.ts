@@ -109,8 +109,9 @@ describe('MCP /mcp', () => {
     assert.equal(unstated.status, 200, 'no header: the 2025-03-26 default, which had batches');
   });
 
-  it('answers a well-known URI it does not serve with 404 to anyone, so no client starts an OAuth sign-in', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+  // The OAuth metadata itself is served by the mcp-auth extension (test/mcp-auth/oauth-flow.test.ts).
+  it('answers a well-known URI nothing serves with 404 to anyone, never a 401 that starts a sign-in', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server/mcp', '/.well-known/openid-configuration', '/.well-known/nothing-here']) {
       const res = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
       assert.equal(res.status, 404, path);
       assert.equal((await res.json()).code, 'ROUTE_NOT_FOUND');
@@ -155,7 +156,9 @@ describe('MCP /mcp', () => {
     assert.equal((await res.json()).code, 'METHOD_NOT_ALLOWED');
   });
 
-  it('rejects unknown and expired tokens with 403, and a missing key with 401', async () => {
+  // With an authorization server offering sign-in (mcp-auth), the MCP spec's answer to an invalid or
+  // expired token is 401 with RFC 6750's invalid_token, so an OAuth client refreshes or signs in again.
+  it('rejects unknown and expired tokens, and a missing key, with 401 and a Bearer challenge', async () => {
     const status = async (headers: Record<string, string>) => {
       const res = await fetch(`${server.url}/mcp`, {
         method: 'POST',
@@ -168,18 +171,22 @@ describe('MCP /mcp', () => {
     assert.equal(missing.status, 401);
     assert.match(missing.auth ?? '', /^Bearer/);
     assert.equal(missing.body.code, 'AUTH_REQUIRED');
-    assert.equal((await status({ authorization: 'Bearer rmt_never-issued' })).status, 403);
-    assert.equal((await status({ authorization: 'Bearer rk_not-a-key' })).status, 403);
+    for (const bearer of ['rmt_never-issued', 'rk_not-a-key']) {
+      const refused = await status({ authorization: `Bearer ${bearer}` });
+      assert.equal(refused.status, 401);
+      assert.match(refused.auth ?? '', /^Bearer .*error="invalid_token"/);
+      assert.equal(refused.body.code, 'INVALID_API_KEY');
+    }
 
     const shortLived = await mint({ agentId: 'agent-brief', tools: ['svc_delete_project'], ttlSeconds: 1 });
     await connect(shortLived);
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     const expired = await status({ authorization: `Bearer ${shortLived}` });
-    assert.equal(expired.status, 403);
+    assert.equal(expired.status, 401);
     assert.match(expired.body.error, /unknown or expired/);
 
     await assert.rejects(connect(), (err: { code?: number }) => err.code === 401);
-    await assert.rejects(connect('rmt_never-issued'), (err: { code?: number }) => err.code === 403);
+    await assert.rejects(connect('rmt_never-issued'), (err: { code?: number }) => err.code === 401);
   });
 
   it('refuses malformed token requests from the extension', async () => {

@@ -11,6 +11,7 @@ import { DeviceApprove } from './pages/device-approve.js';
 import { Escalations } from './pages/escalations.js';
 import { MarketEdit } from './pages/market-edit.js';
 import { MarketListing } from './pages/market-listing.js';
+import { McpAuthorize } from './pages/mcp-authorize.js';
 import { Marketplace } from './pages/marketplace.js';
 import { Plugins } from './pages/plugins.js';
 import { Projects } from './pages/projects.js';
@@ -76,6 +77,8 @@ export function pageFor(route: string[], me: Me) {
       return <Audit me={me} />;
     case 'device':
       return <DeviceApprove me={me} code={id} />;
+    case 'authorize':
+      return <McpAuthorize me={me} id={id} />;
     default:
       return (
         <section class="page">
