@@ -3,6 +3,7 @@
 // codes. Each version maps its own shapes onto these (jsonrpc.ts for 0.3, v1.ts for 1.0).
 import { resolveAgent } from '../agents/contract.js';
 import type { ExtensionContext, RouteRequest } from '../../sdk/extension.js';
+import type { A2AState } from './context.js';
 import { cancelTask, currentTask, startTask } from './run-tasks.js';
 import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 
@@ -20,6 +21,7 @@ export class RpcError extends Error {
 export interface Endpoint {
   req: RouteRequest;
   ctx: ExtensionContext;
+  state: A2AState;
   /** The agent of /a2a/agents/:id (its id or name), or undefined for the server's endpoints. */
   agent: string | undefined;
 }
