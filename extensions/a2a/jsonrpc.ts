@@ -14,12 +14,12 @@ import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteRequest, StreamedReply } from '../../sdk/extension.js';
 import { ok } from '../../sdk/http.js';
 import { schema, type A2AState } from './context.js';
-import { PUSH_METHODS } from './push-configs.js';
+import { PUSH_METHODS, inlineConfig } from './push-configs.js';
 import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
 import { eventV03, eventV1 } from './stream-shapes.js';
 import { mustBeLive, sseReply, type TaskEvent } from './task-stream.js';
 import { toA2ATask, type TaskRow } from './tasks.js';
-import { SERVED_VERSIONS, dispatchV1, sendRowV1 } from './v1.js';
+import { SERVED_VERSIONS, dispatchV1, sendRowV1, type SendParamsV1 } from './v1.js';
 
 type Id = string | number | null;
 
@@ -61,9 +61,9 @@ export function checkVersion(req: RouteRequest): (typeof SERVED_VERSIONS)[number
 
 /** The streaming methods: the task to stream and the shape of its events, or undefined for any other method. */
 async function streamCall(method: string, params: unknown, endpoint: Endpoint): Promise<{ row: TaskRow; shape: (event: TaskEvent) => unknown } | undefined> {
-  if (method === 'message/stream') return { row: await sendRow(params, endpoint, false), shape: eventV03 };
+  if (method === 'message/stream') return { row: await sendRow(validate<SendParams>(schema(endpoint.ctx, 'rpc-message-send.json'), params, 'params'), endpoint, false), shape: eventV03 };
   if (method === 'tasks/resubscribe') return { row: mustBeLive(await getTask(endpoint, taskIdOf(params, endpoint), false)), shape: eventV03 };
-  if (method === 'SendStreamingMessage') return { row: await sendRowV1(params, endpoint, false), shape: eventV1 };
+  if (method === 'SendStreamingMessage') return { row: await sendRowV1(validate<SendParamsV1>(schema(endpoint.ctx, 'rpc-v1-send-message.json'), params, 'params'), endpoint, false), shape: eventV1 };
   if (method === 'SubscribeToTask') return { row: mustBeLive(await getTask(endpoint, taskIdOf(params, endpoint), false)), shape: eventV1 };
   return undefined;
 }
@@ -111,7 +111,7 @@ async function dispatch(method: string, params: unknown, endpoint: Endpoint): Pr
 
 interface SendParams {
   message: { messageId: string; contextId?: string; taskId?: string; parts: Array<{ kind: string; text?: string }>; metadata?: { agent?: string } };
-  configuration?: { blocking?: boolean; historyLength?: number };
+  configuration?: { blocking?: boolean; historyLength?: number; pushNotificationConfig?: { url?: unknown } };
   metadata?: { agent?: string };
 }
 
@@ -120,9 +120,8 @@ async function sendMessage(params: unknown, endpoint: Endpoint): Promise<unknown
   return toA2ATask(await sendRow(p, endpoint, p.configuration?.blocking === true), p.configuration?.historyLength);
 }
 
-/** 0.3's message/send as a task row; `blocking` waits for the answer. */
-async function sendRow(params: unknown, endpoint: Endpoint, blocking: boolean): Promise<TaskRow> {
-  const p = validate<SendParams>(schema(endpoint.ctx, 'rpc-message-send.json'), params, 'params');
+/** 0.3's message/send (its params checked) as a task row; `blocking` waits for the answer. */
+async function sendRow(p: SendParams, endpoint: Endpoint, blocking: boolean): Promise<TaskRow> {
   if (p.message.taskId !== undefined) await sendTask(endpoint, { texts: [], taskId: p.message.taskId, blocking: false });
   const other = p.message.parts.find((part) => part.kind !== 'text');
   if (other) throw new RpcError(-32005, `Incompatible content types: only text parts are taken, not ${JSON.stringify(other.kind).slice(0, 50)}`);
@@ -132,6 +131,7 @@ async function sendRow(params: unknown, endpoint: Endpoint, blocking: boolean): 
     ...(p.message.contextId ? { contextId: p.message.contextId } : {}),
     agent: p.metadata?.agent ?? p.message.metadata?.agent,
     blocking,
+    afterStart: await inlineConfig(p.configuration?.pushNotificationConfig, endpoint, '0.3'),
   });
 }
 

@@ -32,6 +32,8 @@ export interface SendInput {
   taskId?: string;
   agent?: string | undefined;
   blocking: boolean;
+  /** Runs once the task exists, before a blocking send waits (a push config given with the message). */
+  afterStart?: (row: TaskRow) => Promise<unknown>;
 }
 
 export async function sendTask(endpoint: Endpoint, input: SendInput): Promise<TaskRow> {
@@ -46,6 +48,7 @@ export async function sendTask(endpoint: Endpoint, input: SendInput): Promise<Ta
   if (text.length > MAX_TEXT) throw new RpcError(-32602, `Invalid params: message parts may hold at most ${MAX_TEXT} characters together`);
   const agent = endpoint.agent ?? input.agent;
   const row = await startTask(ctx, req.auth.tenantId, { requestId: req.id }, { text, ...(input.contextId ? { contextId: input.contextId } : {}), ...(agent ? { agent } : {}) });
+  await input.afterStart?.(row);
   return input.blocking ? current(endpoint, row, BLOCKING_WAIT_MS) : row;
 }
 

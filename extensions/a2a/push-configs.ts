@@ -47,13 +47,7 @@ export async function setConfig(params: unknown, endpoint: Endpoint, version: Ve
   const { ctx, req } = endpoint;
   const tenantId = req.auth.tenantId;
   const task = await getTask(endpoint, p.taskId, false);
-  let url: URL;
-  try {
-    url = await checkTarget(reachPolicy(ctx), tenantId, given.url, 'url');
-  } catch (err) {
-    if (err instanceof RoostError && (err.code === 'FORBIDDEN' || err.code === 'VALIDATION_ERROR')) throw new RpcError(-32602, `Invalid params: ${err.message}`);
-    throw err;
-  }
+  const url = await checkPushUrl(endpoint, given.url);
   const store = new PushConfigStore(ctx.db);
   const replacing = given.id ? await store.get(tenantId, task.id, given.id) : undefined;
   if (!replacing && (await store.count(tenantId, task.id)) >= MAX_CONFIGS_PER_TASK) throw new RpcError(-32602, `Invalid params: a task takes at most ${MAX_CONFIGS_PER_TASK} push configs`);
@@ -65,6 +59,27 @@ export async function setConfig(params: unknown, endpoint: Endpoint, version: Ve
   ctx.host.audit('a2a.push_config.set', `a2a-task:${task.id}`, { configId: config.id, origin: url.origin });
   endpoint.state.push.watch(tenantId, task.id);
   return shapeConfig(config, version);
+}
+
+/** A push URL the caller's tenant may reach (http(s), sdk/reach.ts), or -32602 saying why not. */
+export async function checkPushUrl(endpoint: Endpoint, raw: string): Promise<URL> {
+  try {
+    return await checkTarget(reachPolicy(endpoint.ctx), endpoint.req.auth.tenantId, raw, 'url');
+  } catch (err) {
+    if (err instanceof RoostError && (err.code === 'FORBIDDEN' || err.code === 'VALIDATION_ERROR')) throw new RpcError(-32602, `Invalid params: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * A config given with the message (0.3's configuration.pushNotificationConfig, 1.0's
+ * configuration.taskPushNotificationConfig): its URL checked before the task starts, set once it exists.
+ */
+export async function inlineConfig(given: { url?: unknown } | undefined, endpoint: Endpoint, version: Version): Promise<((row: { id: string }) => Promise<unknown>) | undefined> {
+  if (!given) return undefined;
+  if (typeof given.url !== 'string') throw new RpcError(-32602, 'Invalid params: the push notification config needs a url');
+  await checkPushUrl(endpoint, given.url);
+  return (row) => setConfig(version === '1.0' ? { ...given, taskId: row.id } : { taskId: row.id, pushNotificationConfig: given }, endpoint, version);
 }
 
 /** The task a reference names (0.3: `id`; 1.0: `taskId`) and the config (0.3: `pushNotificationConfigId`; 1.0: `id`). */

@@ -8,7 +8,8 @@ import { scanJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js'
 import type { RouteReply } from '../../protocol/messages.js';
 import type { ExtensionContext, RouteHandler, RouteRequest, StreamedReply } from '../../sdk/extension.js';
 import { ok } from '../../sdk/http.js';
-import type { A2AState } from './context.js';
+import { validate } from '../../protocol/validate.js';
+import { schema, type A2AState } from './context.js';
 import { checkVersion } from './jsonrpc.js';
 import { RpcError, cancel, getTask, type Endpoint } from './operations.js';
 import { listParamsOf, listTasks } from './list-tasks.js';
@@ -16,7 +17,7 @@ import { deleteConfig, getConfig, listConfigs, setConfig } from './push-configs.
 import { eventV1 } from './stream-shapes.js';
 import { mustBeLive, sseReply } from './task-stream.js';
 import type { TaskRow } from './tasks.js';
-import { sendMessageV1, sendRowV1, toV1Task } from './v1.js';
+import { sendMessageV1, sendRowV1, toV1Task, type SendParamsV1 } from './v1.js';
 
 /** Each A2A error code as the binding answers it: HTTP status, google.rpc status name, ErrorInfo reason. */
 const AS_HTTP: Record<number, [number, string, string]> = {
@@ -94,7 +95,7 @@ export function restRoutes(base: string): Record<string, RouteHandler<A2AState>>
   return {
     [`POST ${base}/:operation`]: (req, ctx, state) => serve(req, ctx, state, async (endpoint) => {
       if (req.params.operation === 'message:send') return sendMessageV1(jsonBody(req), endpoint);
-      if (req.params.operation === 'message:stream') return new Streamed(endpoint, await sendRowV1(jsonBody(req), endpoint, false));
+      if (req.params.operation === 'message:stream') return new Streamed(endpoint, await sendRowV1(validate<SendParamsV1>(schema(ctx, 'rpc-v1-send-message.json'), jsonBody(req), 'params'), endpoint, false));
       throw new RpcError(-32601, `no A2A operation at ${req.path}`);
     }),
     [`GET ${base}/tasks`]: (req, ctx, state) => serve(req, ctx, state, (endpoint) => listTasks(listParamsOf(req.query), endpoint)),

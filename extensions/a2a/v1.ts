@@ -6,6 +6,7 @@
 import { validate } from '../../protocol/validate.js';
 import { schema } from './context.js';
 import { listTasks } from './list-tasks.js';
+import { inlineConfig } from './push-configs.js';
 import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
 import { toA2ATask, type TaskRow } from './tasks.js';
 
@@ -33,9 +34,9 @@ export async function dispatchV1(method: string, params: unknown, endpoint: Endp
   return undefined;
 }
 
-interface SendParamsV1 {
+export interface SendParamsV1 {
   message: { messageId: string; contextId?: string; taskId?: string; parts: Array<{ text?: string; [other: string]: unknown }>; metadata?: { agent?: string } };
-  configuration?: { returnImmediately?: boolean; historyLength?: number };
+  configuration?: { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: { url?: unknown } };
   metadata?: { agent?: string };
 }
 
@@ -45,9 +46,8 @@ export async function sendMessageV1(params: unknown, endpoint: Endpoint): Promis
   return { task: toV1Task(await sendRowV1(p, endpoint, p.configuration?.returnImmediately !== true), p.configuration?.historyLength) };
 }
 
-/** 1.0's SendMessage as a task row; `blocking` waits for the answer. */
-export async function sendRowV1(params: unknown, endpoint: Endpoint, blocking: boolean): Promise<TaskRow> {
-  const p = validate<SendParamsV1>(schema(endpoint.ctx, 'rpc-v1-send-message.json'), params, 'params');
+/** 1.0's SendMessage (its params checked) as a task row; `blocking` waits for the answer. */
+export async function sendRowV1(p: SendParamsV1, endpoint: Endpoint, blocking: boolean): Promise<TaskRow> {
   const other = p.message.parts.find((part) => typeof part.text !== 'string');
   if (other) throw new RpcError(-32005, `Incompatible content types: only text parts are taken, not ${JSON.stringify(Object.keys(other)).slice(0, 80)}`);
   return sendTask(endpoint, {
@@ -56,6 +56,7 @@ export async function sendRowV1(params: unknown, endpoint: Endpoint, blocking: b
     ...(p.message.taskId ? { taskId: p.message.taskId } : {}),
     agent: p.metadata?.agent ?? p.message.metadata?.agent,
     blocking,
+    afterStart: await inlineConfig(p.configuration?.taskPushNotificationConfig, endpoint, '1.0'),
   });
 }
 

@@ -97,6 +97,15 @@ describe('a2a: push notifications from the A2A SDKs, 1.x and 0.3', () => {
     assert.equal((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 10, pageToken: '' })).configs.length, 1);
     await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: made.id });
     await assert.rejects(client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: made.id }), /no push notification config/);
+    // A config given with the message itself.
+    const inline = await client.sendMessage(SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'inline push' }] }, metadata: { agent: 'oracle' },
+      configuration: { returnImmediately: true, taskPushNotificationConfig: { url: `${receiver.url}/inline`, token: 'tok-inline' } },
+    }));
+    assert.ok('status' in inline);
+    const pushed = await waitFor('the inline config\'s delivery', async () => receiver.got.find((d) => d.path === '/inline' && d.body.task?.status?.state === 'TASK_STATE_COMPLETED'), 20_000);
+    assert.equal(pushed.body.task.id, inline.id);
+    assert.equal(pushed.headers['x-a2a-notification-token'], 'tok-inline');
   });
 
   it('SDK 0.3: set, get, list, delete; the completed task is delivered after the receiver refused once', async () => {
@@ -134,5 +143,10 @@ describe('a2a: push notifications from the A2A SDKs, 1.x and 0.3', () => {
     assert.equal(refused.error.code, -32602);
     assert.match(refused.error.message, /127\.0\.0\.1/);
     assert.equal((await rpc(undefined, 'CreateTaskPushNotificationConfig', { taskId: task.id, url: 'ftp://127.0.0.1/x' })).error.code, -32602);
+    // A config given with a message is checked before the task starts: no task is left behind.
+    const before = (await rpc(other.owner, 'ListTasks', {})).result.totalSize;
+    const inline = await rpc(other.owner, 'SendMessage', { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] }, configuration: { taskPushNotificationConfig: hook } });
+    assert.equal(inline.error.code, -32602);
+    assert.equal((await rpc(other.owner, 'ListTasks', {})).result.totalSize, before);
   });
 });
