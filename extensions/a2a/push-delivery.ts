@@ -82,8 +82,8 @@ export class PushWatcher {
     };
     const body = config.version === '1.0' ? { task: toV1Task(row) } : toA2ATask(row);
     const reach = reachOfUrl(reachPolicy(this.ctx), tenantId, url);
+    let why = '';
     for (let attempt = 0; ; attempt++) {
-      let why: string;
       try {
         const reply = await request({ method: 'POST', url, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: 64 * 1024, reach, read: 'text' });
         if (reply.status < 300) return;
@@ -100,6 +100,6 @@ export class PushWatcher {
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    this.ctx.host.log('warn', `push notification of task ${row.id} (${row.state}) to ${url.origin} was refused; not tried again`);
+    this.ctx.host.log('warn', `push notification of task ${row.id} (${row.state}) to ${url.origin}: ${why}; not tried again`);
   }
 }
