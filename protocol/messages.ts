@@ -101,6 +101,8 @@ export interface RouteReply {
   attachment?: Buffer | string;
   /** How `attachment` is encoded: JSON (the default) or text. */
   encoding?: 'json' | 'text';
+  /** The body follows as `route_chunk` messages naming the request, until one says `end` (docs/protocol.md, Streamed replies). */
+  stream?: boolean;
 }
 
 export interface ToolCaller {
@@ -220,6 +222,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   key_grant: 'keys',
   mint_key: 'keys',
   revoke_key: 'keys',
+  route_chunk: undefined,
 };
 
 /** Every capability a manifest may ask for. */

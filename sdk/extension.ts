@@ -36,8 +36,19 @@ export interface RouteRequest {
   headers: Record<string, string>;
 }
 
+/**
+ * A reply whose body is written as it is produced (server-sent events): the status and headers go at
+ * once, then each `write` reaches the HTTP client; the body ends when `produce` returns. `signal` aborts
+ * when the client has gone, and `produce` should then let go of what it holds (docs/protocol.md).
+ */
+export interface StreamedReply {
+  status: number;
+  headers?: Record<string, string>;
+  produce(write: (chunk: string) => void, signal: AbortSignal): Promise<void>;
+}
+
 // Handlers get the extension's running state after ctx: what setup returned (see ExtensionDefinition).
-export type RouteHandler<S = unknown> = (req: RouteRequest, ctx: ExtensionContext, state: S) => Promise<RouteReply> | RouteReply;
+export type RouteHandler<S = unknown> = (req: RouteRequest, ctx: ExtensionContext, state: S) => Promise<RouteReply | StreamedReply> | RouteReply | StreamedReply;
 export type ToolHandler<S = unknown> = (args: Record<string, unknown>, caller: ToolMessage['caller'], ctx: ExtensionContext, state: S) => Promise<ToolReply> | ToolReply;
 export type WsHandler<S = unknown> = (message: Record<string, unknown>, client: { id: string; auth: AuthContext }, ctx: ExtensionContext, state: S) => Promise<void> | void;
 export type EventHandler<S = unknown> = (event: { topic: string; payload: unknown; tenantId: string | null }, ctx: ExtensionContext, state: S) => Promise<void> | void;
@@ -125,11 +136,36 @@ export function runExtension<S = void>(definition: ExtensionDefinition<S>): void
     if (!handler) return withBody(errorReply(host, new RoostError('ROUTE_NOT_FOUND', `no handler for ${m.route}`)));
     try {
       const body = m.attachment === undefined ? m.body : decodeAttachment(m.attachment, m.raw ? 'text' : 'json');
-      return withBody(await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth, headers: m.headers ?? {} }, await withContext(), state));
+      const reply = await handler({ id: m.id, method: m.method, path: m.path, params: m.params, query: m.query, body, auth: m.auth, headers: m.headers ?? {} }, await withContext(), state);
+      return 'produce' in reply ? streamed(m.id, reply) : withBody(reply);
     } catch (err) {
       return withBody(errorReply(host, err));
     }
   }));
+
+  // Streamed replies being produced, by request id: the kernel's `route_closed` aborts one.
+  const producing = new Map<string, AbortController>();
+  function streamed(requestId: string, reply: StreamedReply): RouteReply {
+    const stop = new AbortController();
+    producing.set(requestId, stop);
+    // How many are open: roost_extension_queue_depth{queue="streamed_replies"} in /metrics.
+    host.queueDepth('streamed_replies', producing.size);
+    const write = (data: string) => {
+      if (!stop.signal.aborted && data !== '') peer.notify({ type: 'route_chunk', request: requestId, data });
+    };
+    // Produced after the reply frame has gone (this runs once the handler's answer is sent).
+    setImmediate(() => {
+      reply.produce(write, stop.signal)
+        .catch((err: unknown) => logUnexpected(host, err, toRoostError(err)))
+        .finally(() => {
+          producing.delete(requestId);
+          host.queueDepth('streamed_replies', producing.size);
+          peer.notify({ type: 'route_chunk', request: requestId, end: true });
+        });
+    });
+    return { status: reply.status, ...(reply.headers ? { headers: reply.headers } : {}), stream: true };
+  }
+  peer.handle('route_closed', (message) => producing.get(String(message.request))?.abort());
 
   peer.handle('tool', serving(async (raw) => {
     const m = raw as unknown as ToolMessage;

@@ -44,4 +44,26 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    name: '003_a2a_push_configs',
+    async up(db) {
+      // Where a task's updates are pushed (A2A push notifications), per tenant and task; the credentials
+      // of an `authentication` are sealed (sdk/sealed.ts). `delivered` is the last state pushed.
+      await db.schema.createTable('a2a_push_configs', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('task_id').notNullable();
+        t.string('id').notNullable();
+        t.string('version').notNullable();
+        t.text('url').notNullable();
+        t.text('token');
+        t.string('auth_scheme');
+        t.text('auth_credentials_sealed');
+        t.string('delivered');
+        t.string('created_at').notNullable();
+        t.primary(['tenant_id', 'task_id', 'id']);
+      });
+      // ListTasks: a tenant's tasks, newest change first.
+      await db.schema.alterTable('a2a_tasks', (t) => t.index(['tenant_id', 'updated_at']));
+    },
+  },
 ];

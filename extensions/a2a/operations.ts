@@ -3,6 +3,7 @@
 // codes. Each version maps its own shapes onto these (jsonrpc.ts for 0.3, v1.ts for 1.0).
 import { resolveAgent } from '../agents/contract.js';
 import type { ExtensionContext, RouteRequest } from '../../sdk/extension.js';
+import type { A2AState } from './context.js';
 import { cancelTask, currentTask, startTask } from './run-tasks.js';
 import { FINAL_STATES, TaskStore, type TaskRow } from './tasks.js';
 
@@ -20,6 +21,7 @@ export class RpcError extends Error {
 export interface Endpoint {
   req: RouteRequest;
   ctx: ExtensionContext;
+  state: A2AState;
   /** The agent of /a2a/agents/:id (its id or name), or undefined for the server's endpoints. */
   agent: string | undefined;
 }
@@ -30,6 +32,8 @@ export interface SendInput {
   taskId?: string;
   agent?: string | undefined;
   blocking: boolean;
+  /** Runs once the task exists, before a blocking send waits (a push config given with the message). */
+  afterStart?: (row: TaskRow) => Promise<unknown>;
 }
 
 export async function sendTask(endpoint: Endpoint, input: SendInput): Promise<TaskRow> {
@@ -44,6 +48,7 @@ export async function sendTask(endpoint: Endpoint, input: SendInput): Promise<Ta
   if (text.length > MAX_TEXT) throw new RpcError(-32602, `Invalid params: message parts may hold at most ${MAX_TEXT} characters together`);
   const agent = endpoint.agent ?? input.agent;
   const row = await startTask(ctx, req.auth.tenantId, { requestId: req.id }, { text, ...(input.contextId ? { contextId: input.contextId } : {}), ...(agent ? { agent } : {}) });
+  await input.afterStart?.(row);
   return input.blocking ? current(endpoint, row, BLOCKING_WAIT_MS) : row;
 }
 

@@ -6,11 +6,18 @@
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { scanJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { RouteReply } from '../../protocol/messages.js';
-import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
+import type { ExtensionContext, RouteHandler, RouteRequest, StreamedReply } from '../../sdk/extension.js';
 import { ok } from '../../sdk/http.js';
+import { validate } from '../../protocol/validate.js';
+import { schema, type A2AState } from './context.js';
 import { checkVersion } from './jsonrpc.js';
 import { RpcError, cancel, getTask, type Endpoint } from './operations.js';
-import { sendMessageV1, toV1Task } from './v1.js';
+import { listParamsOf, listTasks } from './list-tasks.js';
+import { deleteConfig, getConfig, listConfigs, setConfig } from './push-configs.js';
+import { eventV1 } from './stream-shapes.js';
+import { mustBeLive, sseReply } from './task-stream.js';
+import type { TaskRow } from './tasks.js';
+import { sendMessageV1, sendRowV1, toV1Task, type SendParamsV1 } from './v1.js';
 
 /** Each A2A error code as the binding answers it: HTTP status, google.rpc status name, ErrorInfo reason. */
 const AS_HTTP: Record<number, [number, string, string]> = {
@@ -27,17 +34,25 @@ const AS_HTTP: Record<number, [number, string, string]> = {
 };
 /** google.rpc's status names for the server's own refusals (a rate limit, a store that cannot answer now …). */
 const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ABORTED', 413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
-const STREAMING = 'streaming is not supported (the card says capabilities.streaming: false): use message:send, then GET the task';
 
 type Operation = (endpoint: Endpoint) => Promise<unknown>;
 
-async function serve(req: RouteRequest, ctx: ExtensionContext, operation: Operation): Promise<RouteReply> {
+async function serve(req: RouteRequest, ctx: ExtensionContext, state: A2AState, operation: Operation): Promise<RouteReply | StreamedReply> {
   try {
     checkVersion(req);
-    return ok(await operation({ req, ctx, agent: req.params.id }));
+    const result = await operation({ req, ctx, state, agent: req.params.id });
+    return result instanceof Streamed ? result.reply : ok(result);
   } catch (err) {
     if (!(err instanceof RpcError) && toRoostError(err).code === 'INTERNAL') ctx.host.log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
     return statusOf(err);
+  }
+}
+
+/** An operation's answer that is a stream of StreamResponse events; an error midway is an `error` event. */
+class Streamed {
+  readonly reply: StreamedReply;
+  constructor(endpoint: Endpoint, row: TaskRow) {
+    this.reply = sseReply(endpoint, row, eventV1, (err) => ({ event: 'error', data: statusOf(err).body }));
   }
 }
 
@@ -76,23 +91,32 @@ function historyLength(req: RouteRequest): number | undefined {
 }
 
 /** The binding's routes under one base: /a2a/v1 or /a2a/agents/:id/v1. */
-export function restRoutes(base: string): Record<string, RouteHandler> {
+export function restRoutes(base: string): Record<string, RouteHandler<A2AState>> {
   return {
-    [`POST ${base}/:operation`]: (req, ctx) => serve(req, ctx, (endpoint) => {
+    [`POST ${base}/:operation`]: (req, ctx, state) => serve(req, ctx, state, async (endpoint) => {
       if (req.params.operation === 'message:send') return sendMessageV1(jsonBody(req), endpoint);
-      if (req.params.operation === 'message:stream') throw new RpcError(-32004, STREAMING);
+      if (req.params.operation === 'message:stream') return new Streamed(endpoint, await sendRowV1(validate<SendParamsV1>(schema(ctx, 'rpc-v1-send-message.json'), jsonBody(req), 'params'), endpoint, false));
       throw new RpcError(-32601, `no A2A operation at ${req.path}`);
     }),
-    [`GET ${base}/tasks`]: (req, ctx) => serve(req, ctx, async () => {
-      throw new RpcError(-32004, 'listing tasks is not supported: GET a task by its id');
+    [`GET ${base}/tasks`]: (req, ctx, state) => serve(req, ctx, state, (endpoint) => listTasks(listParamsOf(req.query), endpoint)),
+    [`GET ${base}/tasks/:task`]: (req, ctx, state) => serve(req, ctx, state, async (endpoint) => {
+      const subscribe = /^(.+):subscribe$/.exec(req.params.task!)?.[1];
+      if (subscribe !== undefined) return new Streamed(endpoint, mustBeLive(await getTask(endpoint, subscribe, false)));
+      return toV1Task(await getTask(endpoint, req.params.task!), historyLength(req));
     }),
-    [`GET ${base}/tasks/:task`]: (req, ctx) => serve(req, ctx, async (endpoint) => toV1Task(await getTask(endpoint, req.params.task!), historyLength(req))),
     // {id}:cancel and {id}:subscribe: the colon is in the segment, as the binding writes it.
-    [`POST ${base}/tasks/:task`]: (req, ctx) => serve(req, ctx, async (endpoint) => {
+    [`POST ${base}/tasks/:task`]: (req, ctx, state) => serve(req, ctx, state, async (endpoint) => {
       const [, id, verb] = /^(.+):(cancel|subscribe)$/.exec(req.params.task!) ?? [];
       if (verb === 'cancel') return toV1Task(await cancel(endpoint, id!));
-      if (verb === 'subscribe') throw new RpcError(-32004, STREAMING);
+      if (verb === 'subscribe') return new Streamed(endpoint, mustBeLive(await getTask(endpoint, id!, false)));
       throw new RpcError(-32601, `no A2A operation at ${req.path}`);
     }),
+    [`POST ${base}/tasks/:task/pushNotificationConfigs`]: (req, ctx, state) =>
+      serve(req, ctx, state, async (endpoint) => setConfig({ ...(jsonBody(req) as object), taskId: req.params.task }, endpoint, '1.0')),
+    [`GET ${base}/tasks/:task/pushNotificationConfigs`]: (req, ctx, state) => serve(req, ctx, state, (endpoint) => listConfigs({ taskId: req.params.task }, endpoint, '1.0')),
+    [`GET ${base}/tasks/:task/pushNotificationConfigs/:config`]: (req, ctx, state) =>
+      serve(req, ctx, state, (endpoint) => getConfig({ taskId: req.params.task, id: req.params.config }, endpoint, '1.0')),
+    [`DELETE ${base}/tasks/:task/pushNotificationConfigs/:config`]: (req, ctx, state) =>
+      serve(req, ctx, state, (endpoint) => deleteConfig({ taskId: req.params.task, id: req.params.config }, endpoint, '1.0')),
   };
 }

@@ -22,7 +22,7 @@ export const serveServerCard: RouteHandler = async (req, ctx) => {
     additionalInterfaces: [{ url: `${base}/a2a`, transport: 'JSONRPC' }],
     supportedInterfaces: a2aInterfaces(`${base}/a2a`),
     provider: { organization: 'Roost', url: base },
-    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: A2A_BINDING.capabilities,
     // 0.3's spelling of the scheme, which 1.0 clients read too; 1.0 names its requirements securityRequirements.
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     security: [{ bearer: [] }],

@@ -5,6 +5,8 @@
 // answer unless `configuration.returnImmediately`. The tasks are the same rows 0.3 serves.
 import { validate } from '../../protocol/validate.js';
 import { schema } from './context.js';
+import { listTasks } from './list-tasks.js';
+import { inlineConfig } from './push-configs.js';
 import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
 import { toA2ATask, type TaskRow } from './tasks.js';
 
@@ -12,9 +14,6 @@ import { toA2ATask, type TaskRow } from './tasks.js';
 export const SERVED_VERSIONS = ['0.3', '1.0'] as const;
 
 const UNSUPPORTED: Record<string, [number, string]> = {
-  SendStreamingMessage: [-32004, 'streaming is not supported (the card says capabilities.streaming: false): use SendMessage, then GetTask'],
-  SubscribeToTask: [-32004, 'streaming is not supported (the card says capabilities.streaming: false): poll GetTask'],
-  ListTasks: [-32004, 'listing tasks is not supported: GetTask reads a task by its id'],
   GetExtendedAgentCard: [-32007, 'there is no extended card: the public card says everything'],
 };
 
@@ -29,31 +28,36 @@ export async function dispatchV1(method: string, params: unknown, endpoint: Endp
     const p = validate<{ id: string }>(schema(endpoint.ctx, 'rpc-task-id.json'), params, 'params');
     return { result: toV1Task(await cancel(endpoint, p.id)) };
   }
-  if (/^(Create|Get|List|Delete)TaskPushNotificationConfigs?$/.test(method)) throw new RpcError(-32003, 'Push Notification is not supported (the card says capabilities.pushNotifications: false)');
+  if (method === 'ListTasks') return { result: await listTasks(params, endpoint) };
   const unsupported = UNSUPPORTED[method];
   if (unsupported) throw new RpcError(...unsupported);
   return undefined;
 }
 
-interface SendParamsV1 {
+export interface SendParamsV1 {
   message: { messageId: string; contextId?: string; taskId?: string; parts: Array<{ text?: string; [other: string]: unknown }>; metadata?: { agent?: string } };
-  configuration?: { returnImmediately?: boolean; historyLength?: number };
+  configuration?: { returnImmediately?: boolean; historyLength?: number; taskPushNotificationConfig?: { url?: unknown } };
   metadata?: { agent?: string };
 }
 
 export async function sendMessageV1(params: unknown, endpoint: Endpoint): Promise<unknown> {
   const p = validate<SendParamsV1>(schema(endpoint.ctx, 'rpc-v1-send-message.json'), params, 'params');
+  // 1.0 waits for the answer unless the client asks to return at once (0.3 had it the other way round).
+  return { task: toV1Task(await sendRowV1(p, endpoint, p.configuration?.returnImmediately !== true), p.configuration?.historyLength) };
+}
+
+/** 1.0's SendMessage (its params checked) as a task row; `blocking` waits for the answer. */
+export async function sendRowV1(p: SendParamsV1, endpoint: Endpoint, blocking: boolean): Promise<TaskRow> {
   const other = p.message.parts.find((part) => typeof part.text !== 'string');
   if (other) throw new RpcError(-32005, `Incompatible content types: only text parts are taken, not ${JSON.stringify(Object.keys(other)).slice(0, 80)}`);
-  const row = await sendTask(endpoint, {
+  return sendTask(endpoint, {
     texts: p.message.parts.map((part) => part.text as string),
     ...(p.message.contextId ? { contextId: p.message.contextId } : {}),
     ...(p.message.taskId ? { taskId: p.message.taskId } : {}),
     agent: p.metadata?.agent ?? p.message.metadata?.agent,
-    // 1.0 waits for the answer unless the client asks to return at once (0.3 had it the other way round).
-    blocking: p.configuration?.returnImmediately !== true,
+    blocking,
+    afterStart: await inlineConfig(p.configuration?.taskPushNotificationConfig, endpoint, '1.0'),
   });
-  return { task: toV1Task(row, p.configuration?.historyLength) };
 }
 
 const enumOf = (prefix: string, value: string) => `${prefix}_${value.toUpperCase().replace(/-/g, '_')}`;

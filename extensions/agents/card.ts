@@ -17,7 +17,7 @@ export function agentCard(agent: Agent, bundles: Bundle[], serverUrl: string, ve
     // 0.3 clients read url and preferredTransport, 1.0 clients supportedInterfaces.
     ...(url ? { url, preferredTransport: transport, additionalInterfaces: [{ url, transport }], supportedInterfaces: a2aInterfaces(url) } : {}),
     provider: { organization: 'Roost', url: serverUrl },
-    capabilities: { streaming: false, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: url ? A2A_BINDING.capabilities : { streaming: false, pushNotifications: false, stateTransitionHistory: false },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     security: [{ bearer: [] }],
     defaultInputModes: ['text/plain'],

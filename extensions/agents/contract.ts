@@ -42,7 +42,13 @@ export const agentTopic = (agentId: string) => `${AGENT_TOPIC_PREFIX}${agentId}`
  * A2A serves `POST` at `path` (the a2a extension), and a card names the endpoint only while a loaded
  * extension declares that route (the card route asks the kernel's route table, never that extension).
  */
-export const A2A_BINDING = { protocolVersion: '0.3.0', transport: 'JSONRPC', path: '/a2a/agents/:id' } as const;
+export const A2A_BINDING = {
+  protocolVersion: '0.3.0',
+  transport: 'JSONRPC',
+  path: '/a2a/agents/:id',
+  /** What the a2a extension offers on it: streams (SSE) and push notifications to a webhook. */
+  capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: false },
+} as const;
 
 /**
  * The interfaces an A2A 1.0 card lists (`supportedInterfaces`) for an endpoint of the a2a extension at

@@ -14,6 +14,7 @@ import { projectSeenBy } from './project-view.js';
 import { sandboxedPid } from './sandbox.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
+import { RouteStreams } from './route-streams.js';
 import { servingRequest } from '../log.js';
 
 export interface PluginProcessOptions {
@@ -61,6 +62,8 @@ export class PluginProcess {
   private readonly dialect: Dialect;
   /** Aborted when the child exits: work it asked for (an exec) ends with it. */
   private readonly lifetime = new AbortController();
+  /** The bodies of streamed route replies, by request id (route-streams.ts). */
+  private readonly streams = new RouteStreams((message) => this.child.peer.notify(message));
 
   constructor(private readonly options: PluginProcessOptions) {
     const { manifest } = options;
@@ -80,6 +83,7 @@ export class PluginProcess {
     options.guard?.watch(this.child.pid, this.child.exited);
     this.child.exited.then((exit) => {
       this.lifetime.abort();
+      this.streams.endAll();
       options.onExit?.(exit);
     });
     this.child.peer.notify(this.initMessage());
@@ -109,10 +113,22 @@ export class PluginProcess {
       message = { ...message, body: decodeAttachment(options.attachment, message.raw === true ? 'text' : 'json') };
       options = { ...options, attachment: undefined };
     }
+    const route = message.type === 'request';
+    if (route) this.streams.expect(id);
+    let streaming = false;
     try {
-      return await this.child.peer.request<T>(message, { ...options, id });
+      const reply = await this.child.peer.request<T>(message, { ...options, id });
+      const body = route ? this.streams.settle(id, (reply as { stream?: unknown } | null)?.stream === true) : undefined;
+      if (!body) return reply;
+      // While the body streams, calls the extension makes for it still run as this request's caller.
+      streaming = true;
+      body.once('close', () => this.inFlightAuth.delete(id));
+      return { ...(reply as object), body } as T;
+    } catch (err) {
+      if (route) this.streams.settle(id, false);
+      throw err;
     } finally {
-      this.inFlightAuth.delete(id);
+      if (!streaming) this.inFlightAuth.delete(id);
     }
   }
 
@@ -267,6 +283,8 @@ export class PluginProcess {
         return need('mintKey')(m.grant, m.label, m.ttlSeconds);
       case 'revoke_key':
         return need('revokeKey')(m.keyHash);
+      case 'route_chunk':
+        return this.streams.chunk(String(m.request), typeof m.data === 'string' ? m.data : undefined, m.end === true);
       case 'ready':
         this.acceptsAttachments = m.attachments === true;
         return this.options.onReady?.({ schemaVersion: m.schemaVersion ?? 0, ...(Array.isArray(m.routes) ? { routes: m.routes } : {}) });

@@ -13,6 +13,7 @@ import type { Launch } from './launcher.js';
 import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
 import { servingRequest } from '../log.js';
 import { PluginProcess } from './plugin-process.js';
+import { whenStreamCloses } from './route-streams.js';
 import type { HostServices } from './services.js';
 import { handlerMismatch, undocumentedRoutes } from './route-names.js';
 import { spawnExtension } from './spawn.js';
@@ -117,10 +118,14 @@ export class ExtensionRegistry {
   async request<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
     // Counted from before the start, so an idle stop never takes the process this request waits for.
     this.activation.begin(name);
+    let streaming = false;
     try {
-      return await this.requestRunning<T>(name, message, options);
+      const reply = await this.requestRunning<T>(name, message, options);
+      // A streamed reply keeps the extension in use (never stopped idle) until its body closes.
+      streaming = whenStreamCloses(reply, () => this.activation.end(name));
+      return reply;
     } finally {
-      this.activation.end(name);
+      if (!streaming) this.activation.end(name);
     }
   }
 

@@ -214,6 +214,8 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
     ctx.status = reply.status;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
     if (reply.status === 204) return void (ctx.body = null);
+    // A streamed reply (server-sent events): Koa pipes it and destroys it when the client goes.
+    if (reply.stream === true) return void (ctx.body = reply.body);
     if (!reply.attachment) return void (ctx.body = reply.body ?? null);
     if (reply.attachment.length === 0) return void (ctx.body = null);
     if (reply.encoding === 'text') {

@@ -1,4 +1,5 @@
 // Serving a route an extension declared: from an HTTP request or from another extension's `call`.
+import { Readable } from 'node:stream';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import { RawJson, type AuthContext, type RequestMessage, type RouteReply } from '../../protocol/messages.js';
@@ -105,6 +106,8 @@ export class Dispatcher {
       ? await embedded({ ...message, body: input.attachment ? decodeAttachment(input.attachment, route.decl.raw ? 'text' : 'json') : message.body, id: `k${++this.embeddedRequests}` })
       : await this.registry.request<RouteReply>(route.owner, message, input.attachment ? { attachment: input.attachment } : {});
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
+    // A streamed reply's body is the stream the kernel's host made (kernel/host/route-streams.ts).
+    if (reply.stream === true) return reply.body instanceof Readable ? reply : { status: 502, body: new RoostError('UPSTREAM_ERROR', `${route.key} streams its answer, which only HTTP reads`).toBody() };
     // An embedded handler's body that is already JSON text goes out as an extension's attachment would.
     const answer: RouteReply = reply.body instanceof RawJson ? { status: reply.status, headers: reply.headers, attachment: reply.body.text, encoding: 'json' } : reply;
     if (this.checkResponses) checkResponse(route, answer);
@@ -121,6 +124,10 @@ export class Dispatcher {
     }
     try {
       const reply = await this.serve(route, { ...input, path: url.pathname, query: Object.fromEntries(url.searchParams) });
+      if (reply.stream === true) {
+        (reply.body as Readable).destroy();
+        return { status: 502, body: new RoostError('UPSTREAM_ERROR', `${input.method} ${url.pathname} streams its answer (server-sent events), which a call cannot read`).toBody() };
+      }
       return reply.attachment ? { status: reply.status, attachment: reply.attachment, encoding: reply.encoding ?? 'json' } : { status: reply.status, body: reply.body ?? null };
     } catch (err) {
       const error = toRoostError(err);

@@ -1,12 +1,13 @@
 // Answers the kernel keeps for the GET routes an extension declares cacheable ([server.cache]), so a
 // repeated read costs no hop to the extension. An answer is a function of what the extension receives —
-// route, method, path, query and the caller's tenant, role and actor — and of its stored state; the extension
-// names the events that announce a change of that state. What a tenant has cached with an extension is
-// forgotten when one of those events arrives for the tenant (or for no tenant), when any write is
-// dispatched to the extension for the tenant, and wholly when the extension starts, is registered,
-// unloaded or has its grants changed. A read that was under way while something was forgotten is not
-// kept (its answer may predate the change). One process only: with instances sharing PostgreSQL, an
-// event from another instance arrives a moment after its write, so the cache is off there.
+// route, method, path, query and the caller's tenant, role and actor — and of its stored state; the
+// extension names the events that announce a change of that state. What a tenant has cached with an
+// extension is forgotten when one of those events arrives for the tenant (or for no tenant), when any
+// write is dispatched to the extension for the tenant, and wholly when the extension starts, is
+// registered, unloaded or has its grants changed. A streamed answer is never kept, nor a read that was
+// under way while something was forgotten (its answer may predate the change). One process only: with
+// instances sharing PostgreSQL, an event from another instance arrives a moment after its write, so the
+// cache is off there.
 import type { RouteReply } from '../../protocol/messages.js';
 
 /** Entries kept at most (oldest dropped first), and the largest answer kept. */
@@ -42,7 +43,7 @@ export class ResponseCache {
   }
 
   keep(key: string, owner: string, tenant: string, generation: number, reply: RouteReply): void {
-    if (reply.status !== 200 || this.generation(owner, tenant) !== generation || size(reply) > MAX_ANSWER_BYTES) return;
+    if (reply.status !== 200 || reply.stream === true || this.generation(owner, tenant) !== generation || size(reply) > MAX_ANSWER_BYTES) return;
     if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
     const group = `${owner}\n${tenant}`;
     this.entries.set(key, { group, reply });

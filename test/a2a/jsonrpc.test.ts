@@ -113,8 +113,11 @@ describe('a2a: the JSON-RPC binding', () => {
       [{ jsonrpc: '2.0', id: 9, method: 'message/send', params: { message: message('more', { taskId: 'no-such-task' }) } }, -32001, /Task not found/, 9],
       [{ jsonrpc: '2.0', id: 10, method: 'tasks/get', params: { id: 'no-such-task' } }, -32001, /Task not found: no-such-task/, 10],
       [{ jsonrpc: '2.0', id: 11, method: 'tasks/get', params: {} }, -32602, /params.id is required/, 11],
-      [{ jsonrpc: '2.0', id: 12, method: 'message/stream', params: { message: message('x') } }, -32004, /streaming is not supported/, 12],
-      [{ jsonrpc: '2.0', id: 13, method: 'tasks/pushNotificationConfig/set', params: {} }, -32003, /Push Notification is not supported/, 13],
+      // A stream that cannot start is refused as plainly as any call (a JSON answer, not an event stream).
+      [{ jsonrpc: '2.0', id: 12, method: 'message/stream', params: { message: message('x') } }, -32602, /several agents: name one/, 12],
+      [{ jsonrpc: '2.0', id: 13, method: 'tasks/pushNotificationConfig/set', params: {} }, -32602, /params.taskId is required/, 13],
+      [{ jsonrpc: '2.0', id: 14, method: 'tasks/pushNotificationConfig/set', params: { taskId: done.result.id, pushNotificationConfig: { url: 'file:///etc/passwd' } } }, -32602, /http/, 14],
+      [{ jsonrpc: '2.0', id: 15, method: 'tasks/resubscribe', params: { id: done.result.id } }, -32004, /is completed: there is nothing to subscribe to/, 15],
     ];
     for (const [body, code, pattern, id] of cases) {
       const res = await post(t.operator, body);

@@ -93,7 +93,7 @@ describe('a2a: the A2A SDKs as clients, 1.x and 0.3', () => {
     assert.equal(v03.result.status.state, 'completed');
     assert.equal((await call('GetTask', { id: v1.result.task.id }, { 'a2a-version': '2.0' })).error.code, -32009);
     assert.equal((await call('SendMessage', { message: { messageId: 'n2', role: 'ROLE_USER', parts: [{ url: 'http://192.0.2.1/x.png' }] }, metadata: { agent: 'oracle' } })).error.code, -32005);
-    assert.equal((await call('SendStreamingMessage', {})).error.code, -32004);
+    assert.equal((await call('SendStreamingMessage', {})).error.code, -32602);
     assert.equal((await call('GetExtendedAgentCard', {})).error.code, -32007);
     assert.equal((await call('NoSuchMethod', {})).error.code, -32601);
     // The HTTP+JSON binding answers its errors as google.rpc.Status.

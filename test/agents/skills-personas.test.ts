@@ -134,7 +134,8 @@ describe('agents: personas, skill bundles, presets and agent cards', () => {
     assert.equal(card.body.preferredTransport, 'JSONRPC');
     assert.equal(card.body.protocolVersion, '0.3.0');
     assert.equal(typeof card.body.version, 'string');
-    assert.deepEqual(card.body.capabilities, { streaming: false, pushNotifications: false, stateTransitionHistory: false });
+    // The a2a extension streams and pushes on it.
+    assert.deepEqual(card.body.capabilities, { streaming: true, pushNotifications: true, stateTransitionHistory: false });
     assert.deepEqual(card.body.defaultInputModes, ['text/plain']);
     assert.deepEqual(card.body.defaultOutputModes, ['text/plain']);
     assert.deepEqual(card.body.skills, [{ id: bundle.id, name: 'pr-review', description: 'Pull-request review', tags: ['Read'], examples: ['Check tests.'] }]);
