@@ -42,7 +42,7 @@ export interface RegistryDeps {
   idleMs: number;
   /** Whether something outside the extension depends on it running (WebSocket stream subscribers). */
   busy(name: string): boolean;
-  /** Called when an extension's routes, tools or subscriptions come or go. */
+  /** Called when an extension's routes, tools or subscriptions come or go, and when its grants change. */
   onChange(extension: Extension, change: 'registered' | 'unloaded' | 'grants'): void;
   log(level: string, message: string): void;
   /** A line the extension wrote to stderr (logged within the server's limit per extension). */
@@ -272,8 +272,7 @@ export class ExtensionRegistry {
     }
     if (!granted && !force && ext.manifest.capabilities[capability]) assertNoDependents(name, this.extensions, `revoke ${capability} from`);
     await this.sources.setGrant(name, capability, granted);
-    if (granted) ext.grants.add(capability);
-    else ext.grants.delete(capability);
+    ext.grants[granted ? 'add' : 'delete'](capability);
     this.deps.onChange(ext, 'grants');
     return ext;
   }
