@@ -14,6 +14,7 @@ import { MarketListing } from './pages/market-listing.js';
 import { Marketplace } from './pages/marketplace.js';
 import { Plugins } from './pages/plugins.js';
 import { Projects } from './pages/projects.js';
+import { ScheduleForm } from './pages/schedule-form.js';
 import { Schedules } from './pages/schedules.js';
 import { SessionLive } from './pages/session-live.js';
 import { Sessions } from './pages/sessions.js';
@@ -53,7 +54,8 @@ export function pageFor(route: string[], me: Me) {
     case 'councils':
       return id === 'launch' && route[2] ? <CouncilLaunch id={route[2]} /> : <Councils />;
     case 'schedules':
-      return <Schedules />;
+      if (id === 'new') return <ScheduleForm key="new" />;
+      return id ? <ScheduleForm key={id} id={id} /> : <Schedules />;
     case 'workflows':
       return id ? <WorkflowDetail id={id} runId={route[2]} /> : <Workflows />;
     case 'work-tasks':
