@@ -19,6 +19,7 @@ import { Schedules } from './pages/schedules.js';
 import { SessionLive } from './pages/session-live.js';
 import { Sessions } from './pages/sessions.js';
 import { WorkTasks } from './pages/work-tasks.js';
+import { WorkflowEditorPage } from './pages/workflow-editor.js';
 import { WorkflowDetail, Workflows } from './pages/workflows.js';
 
 export const NAV: Array<[string, string]> = [
@@ -57,6 +58,8 @@ export function pageFor(route: string[], me: Me) {
       if (id === 'new') return <ScheduleForm key="new" />;
       return id ? <ScheduleForm key={id} id={id} /> : <Schedules />;
     case 'workflows':
+      if (id === 'new') return <WorkflowEditorPage key="new" />;
+      if (id && route[2] === 'edit') return <WorkflowEditorPage key={id} id={id} />;
       return id ? <WorkflowDetail id={id} runId={route[2]} /> : <Workflows />;
     case 'work-tasks':
       return <WorkTasks />;
