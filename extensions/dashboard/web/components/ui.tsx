@@ -96,11 +96,12 @@ export function Loading<T>({ loaded, children }: { loaded: Loaded<T>; children: 
 
 export function Table({ caption, head, children }: { caption: string; head: string[]; children: ComponentChildren }) {
   return (
-    <div class="table-wrap">
+    // Focusable and named, so a table wider than the screen scrolls from the keyboard too.
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={`${caption} table`}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead>
-          <tr>{head.map((h) => <th key={h} scope="col">{h}</th>)}</tr>
+          <tr>{head.map((h) => <th key={h} scope="col">{h || <span class="sr-only">Actions</span>}</th>)}</tr>
         </thead>
         <tbody>{children}</tbody>
       </table>

@@ -33,7 +33,7 @@ export function Schedules() {
                     {s.status === 'paused'
                       ? <Button kind="plain" onClick={() => bulk.run('resume', s.id)} aria-label={`Resume ${s.name}`}>Resume</Button>
                       : <Button kind="plain" onClick={() => bulk.run('pause', s.id)} aria-label={`Pause ${s.name}`}>Pause</Button>}{' '}
-                    <Button kind="plain" onClick={() => trigger.run(s.id)} aria-label={`Run ${s.name} now`}>Run now</Button>
+                    <Button kind="plain" onClick={() => trigger.run(s.id)} aria-label={`Run now: ${s.name}`}>Run now</Button>
                   </td>
                 </tr>
               ))}
