@@ -115,12 +115,18 @@ describe('the billing page on a server without billing configured', () => {
   });
   after(() => d.close());
 
-  it('shows the plan and the server\'s sentence naming the missing variable', async () => {
+  it('shows the enterprise plan with nothing to subscribe to, and asks for no subscription it never had', async () => {
     const { page } = d;
+    const asked: string[] = [];
+    const listen = (req: { url(): string }) => void (req.url().includes('/api/billing/subscription') && asked.push(req.url()));
+    page.on('request', listen);
     await d.open('billing', 'Billing and plan');
-    await page.getByText('No subscription: the tenant is on the enterprise plan.').waitFor();
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await page.getByRole('alert').filter({ hasText: 'billing is not configured: set ROOST_EXT_BILLING_STRIPE_API_KEY' }).waitFor();
+    await page.getByText('No subscription: the tenant is on the enterprise plan, the highest there is.').waitFor();
+    await page.getByRole('table', { name: 'Plan limits and use' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Subscribe' }).count(), 0);
+    assert.equal(await page.getByLabel('Paid plan').count(), 0);
+    page.off('request', listen);
+    assert.deepEqual(asked, [], 'the page read a subscription the tenant never had (a 404)');
     assert.equal((await server.api('GET', '/api/tenants/me')).body.plan, 'enterprise');
     assert.deepEqual(await seriousViolations(page), [], 'accessibility of the unconfigured billing page');
     await d.shot('billing-not-configured');

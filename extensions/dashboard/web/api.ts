@@ -4,7 +4,8 @@
 const KEY_STORAGE = 'roost.apiKey';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  /** `details` is the answer's own (a refused workflow's `problems`, say). */
+  constructor(readonly status: number, readonly code: string, message: string, readonly details?: unknown) {
     super(message);
   }
 }
@@ -41,7 +42,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   }
   if (!res.ok) {
     const message = data && typeof data === 'object' && typeof data.error === 'string' ? data.error : `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, data?.code ?? 'HTTP_ERROR', message);
+    throw new ApiError(res.status, data?.code ?? 'HTTP_ERROR', message, data?.details);
   }
   return data as T;
 }

@@ -15,10 +15,12 @@ import { McpAuthorize } from './pages/mcp-authorize.js';
 import { Marketplace } from './pages/marketplace.js';
 import { Plugins } from './pages/plugins.js';
 import { Projects } from './pages/projects.js';
+import { ScheduleForm } from './pages/schedule-form.js';
 import { Schedules } from './pages/schedules.js';
 import { SessionLive } from './pages/session-live.js';
 import { Sessions } from './pages/sessions.js';
 import { WorkTasks } from './pages/work-tasks.js';
+import { WorkflowEditorPage } from './pages/workflow-editor.js';
 import { WorkflowDetail, Workflows } from './pages/workflows.js';
 
 export const NAV: Array<[string, string]> = [
@@ -54,8 +56,11 @@ export function pageFor(route: string[], me: Me) {
     case 'councils':
       return id === 'launch' && route[2] ? <CouncilLaunch id={route[2]} /> : <Councils />;
     case 'schedules':
-      return <Schedules />;
+      if (id === 'new') return <ScheduleForm key="new" />;
+      return id ? <ScheduleForm key={id} id={id} /> : <Schedules />;
     case 'workflows':
+      if (id === 'new') return <WorkflowEditorPage key="new" />;
+      if (id && route[2] === 'edit') return <WorkflowEditorPage key={id} id={id} />;
       return id ? <WorkflowDetail id={id} runId={route[2]} /> : <Workflows />;
     case 'work-tasks':
       return <WorkTasks />;

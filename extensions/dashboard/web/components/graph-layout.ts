@@ -3,6 +3,8 @@
 export interface GraphNode {
   id: string;
   type: string;
+  /** Where the editor left it (workflow-editor.tsx); a graph whose nodes all have one is drawn so. */
+  position?: { x: number; y: number };
 }
 export interface GraphEdge {
   from: string;
@@ -17,6 +19,11 @@ const GAP_Y = 24;
 
 /** Column of each node: its shortest distance from a node nothing points to (cycles are cut). */
 export function layout(nodes: GraphNode[], edges: GraphEdge[]): Map<string, { x: number; y: number }> {
+  if (nodes.length > 0 && nodes.every((n) => n.position)) {
+    const left = Math.min(...nodes.map((n) => n.position!.x));
+    const top = Math.min(...nodes.map((n) => n.position!.y));
+    return new Map(nodes.map((n) => [n.id, { x: 10 + n.position!.x - left, y: 10 + n.position!.y - top }]));
+  }
   const depth = new Map<string, number>();
   const targets = new Set(edges.map((e) => e.to));
   const queue = nodes.filter((n) => n.type === 'start' || !targets.has(n.id)).map((n) => n.id);

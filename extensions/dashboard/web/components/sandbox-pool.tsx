@@ -18,7 +18,7 @@ export function SandboxPool() {
             <p><span>Prepared in all</span><strong>{s.prepared}</strong></p>
             <p><span>Warm assigns</span><strong>{s.warmAssigns}</strong></p>
             <p><span>Cold assigns</span><strong>{s.coldAssigns}</strong></p>
-            <p><span>Last prepare</span><strong>{s.lastPrepareMs ?? '—'} ms</strong></p>
+            <p><span>Last prepare</span><strong>{s.lastPrepareMs === null || s.lastPrepareMs === undefined ? '—' : `${s.lastPrepareMs} ms`}</strong></p>
             <p><span>Held by your sessions</span><strong>{s.assigned}</strong></p>
           </div>
         </>

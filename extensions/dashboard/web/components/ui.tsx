@@ -25,37 +25,52 @@ export function Card({ title, children }: { title?: string; children: ComponentC
   );
 }
 
-type FieldProps = { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>;
+type FieldProps = { label: string; hint?: string; error?: string } & InputHTMLAttributes<HTMLInputElement>;
 
-export function Field({ label, hint, ...input }: FieldProps) {
-  const id = useId();
+/** The hint and the API's complaint about a field, read out with it (aria-describedby). */
+function Notes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+    <>
       {hint && <small id={`${id}-hint`}>{hint}</small>}
-    </div>
+      {error && <small id={`${id}-error`} class="field-error">{error}</small>}
+    </>
   );
 }
 
-export function TextArea({ label, ...input }: { label: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+const described = (id: string, hint?: string, error?: string) =>
+  ({ 'aria-describedby': [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined, 'aria-invalid': error ? true : undefined });
+
+export function Field({ label, hint, error, ...input }: FieldProps) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <textarea id={id} {...input} />
+      <input id={id} {...described(id, hint, error)} {...input} />
+      <Notes id={id} hint={hint} error={error} />
     </div>
   );
 }
 
-export function Select({ label, options, ...input }: { label: string; options: Array<[string, string]> } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function TextArea({ label, hint, error, ...input }: { label: string; hint?: string; error?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} {...input}>
+      <textarea id={id} {...described(id, hint, error)} {...input} />
+      <Notes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+export function Select({ label, options, hint, error, ...input }: { label: string; options: Array<[string, string]>; hint?: string; error?: string } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} {...described(id, hint, error)} {...input}>
         {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
       </select>
+      <Notes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -81,11 +96,12 @@ export function Loading<T>({ loaded, children }: { loaded: Loaded<T>; children: 
 
 export function Table({ caption, head, children }: { caption: string; head: string[]; children: ComponentChildren }) {
   return (
-    <div class="table-wrap">
+    // Focusable and named, so a table wider than the screen scrolls from the keyboard too.
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={`${caption} table`}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead>
-          <tr>{head.map((h) => <th key={h} scope="col">{h}</th>)}</tr>
+          <tr>{head.map((h) => <th key={h} scope="col">{h || <span class="sr-only">Actions</span>}</th>)}</tr>
         </thead>
         <tbody>{children}</tbody>
       </table>

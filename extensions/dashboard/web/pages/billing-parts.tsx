@@ -10,20 +10,29 @@ import type { TenantPlan } from './billing.js';
 const money = (cents: number, currency: string): string =>
   (cents / 100).toLocaleString('en', { style: 'currency', currency: currency.toUpperCase() });
 
+/** The paid plans, lowest first; a tenant with no subscription is offered only those above its plan. */
+const PAID_PLANS = ['pro', 'enterprise'];
+const rank = (plan: string): number => ['free', ...PAID_PLANS].indexOf(plan);
+
 export function Subscription({ tenant, me, onChange }: { tenant: TenantPlan; me: Me; onChange: () => void }) {
   const path = `/api/billing/subscription/${encodeURIComponent(tenant.id)}`;
-  const sub = useGet(path);
-  const [plan, setPlan] = useState('pro');
+  // A tenant that never subscribed has no subscription to read (the read would be a 404).
+  const [subscribed, setSubscribed] = useState(false);
+  const sub = useGet(tenant.billingStatus === 'none' && !subscribed ? null : path);
+  const [picked, setPlan] = useState('');
   const act = useAction(async (method: string, route: string, body: unknown) => {
     await api(method, route, body);
+    setSubscribed(true);
     sub.reload();
     onChange();
   });
-  const none = sub.error?.status === 404;
-  const paying = sub.data && ['active', 'trialing', 'past_due'].includes(sub.data.status);
+  const none = (tenant.billingStatus === 'none' && !subscribed) || sub.error?.status === 404;
+  const paying = !none && sub.data && ['active', 'trialing', 'past_due'].includes(sub.data.status);
+  const choices = paying ? PAID_PLANS.filter((p) => p !== sub.data.plan) : PAID_PLANS.filter((p) => rank(p) > rank(tenant.plan));
+  const plan = choices.includes(picked) ? picked : (choices[0] ?? '');
   return (
     <Card title="Subscription">
-      {none ? <p>No subscription: the tenant is on the <strong>{tenant.plan}</strong> plan.</p> : (
+      {none ? <p>No subscription: the tenant is on the <strong>{tenant.plan}</strong> plan{choices.length === 0 ? ', the highest there is' : ''}.</p> : (
         <Loading loaded={sub}>
           {(s: any) => (
             <dl class="facts">
@@ -36,10 +45,10 @@ export function Subscription({ tenant, me, onChange }: { tenant: TenantPlan; me:
           )}
         </Loading>
       )}
-      {me.role === 'owner' && (
+      {me.role === 'owner' && (choices.length > 0 || paying) && (
         <form class="inline" onSubmit={(e) => { e.preventDefault(); void act.run('POST', '/api/billing/subscription', { tenantId: tenant.id, plan }); }}>
-          <Select label="Paid plan" options={[['pro', 'pro'], ['enterprise', 'enterprise']]} value={plan} onChange={(e) => setPlan(e.currentTarget.value)} />
-          <Button type="submit" disabled={act.busy}>{paying ? 'Change plan' : 'Subscribe'}</Button>
+          {choices.length > 0 && <Select label="Paid plan" options={choices.map((p): [string, string] => [p, p])} value={plan} onChange={(e) => setPlan(e.currentTarget.value)} />}
+          {choices.length > 0 && <Button type="submit" disabled={act.busy}>{paying ? 'Change plan' : 'Subscribe'}</Button>}
           {paying && !sub.data.cancelAtPeriodEnd && (
             <Button kind="danger" disabled={act.busy} onClick={() => confirm('Cancel the subscription at the end of the period?') && act.run('POST', `${path}/cancel`, { atPeriodEnd: true })}>Cancel subscription</Button>
           )}

@@ -26,9 +26,9 @@ export function Contacts({ operator }: { operator: boolean }) {
     if (next && next.trim()) void act.run('PATCH', `/api/chainchat/psk-contacts/${encodeURIComponent(contact.id)}`, { name: next.trim() });
   };
   return (
-    <Card title="PSK contacts">
+    <Card title="Contacts with a shared key (PSK)">
       <Loading loaded={contacts}>
-        {(data: any) => (data.contacts.length === 0 ? <Empty>No PSK contact yet.</Empty> : (
+        {(data: any) => (data.contacts.length === 0 ? <Empty>No contact with a shared key yet.</Empty> : (
           <ul class="questions" aria-label="PSK contacts">
             {data.contacts.map((c: any) => (
               <li key={c.id} class="question">
@@ -72,7 +72,7 @@ export function Exchange() {
   });
   return (
     <Card title="Exchange URI">
-      <p class="muted">The tenant's open invitation: whoever writes with it talks with a PSK contact's standing. Rotate it if it was shared too widely; the old one keeps working for the grace period.</p>
+      <p class="muted">The tenant's open invitation: whoever writes with it is treated as a contact with a shared key. Rotate it if it was shared too widely; the old one keeps working for the grace period.</p>
       <Loading loaded={exchange}>
         {(x: any) => <p><code class="uri" aria-label="Current exchange URI">{x.uri}</code> <span class="muted">(made {new Date(x.createdAt).toLocaleString()})</span></p>}
       </Loading>

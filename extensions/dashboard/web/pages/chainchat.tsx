@@ -50,7 +50,7 @@ function SetUp({ network, me, done }: { network: string; me: Me; done: () => voi
       <p role="status">Not set up. Setting it up makes this workspace's Algorand account and starts reading the {network} network for messages to it.</p>
       {me.role === 'owner'
         ? <Button disabled={setUp.busy} onClick={() => void setUp.run()}>Set up chainchat on {network}</Button>
-        : <p class="muted">The owner sets it up here; adding a PSK contact below sets it up too.</p>}
+        : <p class="muted">The owner sets it up here; adding a contact with a shared key (below) sets it up too.</p>}
       <ErrorNote error={setUp.error} />
     </div>
   );

@@ -77,8 +77,8 @@ function UseListing({ listing, onUsed }: { listing: any; onUsed: () => void }) {
               <Status value={u.state} /> <code>{u.id}</code> · {u.microUnits ? `${micro(u.microUnits)} credits` : 'free'}{u.outcome ? ` · ${u.outcome}` : ''}
               {u.state === 'held' && (
                 <span class="inline">
-                  <Button kind="plain" disabled={settle.busy} onClick={() => settle.run(u.id, 'success')} aria-label={`Settle use ${u.id} as a success`}>It worked: pay</Button>
-                  <Button kind="danger" disabled={settle.busy} onClick={() => settle.run(u.id, 'failure')} aria-label={`Settle use ${u.id} as a failure`}>It failed: refund</Button>
+                  <Button kind="plain" disabled={settle.busy} onClick={() => settle.run(u.id, 'success')} aria-label={`It worked: pay, settling use ${u.id} as a success`}>It worked: pay</Button>
+                  <Button kind="danger" disabled={settle.busy} onClick={() => settle.run(u.id, 'failure')} aria-label={`It failed: refund, settling use ${u.id} as a failure`}>It failed: refund</Button>
                 </span>
               )}
             </li>

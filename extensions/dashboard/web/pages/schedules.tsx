@@ -1,6 +1,7 @@
-// Schedules: the list with pause and resume, a trigger now, and the history of executions.
+// Schedules: the list with pause and resume, a trigger now, links to create and edit (schedule-form.tsx),
+// and the history of executions.
 import { api, listOf } from '../api.js';
-import { Button, Card, Empty, ErrorNote, Loading, Page, Status, Table, when } from '../components/ui.js';
+import { Button, Card, Empty, ErrorNote, link, Loading, Page, Status, Table, when } from '../components/ui.js';
 import { useAction, useGet } from '../hooks.js';
 
 export function Schedules() {
@@ -16,7 +17,7 @@ export function Schedules() {
   });
   const names = new Map(listOf(schedules.data).map((s: any) => [s.id, s.name]));
   return (
-    <Page title="Schedules">
+    <Page title="Schedules" actions={<a class="btn btn-primary" href="#/schedules/new">New schedule</a>}>
       <ErrorNote error={bulk.error ?? trigger.error} />
       <Card title="All schedules">
         <Loading loaded={schedules}>
@@ -24,15 +25,15 @@ export function Schedules() {
             <Table caption="Schedules" head={['Name', 'When', 'State', 'Next run', '']}>
               {listOf(data).map((s: any) => (
                 <tr key={s.id}>
-                  <td>{s.name ?? s.id.slice(0, 8)}</td>
+                  <td><a href={link('schedules', s.id)}>{s.name ?? s.id.slice(0, 8)}</a></td>
                   <td><code>{s.cron ?? (s.intervalSeconds ? `every ${s.intervalSeconds} s` : '—')}</code></td>
-                  <td><Status value={s.enabled === false ? 'paused' : 'running'} />{s.pausedReason ? ` ${s.pausedReason}` : ''}</td>
+                  <td><Status value={s.status === 'paused' ? 'paused' : 'active'} />{s.pausedReason ? ` ${s.pausedReason}` : ''}</td>
                   <td>{when(s.nextRunAt)}</td>
                   <td>
-                    {s.enabled === false
+                    {s.status === 'paused'
                       ? <Button kind="plain" onClick={() => bulk.run('resume', s.id)} aria-label={`Resume ${s.name}`}>Resume</Button>
                       : <Button kind="plain" onClick={() => bulk.run('pause', s.id)} aria-label={`Pause ${s.name}`}>Pause</Button>}{' '}
-                    <Button kind="plain" onClick={() => trigger.run(s.id)} aria-label={`Run ${s.name} now`}>Run now</Button>
+                    <Button kind="plain" onClick={() => trigger.run(s.id)} aria-label={`Run now: ${s.name}`}>Run now</Button>
                   </td>
                 </tr>
               ))}

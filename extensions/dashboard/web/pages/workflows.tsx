@@ -1,19 +1,22 @@
 // Workflows: the list with their runs; one workflow drawn as a graph with the state of each node in the
-// chosen run (the newest by default), its run history, trigger and run actions.
+// chosen run (the newest by default), live from the run's WebSocket stream, its run history, trigger
+// and run actions. Creating and editing is workflow-editor.tsx.
+import { useEffect } from 'preact/hooks';
 import { api, listOf } from '../api.js';
 import { WorkflowGraph } from '../components/graph.js';
 import { Button, Card, Empty, ErrorNote, link, Loading, Page, Status, Table, when } from '../components/ui.js';
-import { useAction, useGet } from '../hooks.js';
+import { useAction, useGet, useSocket } from '../hooks.js';
+import { socket } from '../ws.js';
 
 export function Workflows() {
   const workflows = useGet('/api/workflows?limit=200');
   const runs = useGet('/api/workflow-runs?limit=50', 5000);
   const names = new Map(listOf(workflows.data).map((w: any) => [w.id, w.name]));
   return (
-    <Page title="Workflows">
+    <Page title="Workflows" actions={<a class="btn btn-primary" href="#/workflows/new">New workflow</a>}>
       <Card title="All workflows">
         <Loading loaded={workflows}>
-          {(data) => listOf(data).length === 0 ? <Empty>No workflows yet. Create them through the API (POST /api/workflows) or an agent's tools.</Empty> : (
+          {(data) => listOf(data).length === 0 ? <Empty>No workflows yet. <a href="#/workflows/new">Draw the first one</a>.</Empty> : (
             <Table caption="Workflows" head={['Name', 'Nodes', 'Enabled', 'Updated']}>
               {listOf(data).map((w: any) => (
                 <tr key={w.id}>
@@ -55,7 +58,15 @@ export function WorkflowDetail({ id, runId }: { id: string; runId?: string }) {
   const workflow = useGet(`/api/workflows/${encodeURIComponent(id)}`);
   const runs = useGet(`/api/workflows/${encodeURIComponent(id)}/runs?limit=50`, 4000);
   const chosen = runId ?? listOf(runs.data)[0]?.id;
-  const run = useGet(chosen ? `/api/workflow-runs/${encodeURIComponent(chosen)}` : null, 2000);
+  const run = useGet(chosen ? `/api/workflow-runs/${encodeURIComponent(chosen)}` : null, 10000);
+  // Each node's state arrives on the run's stream as it changes; the record is read again then, and once
+  // subscribed (what changed before is not replayed; the slow poll covers a dropped connection).
+  useEffect(() => (chosen ? socket.subscribe('runId', chosen) : undefined), [chosen]);
+  useSocket((m) => {
+    if (m.runId !== chosen || !(m.type === 'subscribed' || String(m.type).startsWith('workflow_'))) return;
+    run.reload();
+    if (m.type === 'workflow_run_update') runs.reload();
+  });
   const trigger = useAction(async () => {
     const created = await api('POST', `/api/workflows/${encodeURIComponent(id)}/trigger`, {});
     location.hash = link('workflows', id, created.id);
@@ -70,7 +81,7 @@ export function WorkflowDetail({ id, runId }: { id: string; runId?: string }) {
   return (
     <Loading loaded={workflow}>
       {(w: any) => (
-        <Page title={`Workflow ${w.name}`} actions={<Button disabled={trigger.busy} onClick={() => trigger.run()}>Run now</Button>}>
+        <Page title={`Workflow ${w.name}`} actions={<><a class="btn btn-plain" href={link('workflows', id, 'edit')}>Edit</a><Button disabled={trigger.busy} onClick={() => trigger.run()}>Run now</Button></>}>
           <ErrorNote error={trigger.error ?? act.error} />
           <Card title={chosen ? `Graph, run ${chosen.slice(0, 8)}` : 'Graph'}>
             {run.data && (
