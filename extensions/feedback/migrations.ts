@@ -20,4 +20,17 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Each agent's opt-in to the outcome context in its prompts (settings.ts).
+    name: '002_agent_settings',
+    async up(db) {
+      await db.schema.createTable('feedback_agent_settings', (t) => {
+        t.string('tenant_id').notNullable();
+        t.string('agent_id').notNullable();
+        t.boolean('prompt_context').notNullable().defaultTo(false);
+        t.string('updated_at').notNullable();
+        t.primary(['tenant_id', 'agent_id']);
+      });
+    },
+  },
 ];

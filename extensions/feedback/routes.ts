@@ -1,5 +1,6 @@
 // The feedback API: outcome rates, the week against the one before, and a summary for prompts. Each
 // answers for the caller's tenant only.
+import type { Knex } from 'knex';
 import { validationError } from '../../protocol/errors.js';
 import type { RouteHandler, RouteRequest } from '../../sdk/extension.js';
 import { ok, queryString } from '../../sdk/http.js';
@@ -35,9 +36,13 @@ export const routes: Record<string, RouteHandler> = {
 
   async 'GET /api/feedback/context'(req, ctx) {
     const n = days(req, 7);
-    const to = new Date();
-    const from = new Date(to.getTime() - n * DAY_MS);
-    const rates = await ratesBetween(ctx.db, req.auth.tenantId, from, to);
-    return ok({ days: n, context: summary(rates, n, await hotSpots(ctx.db, req.auth.tenantId, from, to)) });
+    return ok({ days: n, context: await outcomeContext(ctx.db, req.auth.tenantId, n) });
   },
 };
+
+/** The few words of a tenant's outcomes over the last `n` days a prompt can carry ('' when nothing happened). */
+export async function outcomeContext(db: Knex, tenantId: string, n: number): Promise<string> {
+  const to = new Date();
+  const from = new Date(to.getTime() - n * DAY_MS);
+  return summary(await ratesBetween(db, tenantId, from, to), n, await hotSpots(db, tenantId, from, to));
+}

@@ -13,12 +13,25 @@ import { WORK_TASKS_ROUTES } from '../work-tasks/contract.js';
 import { WORKFLOWS_ROUTES, type TriggerRequest } from '../workflows/contract.js';
 import { SESSIONS_ROUTES, sessionsClient } from '../sessions/contract.js';
 
-export type Action =
+/** continueOnError: a failure of this action neither stops the actions after it nor fails the execution. */
+export type Action = (
   | { type: 'session'; agentId: string; prompt: string; projectId?: string; timeoutMinutes?: number }
   | { type: 'council'; councilId: string; prompt: string }
   | { type: 'workflow'; workflowId: string; input?: Record<string, unknown> }
   | { type: 'work_task'; description: string; projectId?: string; agentId?: string }
-  | { type: 'route'; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
+  | { type: 'route'; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown }
+) & { continueOnError?: boolean };
+
+/**
+ * A schedule's (and an execution's) actions in the `action` column: one action is stored as itself, as
+ * before lists existed, several as their array.
+ */
+export const encodeActions = (actions: Action[]): string => JSON.stringify(actions.length === 1 ? actions[0] : actions);
+
+export function decodeActions(text: string): Action[] {
+  const value = JSON.parse(text) as Action | Action[];
+  return Array.isArray(value) ? value : [value];
+}
 
 export interface ActionOutcome {
   result: unknown;
@@ -32,8 +45,8 @@ export type Started = { kind: 'session' | EffectKind; id: string };
 export interface ActionRun {
   host: HostClient;
   tenantId: string;
-  /** Its idempotency key: a launch or a task asked for again with it is not made twice. */
-  executionId: string;
+  /** A launch or a task asked for again with this key is not made twice. */
+  idempotencyKey: string;
   signal: AbortSignal;
   timeoutMs: number;
   /** Called as soon as the action started something, so a cancel can stop it; throws when it was cancelled. */
@@ -52,19 +65,25 @@ export function isDestructive(action: Action): boolean {
   return action.type === 'work_task' || (action.type === 'route' && action.method === 'DELETE');
 }
 
-/** Checks what the JSON Schema cannot: the size of the whole action and the route it may call. */
-export function checkAction(action: Action): void {
-  if (Buffer.byteLength(JSON.stringify(action)) > MAX_ACTION_BYTES) throw new RoostError('VALIDATION_ERROR', `body.action is over ${MAX_ACTION_BYTES} bytes`);
-  if (action.type === 'route' && OWN_PATHS.test(action.path)) throw new RoostError('VALIDATION_ERROR', `body.action.path: a schedule may not call the scheduler's own routes (${action.path})`);
+/** The approval rule looks at every action: one destructive action makes the list destructive. */
+export const anyDestructive = (actions: Action[]) => actions.some(isDestructive);
+
+/**
+ * Checks what the JSON Schema cannot: the size of one action and the route it may call. `field` names it
+ * in the answer (body.action, or body.actions.N).
+ */
+export function checkAction(action: Action, field = 'body.action'): void {
+  if (Buffer.byteLength(JSON.stringify(action)) > MAX_ACTION_BYTES) throw new RoostError('VALIDATION_ERROR', `${field} is over ${MAX_ACTION_BYTES} bytes`);
+  if (action.type === 'route' && OWN_PATHS.test(action.path)) throw new RoostError('VALIDATION_ERROR', `${field}.path: a schedule may not call the scheduler's own routes (${action.path})`);
   if (action.type === 'route' && action.path.split('?')[0]!.split('/').some((part) => part === '..' || part === '.')) {
-    throw new RoostError('VALIDATION_ERROR', 'body.action.path must not contain . or .. segments');
+    throw new RoostError('VALIDATION_ERROR', `${field}.path must not contain . or .. segments`);
   }
 }
 
 
 export async function perform(action: Action, run: ActionRun): Promise<ActionOutcome> {
   const as: CallAs = { tenantId: run.tenantId, public: true };
-  const idempotencyKey = `schedule-execution:${run.executionId}`;
+  const { idempotencyKey } = run;
   switch (action.type) {
     case 'session': {
       const body = { agentId: action.agentId, initialPrompt: action.prompt, ...(action.projectId ? { projectId: action.projectId } : {}), ...(action.timeoutMinutes ? { timeoutMinutes: action.timeoutMinutes } : {}) };

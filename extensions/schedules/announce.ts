@@ -16,7 +16,7 @@ function both(host: HostClient, tenantId: string, scheduleId: string, message: R
 export function announceExecution(host: HostClient, execution: Execution): void {
   both(host, execution.tenantId, execution.scheduleId, { type: 'schedule_execution', scheduleId: execution.scheduleId, executionId: execution.id, status: execution.status, execution });
   if (execution.status === 'awaiting_approval') {
-    both(host, execution.tenantId, execution.scheduleId, { type: 'schedule_approval_request', scheduleId: execution.scheduleId, executionId: execution.id, action: execution.action, dueAt: execution.dueAt, expiresAt: execution.expiresAt });
+    both(host, execution.tenantId, execution.scheduleId, { type: 'schedule_approval_request', scheduleId: execution.scheduleId, executionId: execution.id, action: execution.action, actions: execution.actions, dueAt: execution.dueAt, expiresAt: execution.expiresAt });
   }
 }
 

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../../sdk/db.js';
 import type { SqlReader, SqlValue } from '../../sdk/sql.js';
-import type { Action } from './actions.js';
+import { decodeActions, encodeActions, type Action } from './actions.js';
+import type { ActionResult } from './sequence.js';
 
 export type ExecutionStatus = 'awaiting_approval' | 'queued' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled' | 'expired';
 /** What an execution started in another extension and waits on (besides a session). */
@@ -19,8 +20,14 @@ export interface Execution {
   dueAt: string;
   trigger: Trigger;
   status: ExecutionStatus;
+  /** The first of `actions`: what a single-action schedule runs, as before lists existed. */
   action: Action;
+  /** The actions it runs, in order, as the schedule said when it was recorded. */
+  actions: Action[];
+  /** One action: what it answered. Several: what each answered, in order (null for one that did not succeed). */
   result: unknown;
+  /** Each action's outcome, filled in as the run goes; empty before it runs. */
+  results: ActionResult[];
   errorCode: string | null;
   error: string | null;
   sessionId: string | null;
@@ -47,6 +54,7 @@ export interface ExecutionRow {
   status: ExecutionStatus;
   action: string;
   result: string | null;
+  action_results: string | null;
   error_code: string | null;
   error: string | null;
   session_id: string | null;
@@ -68,7 +76,7 @@ export interface NewExecution {
   scheduleId: string;
   dueAt: Date;
   trigger: Trigger;
-  action: Action;
+  actions: Action[];
   /** When set, the run waits for approval until then. */
   approvalUntil: Date | null;
   /** Manual runs outside the schedule's times get a key of their own. */
@@ -128,8 +136,9 @@ export function executionRow(e: NewExecution, now: Date): ExecutionRow {
     due_at: e.dueAt.toISOString(),
     trigger: e.trigger,
     status: e.approvalUntil ? 'awaiting_approval' : 'queued',
-    action: JSON.stringify(e.action),
+    action: encodeActions(e.actions),
     result: null,
+    action_results: null,
     error_code: null,
     error: null,
     session_id: null,
@@ -182,6 +191,7 @@ export class ExecutionStore {
 }
 
 export function toExecution(row: ExecutionRow): Execution {
+  const actions = decodeActions(row.action);
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -189,8 +199,10 @@ export function toExecution(row: ExecutionRow): Execution {
     dueAt: row.due_at,
     trigger: row.trigger,
     status: row.status,
-    action: JSON.parse(row.action) as Action,
+    action: actions[0]!,
+    actions,
     result: row.result === null ? null : (JSON.parse(row.result) as unknown),
+    results: row.action_results ? (JSON.parse(row.action_results) as ActionResult[]) : [],
     errorCode: row.error_code,
     error: row.error,
     sessionId: row.session_id,

@@ -76,4 +76,14 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // Schedules with a list of actions: each action's outcome in an execution (the `action` column
+    // holds one action as before, or the list's array).
+    name: '003_action_results',
+    async up(db) {
+      await db.schema.alterTable('schedule_executions', (t) => {
+        t.text('action_results');
+      });
+    },
+  },
 ];

@@ -4,8 +4,7 @@
 import type { Knex } from 'knex';
 import type { SchedulerConfig } from './config.js';
 import { approvalUntil, executionRow, supersede, type ExecutionRow, type Trigger } from './executions.js';
-import type { Action } from './actions.js';
-import { isDestructive } from './actions.js';
+import { anyDestructive, decodeActions, type Action } from './actions.js';
 import type { MissedPolicy, ScheduleRow } from './store.js';
 import { nextRun, recentRuns, type Timing } from './timing.js';
 
@@ -61,13 +60,13 @@ export async function recordDue(trx: Knex.Transaction, due: ScheduleRow[], now: 
     }
   }
   const rows = moved.flatMap((row) => {
-    const action = JSON.parse(row.action) as Action;
+    const actions = decodeActions(row.action);
     const until = approvalUntil({ approval: row.approval, approvalWindowSeconds: row.approval_window_seconds }, config.approvalWindowSeconds, now);
     return planRuns(timingOf(row), new Date(row.next_run_at!), now, row.missed_policy, config)
-      .map((run) => executionRow({ tenantId: row.tenant_id, scheduleId: row.id, dueAt: run.at, trigger: run.trigger, action, approvalUntil: until }, now));
+      .map((run) => executionRow({ tenantId: row.tenant_id, scheduleId: row.id, dueAt: run.at, trigger: run.trigger, actions, approvalUntil: until }, now));
   });
   const inserted = new Set<string>();
-  // 20 columns a row: 40 rows stay far below SQLite's limit of bound variables per statement.
+  // 21 columns a row: 40 rows stay far below SQLite's limit of bound variables per statement.
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     for (const id of idsOf(await trx('schedule_executions').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('run_key').ignore().returning('id'))) inserted.add(id);
   }
@@ -79,5 +78,5 @@ const CHUNK = 500;
 const INSERT_CHUNK = 40;
 const idsOf = (rows: Array<{ id: string } | string>) => rows.map((r) => (typeof r === 'string' ? r : r.id));
 
-/** The default approval of an action: destructive ones wait for the owner. */
-export const defaultApproval = (action: Action) => (isDestructive(action) ? 'owner_approve' : 'auto');
+/** The default approval of a schedule's actions: when one is destructive, runs wait for the owner. */
+export const defaultApproval = (actions: Action[]) => (anyDestructive(actions) ? 'owner_approve' : 'auto');

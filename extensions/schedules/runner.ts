@@ -7,10 +7,11 @@ import type { Knex } from 'knex';
 import { RoostError, toRoostError } from '../../protocol/errors.js';
 import { costOfFailure, stopEffect } from '../../sdk/effects.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
-import { perform, type Started } from './actions.js';
+import type { Started } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import type { Clock } from './clock.js';
 import type { SchedulerConfig } from './config.js';
+import { runActions, type ActionResult } from './sequence.js';
 import { ExecutionStore, toExecution, type Execution, type ExecutionRow } from './executions.js';
 import { ScheduleStore, type Schedule } from './store.js';
 import { sessionsClient } from '../sessions/contract.js';
@@ -140,14 +141,31 @@ export class Runner {
     const timer = setTimeout(() => controller.abort(), this.config.executionTimeoutSeconds * 1000);
     let finished: Awaited<ReturnType<Runner['finish']>> | undefined;
     let effect: Started | undefined;
+    const ended = () => ({ duration_ms: Math.round(performance.now() - started), finished_at: this.clock.now().toISOString() });
+    /** The execution failed with `err` (undefined: the extension is stopping, see `stopping`). */
+    const fail = async (err: unknown, cost: number, results?: ActionResult[]) => {
+      if (this.stopping) return undefined;
+      const error = toRoostError(err);
+      // Aborted without a cancel, or the wait itself gave up: the timeout passed.
+      const timedOut = (controller.signal.aborted && !this.cancelling.has(execution.id)) || error.code === 'TIMEOUT';
+      if ((controller.signal.aborted || timedOut) && effect) await this.stopStarted(execution.tenantId, effect);
+      const failedAt = results?.find((r) => r.status === 'failed' && !execution.actions[r.index]!.continueOnError) ?? results?.findLast((r) => r.status === 'failed');
+      const which = execution.actions.length > 1 && failedAt ? `actions.${failedAt.index} (${failedAt.type}): ` : '';
+      return this.finish(execution, 'failed', {
+        error_code: timedOut ? 'TIMEOUT' : error.code,
+        error: timedOut ? `the ${execution.actions.length > 1 ? 'actions' : 'action'} ran over ${this.config.executionTimeoutSeconds} s` : `${which}${error.message}`,
+        cost_micro: Math.max(0, Math.round(cost)),
+        ...(results ? { action_results: JSON.stringify(results) } : {}),
+        ...ended(),
+      });
+    };
     try {
       // A cancel that came between the claim and now found no run here to abort: it is seen here.
       if (!(await this.stillRunning(execution.id))) return;
       announceExecution(this.ctx.host, execution);
-      const outcome = await perform(execution.action, {
+      const outcome = await runActions(execution.actions, execution.id, {
         host: this.ctx.host,
         tenantId: execution.tenantId,
-        executionId: execution.id,
         signal: controller.signal,
         timeoutMs: this.config.executionTimeoutSeconds * 1000,
         onStarted: async (what) => {
@@ -158,26 +176,18 @@ export class Runner {
             throw new RoostError('CANCELLED', 'the execution was cancelled as its action started');
           }
         },
-      });
-      finished = await this.finish(execution, 'succeeded', {
-        result: JSON.stringify(outcome.result ?? null),
-        cost_micro: Math.max(0, Math.round(outcome.cost)),
-        duration_ms: Math.round(performance.now() - started),
-        finished_at: this.clock.now().toISOString(),
-      });
+      }, (results) => this.saveResults(execution.id, results));
+      if (outcome.failure) {
+        finished = await fail(outcome.failure.error, outcome.cost, outcome.results);
+        if (!finished && this.stopping) return;
+      } else {
+        // One action: its result, as before lists existed; several: each one's, in order.
+        const result = execution.actions.length === 1 ? outcome.results[0]!.result : outcome.results.map((r) => r.result);
+        finished = await this.finish(execution, 'succeeded', { result: JSON.stringify(result ?? null), action_results: JSON.stringify(outcome.results), cost_micro: outcome.cost, ...ended() });
+      }
     } catch (err) {
-      if (this.stopping) return;
-      const error = toRoostError(err);
-      // Aborted without a cancel, or the wait itself gave up: the timeout passed.
-      const timedOut = (controller.signal.aborted && !this.cancelling.has(execution.id)) || error.code === 'TIMEOUT';
-      if ((controller.signal.aborted || timedOut) && effect) await this.stopStarted(execution.tenantId, effect);
-      finished = await this.finish(execution, 'failed', {
-        error_code: timedOut ? 'TIMEOUT' : error.code,
-        error: timedOut ? `the action ran over ${this.config.executionTimeoutSeconds} s` : error.message,
-        cost_micro: Math.max(0, Math.round(costOfFailure(err))),
-        duration_ms: Math.round(performance.now() - started),
-        finished_at: this.clock.now().toISOString(),
-      });
+      finished = await fail(err, costOfFailure(err));
+      if (!finished && this.stopping) return;
     } finally {
       clearTimeout(timer);
       this.running.delete(execution.id);
@@ -192,13 +202,21 @@ export class Runner {
     void this.dispatch().catch((err: Error) => this.ctx.host.log('warn', `schedules: dispatch failed: ${err.message}`));
   }
 
+  /** Each action's outcome so far, for readers of a running execution (kept when it was cancelled too). */
+  private async saveResults(id: string, results: ActionResult[]): Promise<void> {
+    await this.ctx.db('schedule_executions').where({ id }).update({ action_results: JSON.stringify(results) });
+  }
+
   private async stillRunning(id: string): Promise<boolean> {
     return (await this.ctx.db('schedule_executions').where({ id, status: 'running', claimed_by: this.instanceId }).first('id')) !== undefined;
   }
 
-  /** Stores what the action started, unless the execution was cancelled meanwhile: false then. */
+  /**
+   * Stores what the running action started, unless the execution was cancelled meanwhile: false then.
+   * With several actions it holds the latest one's (what a cancel stops); each result keeps its own.
+   */
   private async recordStarted(id: string, what: Started): Promise<boolean> {
-    const patch = what.kind === 'session' ? { session_id: what.id } : { effect_kind: what.kind, effect_id: what.id };
+    const patch = what.kind === 'session' ? { session_id: what.id, effect_kind: null, effect_id: null } : { session_id: null, effect_kind: what.kind, effect_id: what.id };
     return (await this.ctx.db('schedule_executions').where({ id, status: 'running' }).update(patch)) > 0;
   }
 

@@ -1,6 +1,7 @@
 // The JSON Schemas of this extension's bodies. A create and an update take the same fields
-// (schedule-fields.json): a create requires name and action, an update any one of them. The same two
-// schemas are described to GET /api/openapi.json by schedule-create.json and schedule-update.json.
+// (schedule-fields.json): a create requires name (and action or actions, which the service checks), an
+// update any one of them. The same two schemas are described to GET /api/openapi.json by
+// schedule-create.json and schedule-update.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtensionContext } from '../../sdk/extension.js';
@@ -20,7 +21,7 @@ export function scheduleSchemas(ctx: ExtensionContext): Schemas {
   let schemas = built.get(dir);
   if (!schemas) {
     const fields = JSON.parse(readFileSync(schemaPath(ctx, 'schedule-fields.json'), 'utf8')) as Record<string, unknown>;
-    schemas = { create: { ...fields, required: ['name', 'action'] }, update: { ...fields, minProperties: 1 } };
+    schemas = { create: { ...fields, required: ['name'] }, update: { ...fields, minProperties: 1 } };
     built.set(dir, schemas);
   }
   return schemas;

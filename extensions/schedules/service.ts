@@ -1,10 +1,10 @@
 // What the REST routes and the MCP tool both do to schedules: build and check a schedule from input,
 // pause, resume, delete, trigger. Everything happens within the caller's tenant.
-import { conflict, forbidden, notFound } from '../../protocol/errors.js';
+import { conflict, forbidden, notFound, validationError } from '../../protocol/errors.js';
 import type { AuthContext } from '../../protocol/messages.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
-import { resolveReferences } from '../../sdk/references.js';
-import { checkAction, isDestructive, type Action } from './actions.js';
+import { resolveReferences, type ReferenceKind } from '../../sdk/references.js';
+import { anyDestructive, checkAction, isDestructive, type Action } from './actions.js';
 import { announceExecution, announceSchedule } from './announce.js';
 import { approvalUntil, ExecutionStore, executionRow, runKeyOf, supersede, toExecution, type Execution } from './executions.js';
 import { defaultApproval, recordDue } from './planner.js';
@@ -23,7 +23,16 @@ export interface ScheduleInput {
   approvalWindowSeconds?: number | null;
   missedPolicy?: MissedPolicy;
   enabled?: boolean;
+  /** One action: the same as `actions` with that one. */
   action?: Action;
+  actions?: Action[];
+}
+
+/** The actions the input gives (either form), each named in errors as the client wrote it. */
+function inputActions(input: ScheduleInput): Array<{ action: Action; field: string }> | undefined {
+  if (input.action && input.actions) throw validationError('body: give action or actions, not both (action is a list of one)');
+  if (input.actions) return input.actions.map((action, i) => ({ action, field: `body.actions.${i}` }));
+  return input.action ? [{ action: input.action, field: 'body.action' }] : undefined;
 }
 
 export const stores = (ctx: ExtensionContext) => ({ schedules: new ScheduleStore(ctx.db, ctx.sql), executions: new ExecutionStore(ctx.db, ctx.sql) });
@@ -40,8 +49,10 @@ const sameTiming = (a: Timing, b: Timing) => a.cron === b.cron && a.timezone ===
 function buildFields(scheduler: Scheduler, input: ScheduleInput, existing: Schedule | undefined, auth: AuthContext): ScheduleFields {
   const { config, clock } = scheduler;
   const now = clock.now();
-  const action = input.action ?? existing!.action;
-  checkAction(action);
+  const given = inputActions(input);
+  if (!given && !existing) throw validationError('body.actions is required (or body.action, a list of one)');
+  for (const { action, field } of given ?? []) checkAction(action, field);
+  const actions = given ? given.map((g) => g.action) : existing!.actions;
   const switchesToInterval = input.intervalSeconds !== undefined && input.intervalSeconds !== null;
   const switchesToCron = input.cron !== undefined && input.cron !== null;
   const timing: Timing = {
@@ -50,20 +61,21 @@ function buildFields(scheduler: Scheduler, input: ScheduleInput, existing: Sched
     intervalSeconds: switchesToInterval ? input.intervalSeconds! : switchesToCron ? null : (input.intervalSeconds === null ? null : (existing?.intervalSeconds ?? null)),
   };
   checkTiming(timing, config.minIntervalSeconds, now);
-  const approval = input.approval ?? (input.action || !existing ? defaultApproval(action) : existing.approval);
-  if (isDestructive(action) && approval === 'auto' && input.approval === 'auto' && auth.role !== 'owner') {
-    throw forbidden('running a destructive action (a work task, a DELETE route) without approval needs the owner role');
+  const approval = input.approval ?? (given || !existing ? defaultApproval(actions) : existing.approval);
+  if (anyDestructive(actions) && approval === 'auto' && input.approval === 'auto' && auth.role !== 'owner') {
+    const which = actions.length === 1 ? '' : ` (actions.${actions.findIndex(isDestructive)})`;
+    throw forbidden(`running a destructive action${which} (a work task, a DELETE route) without approval needs the owner role`);
   }
   const status = input.enabled === undefined ? (existing?.status ?? 'active') : input.enabled ? 'active' : 'paused';
   const keepNext = existing && existing.status === 'active' && status === 'active' && sameTiming(timing, existing) && existing.nextRunAt !== null;
   const nextRunAt = status !== 'active' ? null : keepNext ? existing.nextRunAt : (nextRun(timing, now, now)?.toISOString() ?? null);
-  const actionAgent = action.type === 'session' || action.type === 'work_task' ? action.agentId : undefined;
+  const actionAgent = actions.map((a) => (a.type === 'session' || a.type === 'work_task' ? a.agentId : undefined)).find(Boolean);
   return {
     agentId: input.agentId ?? actionAgent ?? existing?.agentId ?? null,
     name: input.name ?? existing!.name,
     description: input.description ?? existing?.description ?? '',
     ...timing,
-    action,
+    actions,
     approval,
     approvalWindowSeconds: input.approvalWindowSeconds !== undefined ? input.approvalWindowSeconds : (existing?.approvalWindowSeconds ?? null),
     missedPolicy: input.missedPolicy ?? existing?.missedPolicy ?? 'run_once',
@@ -75,14 +87,13 @@ function buildFields(scheduler: Scheduler, input: ScheduleInput, existing: Sched
 
 /** The agent, project, council and workflow the input names, resolved as its tenant (another tenant's is unknown). */
 async function checkReferences(ctx: ExtensionContext, auth: AuthContext, input: ScheduleInput): Promise<void> {
-  const action = input.action;
-  await resolveReferences(ctx.host, { tenantId: auth.tenantId, public: true }, [
-    ['agent', input.agentId, 'body.agentId'],
-    ['agent', action?.type === 'session' || action?.type === 'work_task' ? action.agentId : undefined, 'body.action.agentId'],
-    ['project', action?.type === 'session' || action?.type === 'work_task' ? action.projectId : undefined, 'body.action.projectId'],
-    ['council', action?.type === 'council' ? action.councilId : undefined, 'body.action.councilId'],
-    ['workflow', action?.type === 'workflow' ? action.workflowId : undefined, 'body.action.workflowId'],
+  const named = (inputActions(input) ?? []).flatMap(({ action, field }): Array<[ReferenceKind, string | undefined, string]> => [
+    ['agent', action.type === 'session' || action.type === 'work_task' ? action.agentId : undefined, `${field}.agentId`],
+    ['project', action.type === 'session' || action.type === 'work_task' ? action.projectId : undefined, `${field}.projectId`],
+    ['council', action.type === 'council' ? action.councilId : undefined, `${field}.councilId`],
+    ['workflow', action.type === 'workflow' ? action.workflowId : undefined, `${field}.workflowId`],
   ]);
+  await resolveReferences(ctx.host, { tenantId: auth.tenantId, public: true }, [['agent', input.agentId, 'body.agentId'], ...named]);
 }
 
 export async function createSchedule(ctx: ExtensionContext, scheduler: Scheduler, auth: AuthContext, input: ScheduleInput): Promise<Schedule> {
@@ -100,7 +111,7 @@ export async function createSchedule(ctx: ExtensionContext, scheduler: Scheduler
  */
 function resetsFailures(existing: Schedule, next: ScheduleFields): boolean {
   const resumed = existing.status === 'paused' && next.status === 'active';
-  return resumed || JSON.stringify(existing.action) !== JSON.stringify(next.action) || !sameTiming(existing, next);
+  return resumed || JSON.stringify(existing.actions) !== JSON.stringify(next.actions) || !sameTiming(existing, next);
 }
 
 export async function updateSchedule(ctx: ExtensionContext, scheduler: Scheduler, auth: AuthContext, id: string, input: ScheduleInput): Promise<Schedule> {
@@ -150,7 +161,7 @@ export async function triggerSchedule(ctx: ExtensionContext, scheduler: Schedule
       return { key: recorded.inserted[recorded.inserted.length - 1]!.run_key, superseded: recorded.superseded };
     }
     const until = approvalUntil(schedule, config.approvalWindowSeconds, now);
-    const row = executionRow({ tenantId: auth.tenantId, scheduleId: id, dueAt: now, trigger: 'manual', action: schedule.action, approvalUntil: until, runKey: `${runKeyOf(id, now)}#manual` }, now);
+    const row = executionRow({ tenantId: auth.tenantId, scheduleId: id, dueAt: now, trigger: 'manual', actions: schedule.actions, approvalUntil: until, runKey: `${runKeyOf(id, now)}#manual` }, now);
     const inserted = await trx('schedule_executions').insert(row).onConflict('run_key').ignore().returning('id');
     if (inserted.length === 0) throw conflict(`schedule ${id} was already triggered at ${now.toISOString()}`);
     return { key: row.run_key, superseded: until ? await supersede(trx, [row], now) : [] };

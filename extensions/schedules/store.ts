@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { paged, type PageRequest } from '../../sdk/db.js';
 import type { SqlReader, SqlValue } from '../../sdk/sql.js';
-import type { Action } from './actions.js';
+import { decodeActions, encodeActions, type Action } from './actions.js';
 
 export type Approval = 'auto' | 'owner_approve';
 export type MissedPolicy = 'skip' | 'run_once' | 'run_all';
@@ -18,7 +18,10 @@ export interface Schedule {
   cron: string | null;
   timezone: string;
   intervalSeconds: number | null;
+  /** The first of `actions`: what a single-action schedule runs, as before lists existed. */
   action: Action;
+  /** What each run does, in order (a create with `action` makes a list of one). */
+  actions: Action[];
   approval: Approval;
   /** How long a run waits for approval before it expires; null: the scheduler's default. */
   approvalWindowSeconds: number | null;
@@ -56,7 +59,7 @@ export interface ScheduleRow {
   updated_at: string;
 }
 
-export type ScheduleFields = Omit<Schedule, 'id' | 'tenantId' | 'consecutiveFailures' | 'lastRunAt' | 'createdBy' | 'createdAt' | 'updatedAt'>;
+export type ScheduleFields = Omit<Schedule, 'action' | 'id' | 'tenantId' | 'consecutiveFailures' | 'lastRunAt' | 'createdBy' | 'createdAt' | 'updatedAt'>;
 
 export class ScheduleStore {
   constructor(
@@ -114,7 +117,7 @@ function toRow(f: ScheduleFields): Omit<ScheduleRow, 'id' | 'tenant_id' | 'conse
     cron: f.cron,
     timezone: f.timezone,
     interval_seconds: f.intervalSeconds,
-    action: JSON.stringify(f.action),
+    action: encodeActions(f.actions),
     approval: f.approval,
     approval_window_seconds: f.approvalWindowSeconds,
     missed_policy: f.missedPolicy,
@@ -125,6 +128,7 @@ function toRow(f: ScheduleFields): Omit<ScheduleRow, 'id' | 'tenant_id' | 'conse
 }
 
 export function toSchedule(row: ScheduleRow): Schedule {
+  const actions = decodeActions(row.action);
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -134,7 +138,8 @@ export function toSchedule(row: ScheduleRow): Schedule {
     cron: row.cron,
     timezone: row.timezone,
     intervalSeconds: row.interval_seconds === null ? null : Number(row.interval_seconds),
-    action: JSON.parse(row.action) as Action,
+    action: actions[0]!,
+    actions,
     approval: row.approval,
     approvalWindowSeconds: row.approval_window_seconds === null || row.approval_window_seconds === undefined ? null : Number(row.approval_window_seconds),
     missedPolicy: row.missed_policy,

@@ -12,6 +12,7 @@ import { ExternalToolSet } from './external-tools.js';
 import { agentSpec, projectSpec, sessionSandbox, type AgentSpec, type ProjectSpec } from './lookups.js';
 import { skillTools } from './skill-tools.js';
 import { withMemories } from './memories.js';
+import { withOutcomes } from './outcomes.js';
 import type { RunnerProcess } from './runner-process.js';
 import type { RunnerEvent } from './runner/protocol.js';
 import type { SessionRuntime } from './runtime.js';
@@ -119,7 +120,7 @@ export class RunnerSlot {
     return runner;
   }
 
-  /** A runner for the session as it is now: the agent's prompt with its memories, the summary so far, its tools. */
+  /** A runner for the session as it is now: the agent's prompt with its memories (and outcomes, opted in), the summary so far, its tools. */
   private async launch(agent: AgentSpec, known?: ProviderConfig, knownProject?: ProjectSpec | null): Promise<Launched> {
     const { rt } = this;
     const { host, db } = rt.deps.ctx;
@@ -133,7 +134,7 @@ export class RunnerSlot {
       // Handed to the runner, so a session start needs no MCP handshake (it connects at its first tool call).
       host.mcpTools(),
       buildSummary(db, row.id, new Set(pendingOf(row).map((p) => p.seq))),
-      withMemories(host, as, agent.id, agent.systemPrompt, rt.firstPrompt),
+      withOutcomes(host, as, agent.id, withMemories(host, as, agent.id, agent.systemPrompt, rt.firstPrompt)),
       ExternalToolSet.load(host, as, agent.id),
     ]);
     const workingDir = project?.workingDir ?? row.working_dir;

@@ -4,28 +4,25 @@ import { join } from 'node:path';
 import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, WsHandler } from '../../sdk/extension.js';
-import type { ChatBridge } from './chat.js';
-import type { SessionManager } from './manager.js';
+import type { Sessions } from './state.js';
 
 const schema = (ctx: ExtensionContext, name: string) => join(ctx.init.plugin.dir, 'schemas', name);
 
-export function wsHandlers(manager: () => SessionManager, chat: () => ChatBridge): Record<string, WsHandler> {
-  return {
-    async send_message(message, client, ctx) {
-      const m = validate<{ sessionId: string; content: string }>(schema(ctx, 'ws-send-message.json'), message, 'send_message');
-      await manager().send(client.auth.tenantId, m.sessionId, m.content);
-    },
+export const wsHandlers: Record<string, WsHandler<Sessions>> = {
+  async send_message(message, client, ctx, { manager }) {
+    const m = validate<{ sessionId: string; content: string }>(schema(ctx, 'ws-send-message.json'), message, 'send_message');
+    await manager.send(client.auth.tenantId, m.sessionId, m.content);
+  },
 
-    async approval_response(message, client, ctx) {
-      const m = validate<{ requestId: string; behavior: 'allow' | 'deny' }>(schema(ctx, 'ws-approval-response.json'), message, 'approval_response');
-      if (!(await manager().respondApproval(client.auth.tenantId, m.requestId, m.behavior, client.auth.actor))) {
-        throw notFound(`approval request ${m.requestId} (it may have been answered or timed out)`);
-      }
-    },
+  async approval_response(message, client, ctx, { manager }) {
+    const m = validate<{ requestId: string; behavior: 'allow' | 'deny' }>(schema(ctx, 'ws-approval-response.json'), message, 'approval_response');
+    if (!(await manager.respondApproval(client.auth.tenantId, m.requestId, m.behavior, client.auth.actor))) {
+      throw notFound(`approval request ${m.requestId} (it may have been answered or timed out)`);
+    }
+  },
 
-    async chat_send(message, client, ctx) {
-      const m = validate<{ agentId: string; content: string }>(schema(ctx, 'ws-chat-send.json'), message, 'chat_send');
-      await chat().send({ id: client.id, tenantId: client.auth.tenantId }, m.agentId, m.content);
-    },
-  };
-}
+  async chat_send(message, client, ctx, { chat }) {
+    const m = validate<{ agentId: string; content: string }>(schema(ctx, 'ws-chat-send.json'), message, 'chat_send');
+    await chat.send({ id: client.id, tenantId: client.auth.tenantId }, m.agentId, m.content);
+  },
+};

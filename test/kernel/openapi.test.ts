@@ -183,6 +183,8 @@ describe('GET /api/openapi.json', () => {
     await call('GET', '/api/exam/categories', { expect: 200 });
     const agent = await server.api('POST', '/api/agents', { body: { name: 'openapi-examinee', provider: 'echo' } });
     assert.equal(agent.status, 201, agent.text);
+    await call('PUT', `/api/agents/${agent.body.id}/feedback-settings`, { body: { promptContext: false }, expect: 200, as: '/api/agents/:id/feedback-settings' });
+    await call('GET', `/api/agents/${agent.body.id}/feedback-settings`, { expect: 200, as: '/api/agents/:id/feedback-settings' });
     const run = await call('POST', '/api/exam/run', { body: { agentId: agent.body.id, categories: ['instructions', 'protected_files'] }, expect: 202 });
     await waitFor('the exam to finish', async () => ((await server.api('GET', `/api/exam/runs/${run.body.id}`)).body.status !== 'running' ? true : undefined), 120_000);
     const detail = await call('GET', `/api/exam/runs/${run.body.id}`, { expect: 200, as: '/api/exam/runs/:id' });
