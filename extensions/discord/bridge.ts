@@ -1,5 +1,6 @@
-// What the Discord bridge holds while it runs: its tables, the sealed configurations, the REST client,
-// the rate limits, the outbox every message goes through, the speech service and its voice cache.
+// What the Discord bridge holds while it runs (setup's state, handed to every handler): its tables, the
+// sealed configurations, the REST client, the rate limits, the outbox every message goes through, the
+// speech service and its voice cache, and the bots' Gateway connections.
 import { Routes } from 'discord-api-types/v10';
 import { RoostError } from '../../protocol/errors.js';
 import { SealedConfigs, type BridgeConfig } from '../../sdk/bridge/configs.js';
@@ -11,6 +12,8 @@ import { WakeFlags } from '../../sdk/bridge/wake.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
 import { reachPolicy, type ReachPolicy } from '../../sdk/reach.js';
 import { integerSetting, numberSetting, stringSetting } from '../../sdk/settings.js';
+import { ChannelDirectory } from './channels.js';
+import { Gateways } from './gateway.js';
 import { DEFAULT_API, DiscordRest, type DiscordMessage, type FileUpload } from './rest.js';
 import { Speech } from './speech.js';
 import { VoiceCache } from './voice-cache.js';
@@ -37,7 +40,8 @@ export interface QueuedFile {
   base64: string;
 }
 
-type Prompt = Omit<PromptMessage, 'externalId' | 'tenantId' | 'closedAt'>;
+/** The buttons a message carries, remembered once it is sent (components.ts answers their presses). */
+export type QueuedPrompt = Omit<PromptMessage, 'externalId' | 'tenantId' | 'closedAt'>;
 
 /**
  * What an outbox row asks: a message in a channel or thread (as the bot), an interaction follow-up (its
@@ -45,8 +49,8 @@ type Prompt = Omit<PromptMessage, 'externalId' | 'tenantId' | 'closedAt'>;
  * instead), or an edit of a message.
  */
 export type DiscordOp =
-  | { kind: 'message'; channelId: string; body: Record<string, unknown>; files?: QueuedFile[]; prompt?: Prompt; sealedToken?: string }
-  | { kind: 'followUp'; channelId: string; interactionToken: string; body: Record<string, unknown>; files?: QueuedFile[]; prompt?: Prompt }
+  | { kind: 'message'; channelId: string; body: Record<string, unknown>; files?: QueuedFile[]; prompt?: QueuedPrompt; sealedToken?: string }
+  | { kind: 'followUp'; channelId: string; interactionToken: string; body: Record<string, unknown>; files?: QueuedFile[]; prompt?: QueuedPrompt }
   | { kind: 'edit'; externalId: string; body: Record<string, unknown>; closePrompt?: boolean; sealedToken?: string };
 
 /** Messages to one channel leave at least this far apart (Discord allows about five per five seconds). */
@@ -64,6 +68,10 @@ export class DiscordBridge {
   readonly speech: Speech;
   readonly outbox: BridgeOutbox<DiscordOp>;
   readonly rest: DiscordRest;
+  /** Why the server should start the extension with it (the outbox's messages, the bots' Gateway connections). */
+  readonly wake: WakeFlags;
+  readonly channels: ChannelDirectory;
+  readonly gateways: Gateways;
 
   private constructor(
     readonly ctx: ExtensionContext,
@@ -77,13 +85,24 @@ export class DiscordBridge {
     this.rest = new DiscordRest((stringSetting(ctx, 'API_URL') ?? DEFAULT_API).replace(/\/+$/, ''));
     this.inbound = new InboundLimit(integerSetting(ctx, 'INBOUND_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
     const retryBaseMs = integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000);
-    this.outbox = new BridgeOutbox(ctx, ctx.db, new WakeFlags(ctx.host), (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
+    this.wake = new WakeFlags(ctx.host);
+    this.outbox = new BridgeOutbox(ctx, ctx.db, this.wake, (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
+    this.channels = new ChannelDirectory(this.rest);
+    this.gateways = new Gateways(this, stringSetting(ctx, 'GATEWAY_URL'));
   }
 
-  /** The instance's settings: ROOST_EXT_DISCORD_* (sdk/settings.ts). */
-  static async create(ctx: ExtensionContext): Promise<DiscordBridge> {
+  /** The instance's settings: ROOST_EXT_DISCORD_* (sdk/settings.ts). Starts the outbox and the Gateway connections. */
+  static async start(ctx: ExtensionContext): Promise<DiscordBridge> {
     const cap = numberSetting(ctx, 'VOICE_CACHE_MAX_BYTES', VOICE_CACHE_MAX_BYTES, 1, 2 ** 40);
-    return new DiscordBridge(ctx, cap, reachPolicy(ctx));
+    const bridge = new DiscordBridge(ctx, cap, reachPolicy(ctx));
+    bridge.outbox.start();
+    await bridge.gateways.start();
+    return bridge;
+  }
+
+  async stop(): Promise<void> {
+    await this.gateways.stop();
+    this.outbox.stop();
   }
 
   async queue(tenantId: string, op: DiscordOp, options: { waitMs: number; key?: string; keyWindowMs?: number } = { waitMs: 0 }): Promise<OutboxStatus> {

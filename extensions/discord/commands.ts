@@ -7,7 +7,7 @@ import { ChannelType, Routes } from 'discord-api-types/v10';
 import { InteractionResponseType } from 'discord-interactions';
 import { converse } from '../../sdk/bridge/converse.js';
 import { describeEscalation, type Escalation } from '../../sdk/bridge/escalations.js';
-import type { DiscordBridge, DiscordConfig, DiscordOp, QueuedFile } from './bridge.js';
+import type { DiscordBridge, DiscordConfig, DiscordOp, QueuedFile, QueuedPrompt } from './bridge.js';
 import { channelOf, who, type Interaction } from './interaction.js';
 import { agentsClient } from '../agents/contract.js';
 import { sessionsClient } from '../sessions/contract.js';
@@ -125,13 +125,17 @@ async function openThread(bridge: DiscordBridge, config: DiscordConfig, i: Inter
   }
 }
 
-async function showEscalation(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, where: Where, entry: Escalation): Promise<void> {
+function showEscalation(bridge: DiscordBridge, config: DiscordConfig, i: Interaction, where: Where, entry: Escalation): Promise<void> {
+  return postEscalation(bridge, config, where.conversationId, entry, (body, prompt) => (where.asBot
+    ? { kind: 'message', channelId: where.threadId!, body, prompt }
+    : { kind: 'followUp', channelId: where.conversationId, interactionToken: i.token, body, prompt }));
+}
+
+/** An approval the conversation's session waits for, as a message with Allow / Deny buttons (once per entry). */
+export async function postEscalation(bridge: DiscordBridge, config: DiscordConfig, conversationId: string, entry: Escalation, opFor: (body: Record<string, unknown>, prompt: QueuedPrompt) => DiscordOp): Promise<void> {
   if (await bridge.store.promptFor(config.tenantId, 'escalation', entry.id)) return;
   const button = (label: string, behavior: string, style: number) => ({ type: 2, style, label, custom_id: `esc:${behavior}:${entry.id}` });
   const body = { content: describeEscalation(entry).slice(0, 2000), components: [{ type: 1, components: [button('Allow', 'allow', 3), button('Deny', 'deny', 4)] }] };
-  const prompt = { kind: 'escalation' as const, subjectId: entry.id, conversationId: where.conversationId, options: ['allow', 'deny'] };
-  const op: DiscordOp = where.asBot
-    ? { kind: 'message', channelId: where.threadId!, body, prompt }
-    : { kind: 'followUp', channelId: where.conversationId, interactionToken: i.token, body, prompt };
-  await bridge.queue(config.tenantId, op, { waitMs: 0, key: `escalation:${config.tenantId}:${entry.id}` });
+  const prompt: QueuedPrompt = { kind: 'escalation', subjectId: entry.id, conversationId, options: ['allow', 'deny'] };
+  await bridge.queue(config.tenantId, opFor(body, prompt), { waitMs: 0, key: `escalation:${config.tenantId}:${entry.id}` });
 }

@@ -13,25 +13,23 @@ import { channelOf, type Interaction } from './interaction.js';
 
 const WINDOW_SECONDS = 300;
 
-export function interactionRoutes(bridge: () => DiscordBridge): Record<string, RouteHandler> {
-  return {
-    async 'POST /discord/interactions'(req) {
-      const body = typeof req.body === 'string' ? req.body : '';
-      if (body === '') throw validationError('the request has no body');
-      const interaction = parse(body);
-      const config = await verified(bridge(), req, body, interaction);
-      if (interaction.type === InteractionType.PING) return ok({ type: InteractionResponseType.PONG });
-      if (!(await bridge().store.firstSight(`interaction:${interaction.id}`))) throw new RoostError('CONFLICT', `interaction ${interaction.id} was already handled (a replay?)`);
-      const user = interaction.member?.user?.id ?? interaction.user?.id ?? 'unknown';
-      if (!bridge().inbound.take(`user:${config.tenantId}:${user}`) || !bridge().inbound.take(`channel:${config.tenantId}:${channelOf(interaction) ?? 'none'}`)) {
-        return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'Too many requests: wait a minute before sending more.', flags: 64 } });
-      }
-      if (interaction.type === InteractionType.APPLICATION_COMMAND) return ok(await command(bridge(), config, interaction));
-      if (interaction.type === InteractionType.MESSAGE_COMPONENT) return ok(await component(bridge(), config, interaction));
-      return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'This kind of interaction is not handled here.', flags: 64 } });
-    },
-  };
-}
+export const interactionRoutes: Record<string, RouteHandler<DiscordBridge>> = {
+  async 'POST /discord/interactions'(req, _ctx, bridge) {
+    const body = typeof req.body === 'string' ? req.body : '';
+    if (body === '') throw validationError('the request has no body');
+    const interaction = parse(body);
+    const config = await verified(bridge, req, body, interaction);
+    if (interaction.type === InteractionType.PING) return ok({ type: InteractionResponseType.PONG });
+    if (!(await bridge.store.firstSight(`interaction:${interaction.id}`))) throw new RoostError('CONFLICT', `interaction ${interaction.id} was already handled (a replay?)`);
+    const user = interaction.member?.user?.id ?? interaction.user?.id ?? 'unknown';
+    if (!bridge.inbound.take(`user:${config.tenantId}:${user}`) || !bridge.inbound.take(`channel:${config.tenantId}:${channelOf(interaction) ?? 'none'}`)) {
+      return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'Too many requests: wait a minute before sending more.', flags: 64 } });
+    }
+    if (interaction.type === InteractionType.APPLICATION_COMMAND) return ok(await command(bridge, config, interaction));
+    if (interaction.type === InteractionType.MESSAGE_COMPONENT) return ok(await component(bridge, config, interaction));
+    return ok({ type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content: 'This kind of interaction is not handled here.', flags: 64 } });
+  },
+};
 
 function parse(body: string): Interaction {
   let value: unknown;

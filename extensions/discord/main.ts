@@ -1,5 +1,6 @@
-// The Discord bridge (docs/bridges.md): HTTP interactions, its configuration, the voice cache's figures,
-// the chat tools, and the internal routes of the bridge contract.
+// The Discord bridge (docs/bridges.md): HTTP interactions, ordinary messages through the Gateway, its
+// configuration, the voice cache's figures, the chat tools, and the internal routes of the bridge
+// contract. Its running state is the DiscordBridge setup returns.
 import { runExtension } from '../../sdk/extension.js';
 import { DiscordBridge } from './bridge.js';
 import { configRoutes } from './config.js';
@@ -8,18 +9,10 @@ import { interactionRoutes } from './interactions.js';
 import { migrations } from './migrations.js';
 import { tools } from './tools.js';
 
-let bridge: DiscordBridge | undefined;
-const current = () => bridge!;
-
-runExtension({
+runExtension<DiscordBridge>({
   migrations,
-  async setup(ctx) {
-    bridge = await DiscordBridge.create(ctx);
-    bridge.outbox.start();
-  },
-  shutdown() {
-    bridge?.outbox.stop();
-  },
-  routes: { ...configRoutes(current), ...interactionRoutes(current), ...contractRoutes(current) },
-  tools: tools(current),
+  setup: (ctx) => DiscordBridge.start(ctx),
+  shutdown: (_ctx, bridge) => bridge.stop(),
+  routes: { ...configRoutes, ...interactionRoutes, ...contractRoutes },
+  tools,
 });

@@ -35,6 +35,19 @@ export class DiscordRest {
     }
   }
 
+  async get<T>(route: `/${string}`, botToken: string): Promise<T> {
+    try {
+      return (await this.client(botToken).get(route)) as T;
+    } catch (err) {
+      throw explain(err, 'GET', route);
+    }
+  }
+
+  /** The bot's client (the Gateway connection asks GET /gateway/bot through it). */
+  forBot(botToken: string): REST {
+    return this.client(botToken);
+  }
+
   private client(botToken: string | undefined): REST {
     const key = botToken ?? '';
     let rest = this.clients.get(key);

@@ -26,26 +26,24 @@ function outcome(channelId: string, status: OutboxStatus, extra: Record<string, 
 const repeatKey = (caller: { tenantId: string; sessionId?: string | null; agentId?: string | null }, parts: string[]) =>
   `tool:${caller.tenantId}:${createHash('sha256').update(JSON.stringify([caller.sessionId ?? caller.agentId ?? '', ...parts])).digest('hex')}`;
 
-export function tools(bridge: () => DiscordBridge): Record<string, ToolHandler> {
-  return {
-    async svc_send_chat_message(args, caller) {
-      const channelId = String(args.channel_id);
-      bridge().botToken(await bridge().configs.get(caller.tenantId));
-      const content = String(args.content);
-      const status = await bridge().queue(caller.tenantId, { kind: 'message', channelId, body: { content, allowed_mentions: { parse: [] } } }, { waitMs: SEND_WAIT_MS, key: repeatKey(caller, ['message', channelId, content]), keyWindowMs: REPEAT_WINDOW_MS });
-      return outcome(channelId, status);
-    },
+export const tools: Record<string, ToolHandler<DiscordBridge>> = {
+  async svc_send_chat_message(args, caller, _ctx, bridge) {
+    const channelId = String(args.channel_id);
+    bridge.botToken(await bridge.configs.get(caller.tenantId));
+    const content = String(args.content);
+    const status = await bridge.queue(caller.tenantId, { kind: 'message', channelId, body: { content, allowed_mentions: { parse: [] } } }, { waitMs: SEND_WAIT_MS, key: repeatKey(caller, ['message', channelId, content]), keyWindowMs: REPEAT_WINDOW_MS });
+    return outcome(channelId, status);
+  },
 
-    async svc_send_chat_image(args, caller) {
-      const channelId = String(args.channel_id);
-      bridge().botToken(await bridge().configs.get(caller.tenantId));
-      const image = await loadImage(String(args.image), (url) => reachOfUrl(bridge().reach, caller.tenantId, url));
-      const caption = typeof args.caption === 'string' ? args.caption : '';
-      const base64 = image.data.toString('base64');
-      const files = [{ name: image.name, contentType: image.contentType, base64 }];
-      const key = repeatKey(caller, ['image', channelId, caption, createHash('sha256').update(image.data).digest('hex')]);
-      const status = await bridge().queue(caller.tenantId, { kind: 'message', channelId, body: { content: caption, allowed_mentions: { parse: [] } }, files }, { waitMs: SEND_WAIT_MS, key, keyWindowMs: REPEAT_WINDOW_MS });
-      return outcome(channelId, status, { bytes: image.data.length, contentType: image.contentType });
-    },
-  };
-}
+  async svc_send_chat_image(args, caller, _ctx, bridge) {
+    const channelId = String(args.channel_id);
+    bridge.botToken(await bridge.configs.get(caller.tenantId));
+    const image = await loadImage(String(args.image), (url) => reachOfUrl(bridge.reach, caller.tenantId, url));
+    const caption = typeof args.caption === 'string' ? args.caption : '';
+    const base64 = image.data.toString('base64');
+    const files = [{ name: image.name, contentType: image.contentType, base64 }];
+    const key = repeatKey(caller, ['image', channelId, caption, createHash('sha256').update(image.data).digest('hex')]);
+    const status = await bridge.queue(caller.tenantId, { kind: 'message', channelId, body: { content: caption, allowed_mentions: { parse: [] } }, files }, { waitMs: SEND_WAIT_MS, key, keyWindowMs: REPEAT_WINDOW_MS });
+    return outcome(channelId, status, { bytes: image.data.length, contentType: image.contentType });
+  },
+};

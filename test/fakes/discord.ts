@@ -1,7 +1,8 @@
 // A fake Discord REST API (v10) on loopback for the real @discordjs/rest client (its `api` pointed here):
 // channel messages (JSON or multipart with files), message edits, interaction follow-ups and edits of the
-// original response (webhooks), threads started from a message, bot-token checks, 429s with retry_after
-// and outages (503) on demand; plus
+// original response (webhooks), threads started from a message (by the bot), channel lookups, GET
+// /gateway/bot (answering a loopback URL where nothing listens: a test names its fake Gateway with
+// ROOST_EXT_DISCORD_GATEWAY_URL), bot-token checks, 429s with retry_after and outages (503) on demand; plus
 // a fake OpenAI-compatible text-to-speech API, and the Ed25519 signing a test uses to play Discord.
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -24,14 +25,17 @@ export interface FakeDiscord {
   /** ROOST_EXT_DISCORD_API_URL (the API root without its version, as @discordjs/rest takes it). */
   apiUrl: string;
   calls: DiscordCall[];
-  /** Threads started from a message: thread id → its parent channel and starter message. */
-  threads: Map<string, { parentId: string; messageId: string; name: string }>;
+  /** Threads: thread id → its parent channel, starter message and who started it (the bot, unless a test says). */
+  threads: Map<string, { parentId: string; messageId: string; name: string; ownerId?: string }>;
   /** The next `count` requests answer 429 with this retry_after (seconds). */
   rateLimitNext(count: number, retryAfter: number): void;
   /** While true, every request answers 503 (an outage). */
   down: boolean;
   close(): Promise<void>;
 }
+
+/** The bot's user id (READY's user, a thread's owner_id). */
+export const BOT_USER_ID = '110000000000000009';
 
 export async function startFakeDiscord(botToken: string): Promise<FakeDiscord> {
   const calls: DiscordCall[] = [];
@@ -60,6 +64,15 @@ export async function startFakeDiscord(botToken: string): Promise<FakeDiscord> {
       call.id = String(++nextId);
       threads.set(call.id, { parentId: starter[1]!, messageId: starter[2]!, name: String(call.json.name ?? '') });
       return sendJson(res, 201, { id: call.id, type: 11, parent_id: starter[1], name: call.json.name });
+    }
+    if (req.method === 'GET' && path === '/gateway/bot') {
+      return sendJson(res, 200, { url: 'ws://127.0.0.1:9', shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } });
+    }
+    const lookup = /^\/channels\/(\d+)$/.exec(path);
+    if (req.method === 'GET' && lookup) {
+      const thread = threads.get(lookup[1]!);
+      if (thread) return sendJson(res, 200, { id: lookup[1], type: 11, guild_id: '77000000000000001', parent_id: thread.parentId, owner_id: thread.ownerId ?? BOT_USER_ID, name: thread.name });
+      return sendJson(res, 200, { id: lookup[1], type: 0, guild_id: '77000000000000001', parent_id: null, name: 'general' });
     }
     const channel = /^\/channels\/(\d+)\/messages(?:\/(\d+))?$/.exec(path);
     if (req.method === 'PATCH' && channel?.[2]) return sendJson(res, 200, { id: channel[2], channel_id: channel[1], content: call.json.content });
