@@ -29,16 +29,6 @@ async function opFor(bridge: DiscordBridge, req: RouteRequest, body: DeliverBody
   };
 }
 
-const LIST = 'GET /api/internal/bridges/discord/conversations';
-const SEND = 'POST /api/internal/bridges/discord/conversations/:conversationId/send';
-
-/** The contract's conversation routes (sdk/bridge/contract.ts) over this bridge's store and outbox. */
-const conversations = (bridge: DiscordBridge) =>
-  conversationRoutes('discord', () => bridge.store, () => bridge.ctx.host, async (req, conversation, text, key) => {
-    bridge.botToken(await bridge.configs.get(req.auth.tenantId));
-    return bridge.queue(req.auth.tenantId, { kind: 'message', channelId: conversation.channelId, body: { content: text.slice(0, 2000), allowed_mentions: { parse: [] } } }, { waitMs: SEND_WAIT_MS, ...(key ? { key } : {}) });
-  });
-
 export const contractRoutes: Record<string, RouteHandler<DiscordBridge>> = {
   async 'POST /api/internal/bridges/discord/deliver'(req, _ctx, bridge) {
     const body = validate<DeliverBody>(DELIVER, req.body);
@@ -46,6 +36,9 @@ export const contractRoutes: Record<string, RouteHandler<DiscordBridge>> = {
     return deliverReply(await bridge.queue(req.auth.tenantId, op, { waitMs: DELIVER_WAIT_MS, ...(body.key ? { key: `deliver:${req.auth.tenantId}:${body.key}` } : {}) }));
   },
 
-  [LIST]: (req, ctx, bridge) => conversations(bridge)[LIST]!(req, ctx, undefined),
-  [SEND]: (req, ctx, bridge) => conversations(bridge)[SEND]!(req, ctx, undefined),
+  /** The contract's conversation routes (sdk/bridge/contract.ts) over this bridge's store and outbox. */
+  ...conversationRoutes<DiscordBridge>('discord', (bridge) => bridge.store, (ctx) => ctx.host, async (req, conversation, text, key, bridge) => {
+    bridge.botToken(await bridge.configs.get(req.auth.tenantId));
+    return bridge.queue(req.auth.tenantId, { kind: 'message', channelId: conversation.channelId, body: { content: text.slice(0, 2000), allowed_mentions: { parse: [] } } }, { waitMs: SEND_WAIT_MS, ...(key ? { key } : {}) });
+  }),
 };
