@@ -20,8 +20,10 @@ export function createLog(format: LogFormat, write: (text: string) => void = (te
 
 export function formatRecord(format: LogFormat, time: string, level: string, message: string, fields: LogFields): string {
   if (format === 'json') {
-    const present = Object.entries(fields).filter(([, value]) => value !== undefined);
-    return `${JSON.stringify({ time, level, msg: message, ...Object.fromEntries(present) })}\n`;
+    // Built field by field: this runs for every access line, and copies through entries cost more than the record.
+    const record: Record<string, unknown> = { time, level, msg: message };
+    for (const key in fields) if (fields[key] !== undefined) record[key] = fields[key];
+    return `${JSON.stringify(record)}\n`;
   }
   // A line for a person: the message says the rest (an extension's lines start with its name).
   return `${time} ${level} ${message}${fields.requestId ? ` requestId=${fields.requestId}` : ''}\n`;
