@@ -15,6 +15,7 @@ import type { McpTokens } from './mcp/tokens.js';
 import type { KernelMetrics } from './metrics.js';
 import type { Settings } from './settings.js';
 import type { TenantReadOnly } from './tenants/read-only.js';
+import type { Tracing } from './tracing/tracing.js';
 import type { WsHub } from './ws/hub.js';
 
 export interface Kernel {
@@ -38,6 +39,8 @@ export interface Kernel {
   ws: WsHub;
   metrics: KernelMetrics;
   log: Log;
+  /** OpenTelemetry tracing, when an OTLP endpoint is set (tracing/tracing.ts); undefined otherwise. */
+  tracing?: Tracing;
   /** A graceful restart (close, then start again in the same process); refused when nothing would start it again. */
   requestRestart(reason: string): void;
 }

@@ -33,13 +33,3 @@ function withRequest(fields: LogFields): LogFields {
   const requestId = servingRequest.getStore();
   return requestId && fields.requestId === undefined ? { ...fields, requestId } : fields;
 }
-
-/**
- * The level of a line an extension wrote to stderr, which is no log call: Node's and libraries'
- * warnings are warnings, an uncaught error and its stack are errors, anything else is information.
- */
-export function stderrLevel(line: string): 'info' | 'warn' | 'error' {
-  if (/^\(node:\d+\) |\b[A-Z]\w*Warning\b/.test(line) || /^\s*(warn|warning)\b/i.test(line)) return 'warn';
-  if (/^\s*(Uncaught )?\w*(Error|Exception)\b|^\s+at \S/.test(line)) return 'error';
-  return 'info';
-}

@@ -43,6 +43,7 @@ import { isPostgres, openKernelDatabase, pgRelays } from './storage/provision.js
 import { carryRenamedExtensions } from './storage/renames.js';
 import { WsHub } from './ws/hub.js';
 import { MemoryTickets, SharedTickets } from './ws/tickets.js';
+import { startTracing } from './tracing/tracing.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -89,6 +90,8 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
   try {
     const { db, schemaVersion, sealingKey } = await openStorage(config, log, closers);
     const kernel = wireKernel(config, log, db, schemaVersion, embed, closers);
+    kernel.tracing = await startTracing(process.env, kernel.version, log);
+    if (kernel.tracing) closers.push(() => kernel.tracing!.shutdown());
     const link = await linkInstances(kernel, closers);
     const relays = pgRelays(config);
     if (relays) closers.push(() => relays.close());

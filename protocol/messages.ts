@@ -59,6 +59,37 @@ export interface AuthContext {
   actor: string;
 }
 
+/**
+ * W3C trace context (https://www.w3.org/TR/trace-context/) of the span a message continues: sent on
+ * `request`, `tool` and `call` only while the sender traces (docs/protocol.md, "Trace context"); a peer
+ * that does not trace ignores it.
+ */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/** Plugin → host, no answer: spans the plugin ended, exported by the host (sent only to a host that sent a trace context). */
+export interface SpansMessage {
+  type: 'spans';
+  spans: WireSpan[];
+}
+
+/** One ended span as a `spans` message carries it: ids in lower-case hex, times [seconds, nanoseconds] since the epoch. */
+export interface WireSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  /** OpenTelemetry's SpanKind: 0 internal, 1 server, 2 client, 3 producer, 4 consumer. */
+  kind?: number;
+  start: [number, number];
+  end: [number, number];
+  attributes?: Record<string, string | number | boolean>;
+  /** 0 unset, 1 ok, 2 error. */
+  status?: { code: number; message?: string };
+}
+
 export interface RequestMessage {
   type: 'request';
   id: string;
@@ -72,6 +103,7 @@ export interface RequestMessage {
   auth: AuthContext;
   /** The HTTP request's headers, lower-cased, for raw routes only (signature checks); never credentials. */
   headers?: Record<string, string>;
+  trace?: TraceContext;
 }
 
 /**
@@ -117,6 +149,7 @@ export interface ToolMessage {
   name: string;
   arguments: Record<string, unknown>;
   caller: ToolCaller;
+  trace?: TraceContext;
 }
 
 export interface ToolReply {
@@ -223,6 +256,7 @@ export const CAPABILITY_OF: Record<string, string | undefined> = {
   mint_key: 'keys',
   revoke_key: 'keys',
   route_chunk: undefined,
+  spans: undefined,
 };
 
 /** Every capability a manifest may ask for. */

@@ -24,11 +24,12 @@ const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/session
  * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),
  * the PostgreSQL driver (loaded only with ROOST_DATABASE_URL), ajv (protocol/validate.ts requires it
  * on first use), tinypool (it finds its worker file beside its own modules), and the drivers of knex
- * dialects Roost never uses, which are not installed.
+ * dialects Roost never uses, which are not installed; and OpenTelemetry, imported only when tracing is
+ * on (kernel/tracing/, sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle.
  */
 const EXTERNAL = [
   'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats', 'tinypool',
-  'better-sqlite3', 'mysql', 'mysql2', 'mariadb', 'oracledb', 'tedious',
+  'better-sqlite3', 'mysql', 'mysql2', 'mariadb', 'oracledb', 'tedious', '@opentelemetry/*',
 ];
 
 async function entries() {

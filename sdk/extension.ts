@@ -11,8 +11,10 @@ import { decodeAttachment } from '../protocol/framing.js';
 import { Peer, WithAttachment } from '../protocol/peer.js';
 import type { SelftestCheck, SelftestRequest } from '../protocol/selftest.js';
 import { migrate, openDatabase, type Migration } from '../lib/storage.js';
+import { stderrLevel } from '../lib/stderr-level.js';
 import { HostClient } from './host-client.js';
 import { openReader, type SqlReader } from './sql.js';
+import type { FrameTracing } from './tracing.js';
 
 export interface ExtensionContext {
   init: InitMessage;
@@ -115,10 +117,19 @@ export function runExtension<S = void>(definition: ExtensionDefinition<S>): void
     return context;
   }
 
+  // Tracing starts (sdk/tracing.ts is imported) with the first frame that carries a trace context.
+  let tracing: Promise<FrameTracing> | undefined;
+  const traced = async (raw: Record<string, unknown>, handler: (raw: Record<string, unknown>) => Promise<unknown>) => {
+    if (raw.trace === undefined) return handler(raw);
+    tracing ??= import('./tracing.js').then(({ startFrameTracing }) => (host.tracing = startFrameTracing((spans) => host.sendSpans(spans))));
+    const { name, attributes } = spanOf(raw);
+    return (await tracing).serve(raw.trace, name, attributes, () => handler(raw));
+  };
+
   // Runs a handler as the serving of its message: audits made while it runs name that message's context.
   const serving = (handler: (raw: Record<string, unknown>) => Promise<unknown>) => (raw: Record<string, unknown>) => {
     const context = raw.type === 'ws' || raw.type === 'event' ? raw.context : raw.id;
-    return typeof context === 'string' ? host.serving.run(context, handler, raw) : handler(raw);
+    return typeof context === 'string' ? host.serving.run(context, traced, raw, handler) : traced(raw, handler);
   };
 
   const withContext = async (): Promise<ExtensionContext> => {
@@ -207,7 +218,7 @@ export function runExtension<S = void>(definition: ExtensionDefinition<S>): void
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     if (host.serving.getStore() === undefined) return writeStderr(chunk, ...rest);
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    for (const line of text.split('\n')) if (line.trim() !== '') host.log('info', line);
+    for (const line of text.split('\n')) if (line.trim() !== '') host.log(stderrLevel(line), line);
     const done = rest.find((arg): arg is () => void => typeof arg === 'function');
     if (done) queueMicrotask(done);
     return true;
@@ -236,6 +247,14 @@ export function runExtension<S = void>(definition: ExtensionDefinition<S>): void
     }
   });
   peer.attach(process.stdin);
+}
+
+/** The name and attributes of the span serving a traced message: its route or tool, and its tenant (never its body). */
+function spanOf(raw: Record<string, unknown>): { name: string; attributes: Record<string, string> } {
+  const tenant = raw.type === 'tool' ? (raw as unknown as ToolMessage).caller?.tenantId : (raw as unknown as RequestMessage).auth?.tenantId;
+  const attributes: Record<string, string> = tenant ? { 'roost.tenant': tenant } : {};
+  if (raw.type === 'tool') return { name: `serve tool ${String(raw.name)}`, attributes: { ...attributes, 'roost.tool': String(raw.name) } };
+  return { name: `serve ${String(raw.route)}`, attributes: { ...attributes, 'roost.route': String(raw.route) } };
 }
 
 /**

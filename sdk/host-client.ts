@@ -3,8 +3,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RoostError } from '../protocol/errors.js';
 import { decodeAttachment } from '../protocol/framing.js';
 import type { Peer } from '../protocol/peer.js';
-import type { AuthContext, ExecOutputMessage, ExecResult } from '../protocol/messages.js';
+import type { AuthContext, ExecOutputMessage, ExecResult, TraceContext, WireSpan } from '../protocol/messages.js';
 import type { ToolSpec } from '../lib/providers/types.js';
+import type { FrameTracing } from './tracing.js';
 
 type Role = AuthContext['role'];
 
@@ -37,6 +38,8 @@ export class HostClient {
   private execStreamCounter = 0;
   /** The last depth sent for each queue. */
   private readonly queueDepths = new Map<string, number>();
+  /** Set by the extension frame once a frame carried a trace context (the host traces): see sdk/tracing.ts. */
+  tracing: FrameTracing | undefined;
 
   constructor(private readonly peer: Peer) {
     peer.handle('exec_output', (message) => {
@@ -76,7 +79,8 @@ export class HostClient {
   async call<T = unknown>(method: string, path: string, body: unknown, as: CallAs): Promise<{ status: number; body: T }> {
     // Bodies travel as attachments both ways, so the kernel passes them on without decoding them.
     const attachment = body === undefined || body === null ? undefined : JSON.stringify(body);
-    const reply = await this.peer.request<{ status: number; body?: T; attachment?: Buffer; encoding?: string }>({ type: 'call', method, path, ...as }, attachment ? { attachment } : {});
+    const trace = this.traceContext();
+    const reply = await this.peer.request<{ status: number; body?: T; attachment?: Buffer; encoding?: string }>({ type: 'call', method, path, ...as, ...(trace ? { trace } : {}) }, attachment ? { attachment } : {});
     if (!reply.attachment) return { status: reply.status, body: (reply.body ?? null) as T };
     return { status: reply.status, body: decodeAttachment(reply.attachment, reply.encoding === 'text' ? 'text' : 'json') as T };
   }
@@ -211,5 +215,15 @@ export class HostClient {
 
   progress(update: { message?: string; current?: number; total?: number; done?: boolean }): void {
     this.peer.notify({ type: 'progress', ...update });
+  }
+
+  /** The trace context of what is being served, to carry to a process of the extension's own (undefined when the host does not trace). */
+  traceContext(): TraceContext | undefined {
+    return this.tracing?.current();
+  }
+
+  /** Spans ended in a process of the extension's own (a session's runner), for the host to export with its own. */
+  sendSpans(spans: WireSpan[]): void {
+    if (spans.length > 0) this.peer.notify({ type: 'spans', spans });
   }
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PluginChild, type ChildExit } from '../../lib/child.js';
 import { RoostError } from '../../protocol/errors.js';
-import { PROTOCOL, type InitMessage } from '../../protocol/messages.js';
+import { PROTOCOL, type InitMessage, type TraceContext, type WireSpan } from '../../protocol/messages.js';
 import { runnableEntry } from '../../lib/paths.js';
 import type { DriverName } from '../../lib/providers/index.js';
 import type { SandboxGrant } from '../../lib/session-sandbox.js';
@@ -19,6 +19,8 @@ export interface RunnerHandlers {
   onExternalTool(call: ExternalToolCall): Promise<ExternalToolResult>;
   /** The session's sandbox (extensions/sandbox), or null when it runs unsandboxed. */
   onSandbox(): Promise<SandboxGrant | null>;
+  /** Spans the runner ended (a model call), passed on to the host: sent only once a turn carried a trace context. */
+  onSpans(spans: WireSpan[]): void;
   /** `expected` is false when the runner died on its own (a crash, a kill -9). */
   onExit(exit: ChildExit, expected: boolean): void;
   log(level: string, message: string): void;
@@ -76,6 +78,7 @@ export class RunnerProcess {
     peer.handle('confirm', (m) => handlers.onApproval(m as unknown as ApprovalAsk));
     peer.handle('external_tool', (m) => handlers.onExternalTool(m as unknown as ExternalToolCall));
     peer.handle('sandbox', () => handlers.onSandbox());
+    peer.handle('spans', (m) => handlers.onSpans(Array.isArray(m.spans) ? (m.spans as WireSpan[]) : []));
     peer.handle('log', (m) => this.log?.(String(m.level ?? 'info'), String(m.message)));
     this.child.exited.then((exit) => handlers.onExit(exit, this.expected));
     const ready = new Promise<ReadyInfo>((resolve, reject) => {
@@ -94,8 +97,8 @@ export class RunnerProcess {
   }
 
   /** One turn; rejects with the runner's error (a provider failure) or EXTENSION_UNAVAILABLE if it died. */
-  turn(input: TurnRequest['input']): Promise<TurnReply> {
-    const request: TurnRequest = { input };
+  turn(input: TurnRequest['input'], trace?: TraceContext): Promise<TurnReply> {
+    const request: TurnRequest = { input, ...(trace ? { trace } : {}) };
     return this.child.peer.request<TurnReply>({ type: 'turn', ...request });
   }
 

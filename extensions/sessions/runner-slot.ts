@@ -165,6 +165,7 @@ export class RunnerSlot {
           onApproval: (ask) => rt.deps.broker.decide(this.approvalContext(), ask.tool),
           onExternalTool: (call) => external.call(host, as, call),
           onSandbox: () => sessionSandbox(host, as, row.id),
+          onSpans: (spans) => host.sendSpans(spans),
           onExit: (exit, expected) => this.onExit(runner, exit, expected),
           log: (level, message) => host.log(level as 'info', message),
         },

@@ -64,7 +64,7 @@ async function runTurn(rt: SessionRuntime, next: PendingInput | null): Promise<b
   rt.record('turn_start', { input: input === null ? 'continue' : 'message' });
   let reply: TurnReply;
   try {
-    reply = await runner.turn(input);
+    reply = await runner.turn(input, rt.deps.ctx.host.traceContext());
   } catch (err) {
     await release();
     return turnFailed(rt, err, runner);

@@ -5,7 +5,7 @@
 import { DEFAULT_TENANT } from '../auth/keys.js';
 import { extensionKey } from '../auth/sealing-key.js';
 import { OPERATIONAL_MODE_KEY, type Kernel } from '../kernel.js';
-import { stderrLevel } from '../log.js';
+import { stderrLevel } from '../../lib/stderr-level.js';
 import type { ResponseCache } from '../http/response-cache.js';
 import type { PgRelays } from '../storage/pg-relay.js';
 import { storageFor, tenantWorkspaces } from '../storage/provision.js';

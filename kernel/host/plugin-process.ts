@@ -4,7 +4,7 @@
 import { PluginChild, type ChildExit } from '../../lib/child.js';
 import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
-import { CAPABILITY_OF, type AuthContext, type EventMessage, type InitMessage, type WsMessage } from '../../protocol/messages.js';
+import { CAPABILITY_OF, type AuthContext, type EventMessage, type InitMessage, type TraceContext, type WsMessage } from '../../protocol/messages.js';
 import { WithAttachment, type IncomingMessage, type OutgoingMessage, type PeerWarning, type RequestOptions } from '../../protocol/peer.js';
 import { runnableEntry } from '../../lib/paths.js';
 import { describeErrors, messageValidator } from '../../protocol/validate.js';
@@ -116,8 +116,12 @@ export class PluginProcess {
     const route = message.type === 'request';
     if (route) this.streams.expect(id);
     let streaming = false;
+    const send = (trace?: TraceContext) => this.child.peer.request<T>(trace ? { ...message, trace } : message, { ...options, id });
+    const tracing = this.options.services.tracing;
     try {
-      const reply = await this.child.peer.request<T>(message, { ...options, id });
+      const reply = !tracing || (message.type !== 'request' && message.type !== 'tool')
+        ? await send()
+        : await tracing.aroundExtension({ extension: this.name, type: message.type, tenantId: auth?.tenantId, ...(message.type === 'tool' ? { tool: String(message.name) } : { route: String(message.route) }) }, send);
       const body = route ? this.streams.settle(id, (reply as { stream?: unknown } | null)?.stream === true) : undefined;
       if (!body) return reply;
       // While the body streams, calls the extension makes for it still run as this request's caller.
@@ -241,8 +245,13 @@ export class PluginProcess {
         return s.progress({ message: m.message, current: m.current, total: m.total, done: m.done });
       case 'emit':
         return need('emit')(m.topic, m.payload, m.tenantId ?? null);
-      case 'call':
-        return need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m), public: m.public === true }).then((reply) => this.callReply(reply));
+      case 'call': {
+        const call = () => need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m), public: m.public === true }).then((reply) => this.callReply(reply));
+        // An extension's call continues the trace its frame names (or none: never the context its pipe was read in).
+        return s.tracing ? s.tracing.within(m.trace, call) : call();
+      }
+      case 'spans':
+        return void s.tracing?.received(this.name, m.spans);
       case 'secret':
         return need('secret')(m.name);
       case 'audit':

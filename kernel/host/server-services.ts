@@ -58,6 +58,7 @@ export function serverServices(k: Kernel, ws: WsHub, name: string, dir: string, 
     },
     audit: (entry) => k.audit.append({ tenantId: entry.tenantId, actor: source, action: entry.action, resource: entry.resource, detail: entry.detail }),
     wsSend: (clientId, message) => void ws.send(clientId, message),
+    tracing: k.tracing,
     token: (request) => k.mcpTokens.mint(request, source),
     // Names are the extension's own: two extensions never compete for one singleton.
     leader: (singleton) => k.leadership.leads(`${name}:${singleton}`),

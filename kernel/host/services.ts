@@ -3,6 +3,7 @@
 import type { AuthContext, ExecResult } from '../../protocol/messages.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { LogFields } from '../log.js';
+import type { Tracing } from '../tracing/tracing.js';
 
 export interface ExecRequest {
   command: string;
@@ -60,6 +61,8 @@ export interface HostServices {
   log(level: string, message: string, fields?: LogFields): void;
   progress(update: ProgressUpdate): void;
   // Server extensions only; a CLI host leaves them out and such messages are refused.
+  /** The server's tracing, when it traces: host → extension messages carry a trace context and become spans. */
+  tracing?: Tracing;
   emit?(topic: string, payload: unknown, tenantId: string | null): void;
   call?(request: CallRequest): Promise<CallReply>;
   secret?(name: string): Promise<string | null>;

@@ -19,7 +19,7 @@ import { browserGuard } from './browser-guard.js';
 import { idempotentRequests } from './idempotency.js';
 import { jsonBody } from './json-body.js';
 import { isMachine, machineIdentity } from './machine-key.js';
-import { measureRequests } from './measure-requests.js';
+import { measureRequests, routeNamed, type RouteOf } from './measure-requests.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
 import { isMutating, MUTATING_METHODS } from './methods.js';
@@ -46,14 +46,17 @@ export function createApp(kernel: Kernel): HttpFront {
   const router = new Router<State>();
   registerKernelRoutes(router, kernel);
 
-  const access = kernel.config.accessLog;
-  if (access.to !== 'off') app.use(accessLog(kernel.config.logFormat, accessLogWriter(access, kernel.log)));
-  app.use(measureRequests(kernel.metrics, (method, path) => {
+  // The route template a request matched and its owner, for the metrics' labels and the span's name.
+  const routeOf: RouteOf = (method, path) => {
     const extension = kernel.dispatcher.match(method, path);
     if (extension && !extension.decl.internal) return { pattern: extension.decl.path, owner: extension.owner };
     const layer = router.match(path, method).pathAndMethod.find((l) => l.methods.length > 0);
     return layer ? { pattern: String(layer.path), owner: 'kernel' } : undefined;
-  }));
+  };
+  if (kernel.tracing) app.use(kernel.tracing.httpSpans((ctx) => routeNamed(ctx, routeOf)));
+  const access = kernel.config.accessLog;
+  if (access.to !== 'off') app.use(accessLog(kernel.config.logFormat, accessLogWriter(access, kernel.log)));
+  app.use(measureRequests(kernel.metrics, routeOf));
   app.use(requestId);
   // ctx.ip is the caller's address from here on: the forwarded client's behind a trusted proxy.
   app.use((ctx, next) => {

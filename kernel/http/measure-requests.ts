@@ -18,10 +18,15 @@ export function measureRequests(metrics: KernelMetrics, routeOf: RouteOf): Koa.M
     try {
       await next();
     } finally {
-      const { route } = ctx.state;
-      const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
-      const named = route ? { pattern: route.decl.path, owner: route.owner } : kernelRoute ? { pattern: kernelRoute, owner: 'kernel' } : routeOf(ctx.method, ctx.path);
+      const named = routeNamed(ctx, routeOf);
       metrics.observe(ctx.method, named?.pattern ?? 'unmatched', named?.owner ?? 'kernel', ctx.status, (performance.now() - started) / 1000);
     }
   };
+}
+
+/** The route an answered request was served under (the one it named, when it was refused before routing). */
+export function routeNamed(ctx: Koa.ParameterizedContext<State>, routeOf: RouteOf): { pattern: string; owner: string } | undefined {
+  const { route } = ctx.state;
+  const kernelRoute = (ctx as { _matchedRoute?: string })._matchedRoute;
+  return route ? { pattern: route.decl.path, owner: route.owner } : kernelRoute ? { pattern: kernelRoute, owner: 'kernel' } : routeOf(ctx.method, ctx.path);
 }

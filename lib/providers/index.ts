@@ -20,6 +20,7 @@ export type {
 export type { CompletionRequest, CompletionResult, ProviderOptions } from './completion.js';
 export { ModelProvider, createProvider } from './completion.js';
 export { createDriver, preloadDriver } from './drivers.js';
+export { tracedDriver } from './traced-driver.js';
 export { ECHO_MODEL, ECHO_PROVIDER } from './echo.js';
 export { PROVIDER_DEFAULTS, normalizeOllamaHost } from './defaults.js';
 export { resolveProvider, type SecretReader } from './resolve.js';

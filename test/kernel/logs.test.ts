@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { waitFor } from '../helpers/wait.js';
 import { loadConfig } from '../../kernel/config.js';
-import { stderrLevel } from '../../kernel/log.js';
+import { stderrLevel } from '../../lib/stderr-level.js';
 import { prettyFactory } from 'pino-pretty';
 
 describe('structured logs', () => {

@@ -5,7 +5,8 @@ import { mkdir } from 'node:fs/promises';
 import { RoostError } from '../../../protocol/errors.js';
 import type { InitMessage } from '../../../protocol/messages.js';
 import { Peer } from '../../../protocol/peer.js';
-import { createDriver, isProviderName, preloadDriver } from '../../../lib/providers/index.js';
+import { createDriver, isProviderName, preloadDriver, tracedDriver } from '../../../lib/providers/index.js';
+import type { FrameTracing } from '../../../sdk/tracing.js';
 import type { SandboxGrant } from '../../../lib/session-sandbox.js';
 import { AgentLoop, type HostLink } from './agent.js';
 import { ExternalTools } from './external.js';
@@ -22,6 +23,8 @@ function serve(): void {
   let shell: Shell | undefined;
   let mcp: McpTools | null = null;
   let busy = false;
+  /** Started (sdk/tracing.ts imported) by the first turn that carries a trace context; its spans go to the host in `spans`. */
+  let tracing: FrameTracing | undefined;
 
   const link: HostLink = {
     emit: (event) => peer.notify({ type: 'emit', topic: 'session.event', payload: event }),
@@ -51,7 +54,7 @@ function serve(): void {
       const external = config.externalTools?.length ? new ExternalTools(config.externalTools, peer) : null;
       const sandbox = config.sandboxLookup ? { protectedFiles: config.protectedFiles, current: () => peer.request<SandboxGrant | null>({ type: 'sandbox' }) } : null;
       const toolbox = new Toolbox(ws, shell, mcp, external, sandbox, config.localTools);
-      loop = new AgentLoop(createDriver(config.provider), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
+      loop = new AgentLoop(tracedDriver(createDriver(config.provider), () => tracing?.tracer), toolbox, link, { systemPrompt: config.systemPrompt, summary: config.summary, maxTokens: config.maxTokens });
       const ready: ReadyInfo = { tools: toolbox.specs.map((s) => s.name), ...(mcpError ? { mcpError } : {}) };
       peer.notify({ type: 'ready', ...ready });
       // A runner started cold loads its provider's SDK now, while the session records its start, not at the first turn.
@@ -66,8 +69,11 @@ function serve(): void {
     if (!loop) throw new RoostError('EXTENSION_UNAVAILABLE', 'the runner has not been initialised');
     if (busy) throw new RoostError('CONFLICT', 'a turn is already running');
     busy = true;
+    const turn = () => loop!.turn(typeof message.input === 'string' ? message.input : null);
     try {
-      return await loop.turn(typeof message.input === 'string' ? message.input : null);
+      if (message.trace === undefined) return await turn();
+      tracing ??= (await import('../../../sdk/tracing.js')).startFrameTracing((spans) => peer.notify({ type: 'spans', spans }));
+      return await tracing.serve(message.trace, 'agent turn', {}, turn);
     } finally {
       busy = false;
     }

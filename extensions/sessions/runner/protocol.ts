@@ -3,6 +3,7 @@
 // `turn` requests; the runner answers each turn, sends `emit` notifications (stream events, in order),
 // asks `confirm` before a tool use, asks `external_tool` to run a tool of an external MCP server, asks
 // `sandbox` before a shell or file tool (the session's sandbox or null), and `log`s. `cancel` or the end of stdin makes it leave at once.
+import type { TraceContext } from '../../../protocol/messages.js';
 import type { ProviderConfig, StreamEvent, ToolSpec, Usage } from '../../../lib/providers/index.js';
 
 export interface RunnerConfig {
@@ -33,6 +34,8 @@ export interface RunnerConfig {
 export interface TurnRequest {
   /** A new user message, or null to continue after tool results (or after a context reset). */
   input: string | null;
+  /** The trace the turn belongs to, while the server traces: the runner's model calls become its spans, sent back in `spans`. */
+  trace?: TraceContext;
 }
 
 export interface TurnReply {
