@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 const OWNER_KEY = `rk_${randomBytes(32).toString('base64url')}`;
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -113,19 +114,31 @@ describe('openid-client v6 against Roost', () => {
     assert.ok(refused(await listTools(config, tokens.access_token)));
   });
 
-  it('signs a device in with the device flow (RFC 8628), approved through the API', async () => {
+  it('signs a device in with the device flow (RFC 8628), approved through the API while it polls', async () => {
     // No discoverable metadata names these endpoints: the Configuration is made from the documented ones.
     const config = new oidc.Configuration(
       { issuer: server.url, device_authorization_endpoint: `${server.url}/api/auth/device`, token_endpoint: `${server.url}/api/auth/device/token` },
       'openid-client-device', undefined, oidc.None(),
     );
     oidc.allowInsecureRequests(config);
+    // Each answer of the token endpoint, as openid-client sees it.
+    const polls: string[] = [];
+    config[oidc.customFetch] = async (url, options) => {
+      const res = await fetch(url, options as RequestInit);
+      if (url.endsWith('/token')) polls.push(res.ok ? 'ok' : ((await res.clone().json()) as { error: string }).error);
+      return res;
+    };
     const started = await oidc.initiateDeviceAuthorization(config, {});
     assert.equal(started.verification_uri, `${server.url}/ui/#/device`);
     assert.equal(started.interval, 1);
+    // openid-client polls at the interval it was given; approved while it waits, it collects the key.
+    const polling = oidc.pollDeviceAuthorizationGrant(config, started);
+    await waitFor('a pending poll', async () => (polls.length > 0 ? true : undefined));
     const approved = await server.api('POST', '/api/auth/device/authorize', { key: OWNER_KEY, body: { user_code: started.user_code, action: 'approve', role: 'viewer' } });
     assert.equal(approved.status, 200, approved.text);
-    const tokens = await oidc.pollDeviceAuthorizationGrant(config, started);
+    const tokens = await polling;
+    assert.deepEqual(polls.slice(-1), ['ok']);
+    assert.ok(polls.slice(0, -1).every((error) => error === 'authorization_pending'), `never slow_down at the interval it asked for: ${polls}`);
     assert.equal(tokens.scope, 'tenant:default role:viewer');
     assert.equal((await server.api('GET', '/api/tenants/me', { key: tokens.access_token })).status, 200);
     // Collected once: a second poll is refused with RFC 6749's error.
