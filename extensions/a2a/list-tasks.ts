@@ -9,7 +9,7 @@ import { validate } from '../../protocol/validate.js';
 import { schema } from './context.js';
 import { RpcError, type Endpoint } from './operations.js';
 import type { TaskRow } from './tasks.js';
-import { toV1Task } from './v1.js';
+import { toV1Task } from './v1-shapes.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 

@@ -14,7 +14,7 @@ import { Sealer } from '../../sdk/sealed.js';
 import { PushConfigStore, type PushConfig } from './push-store.js';
 import { currentTask } from './run-tasks.js';
 import { FINAL_STATES, TaskStore, toA2ATask, type TaskRow } from './tasks.js';
-import { toV1Task } from './v1.js';
+import { toV1Task } from './v1-shapes.js';
 
 /** Waits between tries of one delivery: five tries over about 15 s. */
 const BACKOFF_MS = [500, 1_500, 4_000, 9_000];

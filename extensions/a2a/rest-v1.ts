@@ -17,7 +17,8 @@ import { deleteConfig, getConfig, listConfigs, setConfig } from './push-configs.
 import { eventV1 } from './stream-shapes.js';
 import { mustBeLive, sseReply } from './task-stream.js';
 import type { TaskRow } from './tasks.js';
-import { sendMessageV1, sendRowV1, toV1Task, type SendParamsV1 } from './v1.js';
+import { sendMessageV1, sendRowV1, type SendParamsV1 } from './v1.js';
+import { toV1Task } from './v1-shapes.js';
 
 /** Each A2A error code as the binding answers it: HTTP status, google.rpc status name, ErrorInfo reason. */
 const AS_HTTP: Record<number, [number, string, string]> = {

@@ -4,7 +4,7 @@
 // the stream ends after the last).
 import type { TaskEvent } from './task-stream.js';
 import { toA2ATask } from './tasks.js';
-import { toV1Task } from './v1.js';
+import { toV1Task } from './v1-shapes.js';
 
 export function eventV03(event: TaskEvent): unknown {
   const task = toA2ATask(event.row);

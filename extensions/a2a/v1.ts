@@ -8,7 +8,8 @@ import { schema } from './context.js';
 import { listTasks } from './list-tasks.js';
 import { inlineConfig } from './push-configs.js';
 import { RpcError, cancel, getTask, sendTask, type Endpoint } from './operations.js';
-import { toA2ATask, type TaskRow } from './tasks.js';
+import type { TaskRow } from './tasks.js';
+import { toV1Task } from './v1-shapes.js';
 
 /** The versions a request may name in its A2A-Version header; none means 0.3, as the 1.0 spec says. */
 export const SERVED_VERSIONS = ['0.3', '1.0'] as const;
@@ -58,25 +59,4 @@ export async function sendRowV1(p: SendParamsV1, endpoint: Endpoint, blocking: b
     blocking,
     afterStart: await inlineConfig(p.configuration?.taskPushNotificationConfig, endpoint, '1.0'),
   });
-}
-
-const enumOf = (prefix: string, value: string) => `${prefix}_${value.toUpperCase().replace(/-/g, '_')}`;
-
-/** A 0.3 message in 1.0's form: no kind, the role an enum, a part `{text}`. */
-function toV1Message(message: { kind?: string; role: string; parts: Array<{ kind?: string; text: string }>; [field: string]: unknown }) {
-  const { kind: _kind, role, parts, ...rest } = message;
-  return { ...rest, role: enumOf('ROLE', role), parts: parts.map((part) => ({ text: part.text })) };
-}
-
-/** The task in 1.0's form (the same task toA2ATask gives 0.3 clients). */
-export function toV1Task(row: TaskRow, historyLength?: number) {
-  const task = toA2ATask(row, historyLength);
-  return {
-    id: task.id,
-    contextId: task.contextId,
-    status: { state: enumOf('TASK_STATE', task.status.state), ...(task.status.message ? { message: toV1Message(task.status.message) } : {}), timestamp: task.status.timestamp },
-    artifacts: task.artifacts.map((artifact) => ({ artifactId: artifact.artifactId, name: artifact.name, parts: artifact.parts.map((part) => ({ text: part.text })) })),
-    history: task.history.map(toV1Message),
-    metadata: task.metadata,
-  };
 }
