@@ -1,5 +1,5 @@
-// A2A 1.0 (https://a2a-protocol.org, the version @a2a-js/sdk 1.x speaks) beside 0.3: its shapes and its
-// operations, for both of its bindings this server serves (JSON-RPC in jsonrpc.ts, HTTP+JSON in
+// A2A 1.0 (https://a2a-protocol.org, the version @a2a-js/sdk 1.x speaks) beside 0.3: its operations
+// (its shapes are v1-shapes.ts), for both of its bindings this server serves (JSON-RPC in jsonrpc.ts, HTTP+JSON in
 // rest-v1.ts). 1.0 is 0.3's task model in protobuf's JSON form: no `kind`, a part is `{text}`, enums are
 // SCREAMING_CASE (`TASK_STATE_COMPLETED`, `ROLE_AGENT`), SendMessage answers `{task}` and waits for the
 // answer unless `configuration.returnImmediately`. The tasks are the same rows 0.3 serves.
