@@ -1,5 +1,6 @@
 // What a caller without the right to act gets, on REST routes and MCP tools alike: no key is 401
-// AUTH_REQUIRED (with WWW-Authenticate: Bearer), a key that is not one is 403 INVALID_API_KEY, and a
+// AUTH_REQUIRED (with WWW-Authenticate: Bearer), a key that is not one is 403 INVALID_API_KEY (on /mcp
+// 401 with error="invalid_token", as the MCP spec's authorization asks, so a client may sign in again), and a
 // good key sent from a foreign web page (Origin) is 403 FORBIDDEN_ORIGIN on a change, /mcp and reads
 // with a foreign Host. The server must require keys of local callers (ROOST_LOCAL_AUTH=required, and a
 // ROOST_API_KEY), so this test process stands for a caller that is not on loopback.
@@ -36,8 +37,9 @@ export async function assertRefusedWithoutRights(server: TestServer, goodKey: st
     assert.match(String(anonymous.headers.get('www-authenticate')), /^Bearer/, label);
 
     const wrong = await send({ authorization: 'Bearer roost_not-a-key-at-all' });
-    assert.equal(wrong.status, 403, `${label} with a bad key: ${wrong.text}`);
+    assert.equal(wrong.status, probe.path === '/mcp' ? 401 : 403, `${label} with a bad key: ${wrong.text}`);
     assert.equal(wrong.body?.code, 'INVALID_API_KEY', label);
+    if (probe.path === '/mcp') assert.match(String(wrong.headers.get('www-authenticate')), /error="invalid_token"/, label);
 
     // A foreign page may not change anything nor talk to /mcp, whatever key it holds.
     if (probe.method !== 'GET' || probe.path === '/mcp') {
