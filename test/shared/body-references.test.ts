@@ -70,6 +70,7 @@ const CASES: Record<string, Case | Case[] | string> = {
   'a2a/task-send.json#contextId': 'an A2A context id of the remote conversation',
   'a2a/task-send.json#message.messageId': 'an A2A message id the client picks',
   'agents/skills-put.json#bundleIds': { method: 'PUT', path: (i) => `/api/agents/${i.own.agent}/skills`, body: (i) => ({ bundleIds: [i.foreign.bundle] }) },
+  'chainchat/agent-message.json#id': "an internal hand-over from messaging: the agent message it just recorded for the caller's tenant, whose txid is written back through agents as that tenant",
   'device-login/device-decision.json#clientId': "a device approval's answer (a response): the client id the device gave, no resource",
   'device-login/device-decision.json#tenantId': "a device approval's answer (a response): the approver's own tenant",
   'billing/subscription-create.json#tenantId': 'names the tenant whose plan changes: only the instance owner manages another tenant (requireManager)',
