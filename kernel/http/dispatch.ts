@@ -52,9 +52,9 @@ export class Dispatcher {
     private readonly routes: RouteTable,
     private readonly registry: ExtensionRegistry,
     /** ROOST_CHECK_RESPONSES: validate success bodies against their declared response schemas (response-check.ts). */
-    private readonly checkResponses = false,
+    private readonly checkResponses: boolean,
     /** Answers kept for routes declared cached (response-cache.ts); forgotten here on every write to their owner. */
-    readonly cache = new ResponseCache(false),
+    readonly cache: ResponseCache,
   ) {}
 
   /** See EmbeddedRoute; `reserved` tells which paths the kernel itself serves. */
@@ -68,8 +68,8 @@ export class Dispatcher {
   }
 
   async serve(route: RouteMatch, input: DispatchInput): Promise<RouteReply> {
-    const tenant = input.auth.tenantId ?? '';
     if (!this.cache.enabled) return this.dispatch(route, input);
+    const tenant = input.auth.tenantId ?? '';
     if (input.method !== 'GET' && input.method !== 'HEAD') {
       // Forgotten before (a read racing the write is not kept) and after (the write's own reads).
       this.cache.forget(route.owner, tenant);
