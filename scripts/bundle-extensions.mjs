@@ -2,7 +2,7 @@
 // [server] main, each [[commands]] binary and hook written in TypeScript, and the sessions agent
 // runner — at dist/bundles/<the source path>.js. lib/paths.ts runnableEntry runs the bundle when
 // it exists: a process then loads one file instead of a few hundred modules (see docs/architecture.md).
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,9 @@ async function entries() {
 const KEEP_NAMES = new Set(['extensions/telegram/main.ts']);
 
 const list = await entries();
+// Chunk names carry a content hash: without this, every rebuild left the last build's chunks behind
+// (dist/bundles had grown to 200 MB of them on a working copy rebuilt all day).
+await rm(join(root, 'dist', 'bundles'), { recursive: true, force: true });
 // One build per entry: the entry's own file, plus chunks beside it only for what it imports
 // dynamically (a provider SDK, say), which then costs nothing until a request needs it.
 await Promise.all(list.map((file) => build({
