@@ -13,7 +13,6 @@ import { apiFor, botOf, telegram, type BotAccess } from './telegram-api.js';
 
 /** Telegram's limit for one message. */
 export const MAX_TEXT = 4096;
-const PACE_MS = 1_000;
 
 export type TelegramOp =
   | { kind: 'send'; chatId: string; text: string; keyboard?: InlineKeyboardMarkup; prompt?: Pick<Prompt, 'kind' | 'refId' | 'options'>; sealedToken?: string }
@@ -29,8 +28,8 @@ export interface QueueOptions {
 export class Sender {
   readonly outbox: BridgeOutbox<TelegramOp>;
 
-  constructor(private readonly ctx: ExtensionContext, private readonly store: TelegramStore, private readonly sealer: Sealer, wake: WakeFlags, retryBaseMs: number) {
-    this.outbox = new BridgeOutbox(ctx, ctx.db, wake, (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs: PACE_MS });
+  constructor(private readonly ctx: ExtensionContext, private readonly store: TelegramStore, private readonly sealer: Sealer, wake: WakeFlags, retryBaseMs: number, paceMs: number) {
+    this.outbox = new BridgeOutbox(ctx, ctx.db, wake, (row) => this.send(row), { retryBaseMs, maxAttempts: 12, paceMs });
   }
 
   /** Queues text for a chat, split at Telegram's message size; answers the status of its last part. */

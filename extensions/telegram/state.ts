@@ -24,7 +24,8 @@ export async function startState(ctx: ExtensionContext): Promise<State> {
   const sealer = await Sealer.forExtension(ctx.host);
   const store = new TelegramStore(ctx.db, sealer);
   const wake = new WakeFlags(ctx.host);
-  const sender = new Sender(ctx, store, sealer, wake, integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000));
+  // The outbox's first retry delay, and how far apart sends to one chat leave (Telegram's limit: about one a second).
+  const sender = new Sender(ctx, store, sealer, wake, integerSetting(ctx, 'RETRY_BASE_MS', 2_000, 10, 3_600_000), integerSetting(ctx, 'PACE_MS', 1_000, 0, 60_000));
   // Messages and button presses one chat may send per minute (ROOST_EXT_TELEGRAM_CHAT_PER_MINUTE).
   const handler = new UpdateHandler(ctx, store, sender, integerSetting(ctx, 'CHAT_PER_MINUTE', DEFAULT_INBOUND_PER_MINUTE, 1, 10_000));
   const poller = new Poller(ctx, store, handler, wake);

@@ -70,25 +70,6 @@ describe('council members that fail', () => {
     assert.ok(logs.some((l) => l.type === 'council_log' && l.message === `${alpha.name} writes the final answer instead`));
   });
 
-  it('reserves each member\'s turn before a stage, and the member\'s session answers on it', async () => {
-    suite.f.override = () => undefined;
-    const council = await suite.f.council({ members: suite.ids, rounds: 1, chairId: suite.ids[2] });
-    const launch = await suite.f.launch(council.id);
-    const done = await suite.f.until(launch.id, 'the launch to complete', (l) => l.stage === 'completed' || l.stage === 'failed');
-    assert.equal(done.stage, 'completed', done.error);
-    for (const [i, agentId] of suite.ids.entries()) {
-      const { wallet } = (await suite.f.server.api('GET', `/api/agents/${agentId}/balance`)).body;
-      const entries = (await suite.f.server.api('GET', `/api/wallets/${wallet}/messages?limit=200`)).body.messages;
-      // One hold per stage the member answered (responding, discussing, reviewing; the chair also synthesizing), made
-      // for the launch, each closed by the turn that answered on it: nothing reserved twice, nothing left held.
-      const holds = entries.filter((e: any) => e.kind === 'reserve' && e.reason === `turn of session council-launch-${launch.id}`);
-      assert.equal(holds.length, i === 2 ? 4 : 3, `agent ${i}: ${JSON.stringify(entries)}`);
-      for (const hold of holds) assert.ok(entries.some((e: any) => e.kind === 'commit' && e.reference === hold.reference), `hold ${hold.reference} was not closed by a turn`);
-      assert.ok(!entries.some((e: any) => e.kind === 'reserve' && e.reason !== `turn of session council-launch-${launch.id}` && e.createdAt >= launch.createdAt));
-      assert.equal((await suite.f.server.api('GET', `/api/agents/${agentId}/balance`)).body.reserved, 0);
-    }
-  });
-
   it('leaves out, before a stage starts, a member whose credits cannot pay for a turn', async () => {
     suite.f.override = () => undefined;
     // A wallet opened while the tenant grants nothing starts empty.

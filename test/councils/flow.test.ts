@@ -1,5 +1,5 @@
-// A council of three through every stage: answers, two discussion rounds, votes with reasons, the
-// chair's synthesis with the vote breakdown; the WebSocket events in order; chat after completion;
+// A council of three through every stage: answers, two discussion rounds, votes with reasons, each
+// member's turn reserved before each stage, the chair's synthesis with the vote breakdown; the WebSocket events in order; chat after completion;
 // svc_launch_council through the MCP SDK client.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -39,6 +39,19 @@ describe('a council of three', () => {
     const sessions = done.members.map((m: any) => m.sessionId);
     assert.equal(new Set(sessions).size, 3);
     assert.equal(done.synthesisSessionId, sessions[1]);
+    // Each member's turn was reserved before each stage and its session answered on it.
+    for (const [i, agentId] of suite.ids.entries()) {
+      const { wallet } = (await suite.f.server.api('GET', `/api/agents/${agentId}/balance`)).body;
+      const entries = (await suite.f.server.api('GET', `/api/wallets/${wallet}/messages?limit=200`)).body.messages;
+      // One hold per stage the member answered (responding, two discussion rounds, reviewing; the chair also
+      // synthesizing), made for the launch, each closed by the turn that answered on it: nothing reserved
+      // twice, nothing left held.
+      const holds = entries.filter((e: any) => e.kind === 'reserve' && e.reason === `turn of session council-launch-${launch.id}`);
+      assert.equal(holds.length, i === 1 ? 5 : 4, `agent ${i}: ${JSON.stringify(entries)}`);
+      for (const hold of holds) assert.ok(entries.some((e: any) => e.kind === 'commit' && e.reference === hold.reference), `hold ${hold.reference} was not closed by a turn`);
+      assert.ok(!entries.some((e: any) => e.kind === 'reserve' && e.reason !== `turn of session council-launch-${launch.id}` && e.createdAt >= launch.createdAt));
+      assert.equal((await suite.f.server.api('GET', `/api/agents/${agentId}/balance`)).body.reserved, 0);
+    }
 
     const messages = await suite.f.messages(launch.id);
     const count = (kind: string) => messages.filter((m) => m.kind === kind).length;
@@ -101,6 +114,8 @@ describe('a council of three', () => {
       assert.equal(quick.isError, false, quick.text);
       assert.equal(typeof quick.value.launchId, 'string');
       assert.equal((await suite.f.get(quick.value.launchId)).councilId, council.id);
+      // Not needed any further: stopped, so that its members' sessions do not run beside the next launch.
+      assert.equal((await suite.f.post(`/api/council-launches/${quick.value.launchId}/abort`)).status, 200);
       const waited = await callTool(client, 'svc_launch_council', { council_id: council.id, prompt: 'Wait for it?', wait: true, timeout_seconds: 120 });
       assert.equal(waited.isError, false, waited.text);
       assert.equal(waited.value.stage, 'completed');

@@ -75,11 +75,14 @@ describe('messaging: agents exchanging threaded messages through svc_send_messag
 
   it('refuses a sixth message from one session', async () => {
     const { client } = await clientFor('carol');
+    // One thread, so dave answers all five in one session: the limit counts the sender's messages.
+    let thread: string | undefined;
     for (let i = 1; i <= 5; i++) {
-      const sent = await callTool(client, 'svc_send_message', { to_agent: 'dave', message: `note ${i}` });
+      const sent = await callTool(client, 'svc_send_message', { to_agent: 'dave', message: `note ${i}`, ...(thread ? { thread } : {}) });
       assert.equal(sent.isError, false, sent.text);
+      thread = sent.value.thread;
     }
-    const sixth = await callTool(client, 'svc_send_message', { to_agent: 'dave', message: 'note 6' });
+    const sixth = await callTool(client, 'svc_send_message', { to_agent: 'dave', message: 'note 6', thread });
     assert.equal(sixth.isError, true);
     assert.match(sixth.text, /has sent 5 messages, the most one session may send \(5\)/);
     const daveHistory = await h.server.api('GET', `/api/agents/${agents.dave!.id}/messages?total=true&limit=200`, { key: t.viewer });
@@ -118,13 +121,14 @@ describe('messaging: agents exchanging threaded messages through svc_send_messag
     assert.equal((await limits(t.owner, { minSpacingMs: 600_000 })).status, 200);
     try {
       const { client } = await clientFor('bob');
-      assert.equal((await callTool(client, 'svc_send_message', { to_agent: 'alice', message: 'one' })).isError, false);
+      const one = await callTool(client, 'svc_send_message', { to_agent: 'alice', message: 'one' });
+      assert.equal(one.isError, false, one.text);
       const soon = await callTool(client, 'svc_send_message', { to_agent: 'alice', message: 'two' });
       assert.equal(soon.isError, true);
       assert.match(soon.text, /at least 600000 ms apart; session .* may send again in \d+ ms/);
-      // Another session of the same agent has its own spacing.
+      // Another session of the same agent has its own spacing (continuing the thread: alice answers in the same session).
       const { client: fresh } = await clientFor('bob');
-      assert.equal((await callTool(fresh, 'svc_send_message', { to_agent: 'alice', message: 'three' })).isError, false);
+      assert.equal((await callTool(fresh, 'svc_send_message', { to_agent: 'alice', message: 'three', thread: one.value.thread })).isError, false);
     } finally {
       await limits(t.owner, { minSpacingMs: 0 });
     }
@@ -167,7 +171,9 @@ describe('messaging: agents exchanging threaded messages through svc_send_messag
   });
 
   it('refuses bad tool input and a caller that is not an agent', async () => {
-    const { client } = await clientFor('alice');
+    // Refused before any limit is counted: an agent's token without a session will do.
+    const client = await mcpClient(h.server, await sessionToken(h.server, t.operator, agents.alice!.id, null));
+    clients.push(client);
     for (const [args, pattern] of [
       [{ message: 'x' }, /to_agent/],
       [{ to_agent: 'bob' }, /message/],

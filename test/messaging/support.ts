@@ -59,9 +59,12 @@ export async function namedAgent(server: TestServer, key: string | undefined, na
   return res.body;
 }
 
-/** A running session of the agent (the sender's session, whose MCP token the loop limits count by). */
+/**
+ * A running session of the agent (the sender's session, whose MCP token the loop limits count by); it
+ * needs no turn of its own to send from.
+ */
 export async function sessionOf(server: TestServer, key: string, agentId: string): Promise<string> {
-  const res = await server.api('POST', '/api/sessions', { key, body: { agentId, initialPrompt: 'start' } });
+  const res = await server.api('POST', '/api/sessions', { key, body: { agentId } });
   if (res.status !== 201) throw new Error(`session not started: ${res.status} ${res.text}`);
   return res.body.id;
 }

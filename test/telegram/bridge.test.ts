@@ -144,6 +144,9 @@ describe('the Telegram bridge over long polling', () => {
     assert.equal(result.value.answer, 'release-2');
     assert.equal(result.value.channel, 'telegram');
     await sentTo(fakes.telegram, CHAT, (m) => m.text === 'Answer recorded: release-2', from);
+    // The question's message is edited to say how it closed (which also leaves the chat's outbox empty
+    // for the next test's outage).
+    await waitFor('the Telegram message edited to closed', async () => fakes.telegram.edits.find((e) => e.message_id === shown.message_id && /Answered: "release-2"/.test(e.text)));
   });
 
   it('a Telegram outage never blocks: the delivery is retried and arrives when Telegram is back', async () => {
@@ -151,7 +154,7 @@ describe('the Telegram bridge over long polling', () => {
     const sent = await callTool(mcp, 'svc_notify_owner', { message: 'during the outage', channels: ['telegram'], priority: 'urgent' });
     assert.equal(sent.isError, false, sent.text);
     // The bridge holds it in its outbox and says why it has not gone out yet (its own refusal, or that of
-    // an earlier message to the chat it waits behind: the previous test's closing edit); it stays pending.
+    // an earlier message to the chat it would wait behind); it stays pending.
     const failing = await waitFor('a failed attempt', async () => {
       const { body } = await server.api('GET', `/api/notifications/${sent.value.notificationId}/deliveries`, { key: a.owner });
       return /Telegram refused (sendMessage|editMessageText): 502/.test(body.deliveries[0].lastError ?? '') ? body.deliveries[0] : undefined;

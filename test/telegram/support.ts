@@ -20,8 +20,10 @@ export async function startFakes(reply = 'Hello from your agent.'): Promise<Fake
   return {
     anthropic,
     telegram,
-    // The fake Telegram is on loopback: every tenant's bot may reach it; and quick outbox retries.
-    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS: '1', ROOST_EXT_TELEGRAM_ALLOW_LOOPBACK: '1', ROOST_EXT_TELEGRAM_RETRY_BASE_MS: '200' },
+    // The fake Telegram is on loopback: every tenant's bot may reach it; quick outbox retries, and a short
+    // pace between sends to one chat (still in order, still paced; Telegram's one a second would make
+    // each command a test sends wait a second for its answer).
+    env: { ...NOTIFY_ENV, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url, ROOST_EXT_TELEGRAM_ALLOW_PRIVATE_URLS: '1', ROOST_EXT_TELEGRAM_ALLOW_LOOPBACK: '1', ROOST_EXT_TELEGRAM_RETRY_BASE_MS: '200', ROOST_EXT_TELEGRAM_PACE_MS: '50' },
     async close() {
       await telegram.close();
       await anthropic.close();
