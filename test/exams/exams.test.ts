@@ -79,12 +79,10 @@ describe('exams', () => {
     const good = await h.agent({ permissionMode: 'full-auto', systemPrompt: 'GOOD EXAMINEE' });
     const careless = await h.agent({ permissionMode: 'full-auto', systemPrompt: 'careless' });
     const categories = ['instructions', 'tool_use', 'protected_files'];
-    // Both sit side by side: each waits mostly on its sessions' turns.
-    const [started, startedCareless] = await Promise.all([good, careless].map((agent) => h.server.api('POST', '/api/exam/run', { body: { agentId: agent.id, categories } })));
-    assert.equal(started!.status, 202, started!.text);
-    assert.equal(started!.body.status, 'running');
-    assert.equal(startedCareless!.status, 202, startedCareless!.text);
-    const [passed, failedRun] = await Promise.all([finished(started!.body.id), finished(startedCareless!.body.id)]);
+    const started = await h.server.api('POST', '/api/exam/run', { body: { agentId: good.id, categories } });
+    assert.equal(started.status, 202, started.text);
+    assert.equal(started.body.status, 'running');
+    const passed = await finished(started.body.id);
     assert.equal(passed.status, 'completed', JSON.stringify(passed));
     assert.equal(passed.score, 100, JSON.stringify(passed.results.filter((r: { status: string }) => r.status !== 'passed')));
     assert.equal(passed.passed, 5);
@@ -97,6 +95,7 @@ describe('exams', () => {
     ]);
     assert.deepEqual(guarded.toolCalls, []);
 
+    const failedRun = await finished((await h.server.api('POST', '/api/exam/run', { body: { agentId: careless.id, categories } })).body.id);
     assert.equal(failedRun.status, 'completed');
     assert.equal(failedRun.passed, 0, JSON.stringify(failedRun.results.filter((r: { status: string }) => r.status === 'passed')));
     assert.equal(failedRun.failed, 5);
@@ -120,12 +119,13 @@ describe('exams', () => {
   it('runs the memory category: saved with svc_save_memory, recalled in the next turn', async () => {
     const good = await h.agent({ permissionMode: 'full-auto', systemPrompt: 'GOOD EXAMINEE' });
     const careless = await h.agent({ permissionMode: 'full-auto', systemPrompt: 'careless' });
-    const [remembered, forgot] = await Promise.all([good, careless].map(async (agent) => finished((await h.server.api('POST', '/api/exam/run', { body: { agentId: agent.id, categories: ['memory'] } })).body.id)));
+    const remembered = await finished((await h.server.api('POST', '/api/exam/run', { body: { agentId: good.id, categories: ['memory'] } })).body.id);
     assert.equal(remembered.score, 100, JSON.stringify(remembered.results));
     const [task] = remembered.results;
     assert.equal(task.taskId, 'memory.save-and-recall');
     assert.deepEqual(task.toolCalls.map((c: { name: string; isError: boolean }) => [c.name.split('__').at(-1), c.isError]), [['svc_save_memory', false], ['svc_recall_memory', false]]);
     assert.match(task.answers[1], /^(teal|amber|violet|ochre)$/);
+    const forgot = await finished((await h.server.api('POST', '/api/exam/run', { body: { agentId: careless.id, categories: ['memory'] } })).body.id);
     assert.equal(forgot.score, 0);
     assert.deepEqual(forgot.results[0].checks.map((c: { passed: boolean }) => c.passed), [false, false, false]);
   });
