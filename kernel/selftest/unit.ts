@@ -16,6 +16,8 @@ import { isPostgres } from '../storage/provision.js';
 export type UnitCheckDeps = Pick<Kernel, 'audit' | 'config' | 'db' | 'registry'>;
 
 const SELFTEST_AUTH = { tenantId: 'default', role: 'owner', actor: 'kernel:selftest' };
+/** How many extensions the health checks start and ask at once. */
+const HEALTH_CONCURRENCY = 4;
 
 export async function unitChecks(k: UnitCheckDeps): Promise<CheckResult[]> {
   const results = [
@@ -26,9 +28,19 @@ export async function unitChecks(k: UnitCheckDeps): Promise<CheckResult[]> {
       return `${report.checked} entries chained`;
     }),
   ];
-  for (const ext of k.registry.list()) {
-    results.push(await timed(`extension ${ext.manifest.name} starts and answers`, 'unit', () => extensionHealth(k, ext)));
-  }
+  // A few at a time (the host already starts eager ones side by side): one after another was minutes on a
+  // busy machine, most of it each start waiting on its own process. Reported in the registry's order.
+  const extensions = k.registry.list();
+  const health: CheckResult[] = new Array(extensions.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < extensions.length; i = next++) {
+      const ext = extensions[i]!;
+      health[i] = await timed(`extension ${ext.manifest.name} starts and answers`, 'unit', () => extensionHealth(k, ext));
+    }
+  };
+  await Promise.all(Array.from({ length: HEALTH_CONCURRENCY }, worker));
+  results.push(...health);
   // After the round trips: every loaded extension has started, so each has its database now.
   if (!isPostgres(k.config)) {
     for (const { database } of sqliteSizes(k.config.dataDir).slice(1)) {
