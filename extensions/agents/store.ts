@@ -78,8 +78,9 @@ export class AgentStore {
   }
 
   /** How many the tenant has: what its plan's limit counts. */
+  /** Asked on every create (the plan's limit): a prepared statement, not a query built through knex. */
   async count(tenantId: string): Promise<number> {
-    const row = await this.db('agents').where({ tenant_id: tenantId }).count<{ n: number | string }[]>({ n: '*' }).first();
+    const row = await this.sql.get<{ n: number | string }>('SELECT count(*) AS n FROM agents WHERE tenant_id = ?', [tenantId]);
     return Number(row?.n ?? 0);
   }
 

@@ -36,9 +36,9 @@ export async function resolveWallet(ctx: ExtensionContext, as: CallAs, tenantId:
   return openWallet(ctx, tenantId, agentFrom({ status: reply.status, body: (first ?? reply.body) as Record<string, unknown> }));
 }
 
-export async function openWallet(ctx: ExtensionContext, tenantId: string, agent: { id: string; name: string; wallet: string }, options: { isNew?: boolean } = {}): Promise<Wallet> {
-  const initialGrant = async () => (await new ConfigStore(ctx.db).get(tenantId)).initialGrant;
-  const { wallet, change } = await new Ledger(ctx.db, ctx.sql).ensure(tenantId, agent, initialGrant, options);
+export async function openWallet(ctx: ExtensionContext, tenantId: string, agent: { id: string; name: string; wallet: string }): Promise<Wallet> {
+  const initialGrant = async () => (await new ConfigStore(ctx.db, ctx.sql).get(tenantId)).initialGrant;
+  const { wallet, change } = await new Ledger(ctx.db, ctx.sql).ensure(tenantId, agent, initialGrant);
   if (change) announceBalance(ctx, change);
   return wallet;
 }

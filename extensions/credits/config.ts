@@ -3,6 +3,7 @@
 // grant every new wallet starts with. Defaults are chosen so a newcomer's first sessions just work.
 import type { Knex } from 'knex';
 import { validationError } from '../../protocol/errors.js';
+import type { SqlReader } from '../../sdk/sql.js';
 import { MAX_AMOUNT } from './amounts.js';
 
 export interface Price {
@@ -36,10 +37,14 @@ export const DEFAULT_CONFIG: CreditConfig = {
 };
 
 export class ConfigStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly sql: SqlReader,
+  ) {}
 
+  /** Read on every new wallet and every turn: a prepared statement, not a query built through knex. */
   async get(tenantId: string): Promise<CreditConfig> {
-    const row = await this.db('credit_config').where({ tenant_id: tenantId }).first();
+    const row = await this.sql.get<{ config: string }>('SELECT config FROM credit_config WHERE tenant_id = ?', [tenantId]);
     return row ? { ...DEFAULT_CONFIG, ...(JSON.parse(row.config) as Partial<CreditConfig>) } : structuredClone(DEFAULT_CONFIG);
   }
 

@@ -40,6 +40,13 @@ export interface Transaction {
   createdAt: string;
 }
 
+/** A wallet to open for a new agent, with the tenant's initial grant. */
+export interface NewWallet {
+  tenantId: string;
+  agent: { id: string; name: string; wallet: string };
+  grant: number;
+}
+
 /** What changed, so the caller can announce it (agent_balance). */
 export interface BalanceChange {
   tenantId: string;
@@ -93,37 +100,42 @@ export class Ledger {
 
   /**
    * Creates the wallet on first sight, with the tenant's initial grant (asked only then); idempotent.
-   * A new wallet's only entry is the grant: its row is written with the balance the grant gives, so
-   * there is no row to lock and read back, nor a balance to update after (two queries fewer a wallet).
+   * A wallet opened at the same time elsewhere makes the insert fail, and is then found below.
    */
-  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: () => Promise<number>, { isNew = false } = {}): Promise<{ wallet: Wallet; change?: BalanceChange }> {
-    // `isNew` (the agent was just created): the wallet is written without looking first; one that
-    // exists already (the event delivered twice) makes the insert fail, and is then found below.
-    const existing = isNew ? undefined : await this.wallet(tenantId, agent.wallet);
+  async ensure(tenantId: string, agent: { id: string; name: string; wallet: string }, initialGrant: () => Promise<number>): Promise<{ wallet: Wallet; change?: BalanceChange }> {
+    const existing = await this.wallet(tenantId, agent.wallet);
     if (existing) {
       if (existing.agentName !== agent.name) await this.rename(tenantId, agent.id, agent.name);
       return { wallet: { ...existing, agentName: agent.name } };
     }
-    const grant = Math.max(0, await initialGrant());
+    const grant = await initialGrant();
     try {
-      return await this.db.transaction(async (trx) => {
-        const now = new Date().toISOString();
-        const balance = safeSum(0, grant, `the balance of wallet ${agent.wallet}`);
-        await trx('wallets').insert({ address: agent.wallet, tenant_id: tenantId, agent_id: agent.id, agent_name: agent.name, balance, created_at: now, updated_at: now });
-        if (grant > 0) {
-          await trx('credit_transactions').insert({
-            id: randomUUID(), tenant_id: tenantId, wallet: agent.wallet, kind: 'grant', micro_units: grant, balance_after: balance,
-            reference: 'initial-grant', reason: 'initial grant for a new wallet', actor: 'credits', created_at: now,
-          });
-        }
-        const wallet: Wallet = { address: agent.wallet, agentId: agent.id, agentName: agent.name, balance, createdAt: now, agentDeleted: false };
-        return { wallet, change: { tenantId, agentId: agent.id, wallet: agent.wallet, balance } };
-      });
+      const [change] = await this.openNew([{ tenantId, agent, grant }]);
+      return { wallet: { address: agent.wallet, agentId: agent.id, agentName: agent.name, balance: change!.balance, createdAt: change!.createdAt, agentDeleted: false }, change: change! };
     } catch (err) {
       const raced = await this.wallet(tenantId, agent.wallet);
       if (raced) return { wallet: raced };
       throw err;
     }
+  }
+
+  /**
+   * Writes new wallets in one transaction, each with its grant as its balance and the grant as its only
+   * entry (so there is no row to lock and read back, nor a balance to update after): one insert for the wallets and one for the grants, whatever their number. Fails whole if any
+   * wallet exists already.
+   */
+  async openNew(wallets: NewWallet[]): Promise<Array<BalanceChange & { createdAt: string }>> {
+    const now = new Date().toISOString();
+    const opened = wallets.map(({ tenantId, agent, grant }) => ({ tenantId, agent, grant: Math.max(0, grant), balance: safeSum(0, Math.max(0, grant), `the balance of wallet ${agent.wallet}`) }));
+    await this.db.transaction(async (trx) => {
+      await trx('wallets').insert(opened.map(({ tenantId, agent, balance }) => ({ address: agent.wallet, tenant_id: tenantId, agent_id: agent.id, agent_name: agent.name, balance, created_at: now, updated_at: now })));
+      const grants = opened.filter(({ grant }) => grant > 0).map(({ tenantId, agent, grant, balance }) => ({
+        id: randomUUID(), tenant_id: tenantId, wallet: agent.wallet, kind: 'grant', micro_units: grant, balance_after: balance,
+        reference: 'initial-grant', reason: 'initial grant for a new wallet', actor: 'credits', created_at: now,
+      }));
+      if (grants.length > 0) await trx('credit_transactions').insert(grants);
+    });
+    return opened.map(({ tenantId, agent, balance }) => ({ tenantId, agentId: agent.id, wallet: agent.wallet, balance, createdAt: now }));
   }
 
   async credit(tenantId: string, address: string, entry: Entry): Promise<{ balance: number; transaction: Transaction }> {

@@ -3,9 +3,9 @@
 import { runExtension } from '../../sdk/extension.js';
 import { onAgentEvent } from './events.js';
 import { migrations } from './migrations.js';
-import { startExpirySweep, stopExpirySweep } from './expiry.js';
 import { routes } from './routes.js';
+import { startCredits, stopCredits } from './state.js';
 import { tools } from './tools.js';
 import { ws } from './ws.js';
 
-runExtension({ migrations, routes, tools, ws, event: onAgentEvent, setup: startExpirySweep, shutdown: stopExpirySweep });
+runExtension({ migrations, routes, tools, ws, event: onAgentEvent, setup: startCredits, shutdown: stopCredits });

@@ -59,7 +59,7 @@ export const internalRoutes: Record<string, RouteHandler> = {
 
   async [CREDITS_ROUTES.reserve](req, ctx) {
     const body = validate<ReserveBody>(schema(ctx, 'reservation.json'), req.body);
-    const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
+    const config = await new ConfigStore(ctx.db, ctx.sql).get(req.auth.tenantId);
     return created(await reserveOne(req, ctx, body, config));
   },
 
@@ -69,7 +69,7 @@ export const internalRoutes: Record<string, RouteHandler> = {
    */
   async [CREDITS_ROUTES.reserveBatch](req, ctx) {
     const { reservations } = validate<{ reservations: unknown[] }>(schema(ctx, 'reservation-batch.json'), req.body);
-    const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
+    const config = await new ConfigStore(ctx.db, ctx.sql).get(req.auth.tenantId);
     const failed = (err: unknown) => {
       const error = toRoostError(err);
       return { error: error.message, code: error.code, status: error.status };
@@ -92,7 +92,7 @@ export const internalRoutes: Record<string, RouteHandler> = {
 
   async [CREDITS_ROUTES.commit](req, ctx) {
     const usage = validate<CommitRequest>(schema(ctx, 'commit.json'), req.body);
-    const config = await new ConfigStore(ctx.db).get(req.auth.tenantId);
+    const config = await new ConfigStore(ctx.db, ctx.sql).get(req.auth.tenantId);
     const { reservation, change } = await new Reservations(ctx.db).commit(req.auth.tenantId, req.params.id!, usage, config);
     announce(ctx, [change]);
     const charged = reservation.actualMicroUnits ?? 0;

@@ -8,13 +8,13 @@ import { schema } from './schemas.js';
 
 export const settingsRoutes: Record<string, RouteHandler> = {
   async 'GET /api/settings/credits'(req, ctx) {
-    return ok(await new ConfigStore(ctx.db).get(req.auth.tenantId));
+    return ok(await new ConfigStore(ctx.db, ctx.sql).get(req.auth.tenantId));
   },
 
   async 'PUT /api/settings/credits'(req, ctx) {
     requireRole(req.auth, 'owner', 'changing the credit configuration');
     const patch = validate<Partial<CreditConfig>>(schema(ctx, 'credit-config.json'), req.body);
-    const config = await new ConfigStore(ctx.db).update(req.auth.tenantId, patch);
+    const config = await new ConfigStore(ctx.db, ctx.sql).update(req.auth.tenantId, patch);
     ctx.host.audit('credits.config_updated', 'settings:credits', { changed: Object.keys(patch) });
     return ok(config);
   },

@@ -50,7 +50,7 @@ export const tools: Record<string, ToolHandler> = {
   },
 
   async svc_credit_config(args, caller, ctx) {
-    const store = new ConfigStore(ctx.db);
+    const store = new ConfigStore(ctx.db, ctx.sql);
     if (args.action === 'get') return reply(await store.get(caller.tenantId));
     if (args.config === undefined) throw new RoostError('VALIDATION_ERROR', 'action "set" needs a config object');
     const patch = validate<Partial<CreditConfig>>(schema(ctx, 'credit-config.json'), args.config, 'arguments.config');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 import { createAgent, registerTenant, startServer, type Tenant } from '../agents/support.js';
 
 const INITIAL_GRANT = 5_000_000;
@@ -94,6 +95,20 @@ describe('credits: wallets, funding, grants and configuration', () => {
     assert.equal(after.body.wallets.length, 1, 'the ledger of a deleted agent is kept');
     assert.equal(after.body.wallets[0].agentDeleted, true);
     assert.equal(after.body.wallets[0].balance, INITIAL_GRANT);
+  });
+
+  it('opens the wallets of agents created at once, each with one grant', async () => {
+    const burst = await registerTenant(server, 'burst-org');
+    const agents = await Promise.all(Array.from({ length: 8 }, (_, i) => createAgent(server, burst.operator, { name: `burst-${i}` })));
+    const wallets = await waitFor('every new wallet opened by its creation event', async () => {
+      const summary = await server.api('GET', '/api/wallets/summary?kind=agent&limit=50', { key: burst.viewer });
+      return summary.body.wallets?.length === agents.length ? summary.body.wallets : undefined;
+    });
+    assert.deepEqual(wallets.map((w: any) => [w.agentId, w.balance]).sort(), agents.map((a) => [a.id, INITIAL_GRANT]).sort());
+    for (const a of agents) {
+      const ledger = await server.api('GET', `/api/wallets/${a.wallet}/messages`, { key: burst.viewer });
+      assert.deepEqual(ledger.body.messages.map((m: any) => [m.kind, m.microUnits]), [['grant', INITIAL_GRANT]], a.name);
+    }
   });
 
   it('reads and updates the credit configuration (owner only), validating every field', async () => {
