@@ -31,11 +31,15 @@ const files = await testFiles(process.argv.length > 2 ? process.argv.slice(2) : 
 const root = resolve(import.meta.dirname, '../..');
 const mirror = await mkdtemp(join(tmpdir(), 'roost-suite-js-'));
 await transpileTree(root, mirror);
+// The unit tier (`npm run test:unit`) needs no database: a run of test/unit/ alone starts none.
+const unitOnly = files.every((file) => resolve(file).startsWith(join(root, 'test/unit/')));
 // Without PostgreSQL the run goes on: the files that need it fail, each saying why, as they would alone.
-const postgres = await startPostgres().catch((err: Error) => {
-  process.stderr.write(`run-suite: no PostgreSQL for the run (${err.message.split('\n')[0]})\n`);
-  return undefined;
-});
+const postgres = unitOnly
+  ? undefined
+  : await startPostgres().catch((err: Error) => {
+      process.stderr.write(`run-suite: no PostgreSQL for the run (${err.message.split('\n')[0]})\n`);
+      return undefined;
+    });
 const child = spawn(
   process.execPath,
   ['--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=./test/helpers/tap-with-slowest.mjs', ...files.map((file) => mirrored(root, mirror, resolve(file)))],
