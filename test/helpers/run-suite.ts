@@ -2,10 +2,13 @@
 // Starting a cluster (initdb, then postgres) takes seconds; the files that store on PostgreSQL each made
 // their own. Here one starts before the files do, and sharedPostgres() in each file (postgres.ts) adds
 // its databases to it. Arguments: files or folders to run instead of test/ (`npm test -- test/unit`).
+// The files run as the JavaScript transpile-tests.ts writes, without tsx in every test process.
 import { spawn } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { RUN_POSTGRES_ENV, startPostgres } from './postgres.js';
+import { MIRROR_ENV, mirrored, transpileTree } from './transpile-tests.js';
 
 /** Two files at a time: one per core of the 2-core machines the suite is measured on (docs/testing.md). */
 const CONCURRENCY = process.env.ROOST_TEST_CONCURRENCY ?? '2';
@@ -25,19 +28,27 @@ async function testFiles(roots: string[]): Promise<string[]> {
 }
 
 const files = await testFiles(process.argv.length > 2 ? process.argv.slice(2) : ['test']);
+const root = resolve(import.meta.dirname, '../..');
+const mirror = await mkdtemp(join(tmpdir(), 'roost-suite-js-'));
+await transpileTree(root, mirror);
+// The unit tier (`npm run test:unit`) needs no database: a run of test/unit/ alone starts none.
+const unitOnly = files.every((file) => resolve(file).startsWith(join(root, 'test/unit/')));
 // Without PostgreSQL the run goes on: the files that need it fail, each saying why, as they would alone.
-const postgres = await startPostgres().catch((err: Error) => {
-  process.stderr.write(`run-suite: no PostgreSQL for the run (${err.message.split('\n')[0]})\n`);
-  return undefined;
-});
+const postgres = unitOnly
+  ? undefined
+  : await startPostgres().catch((err: Error) => {
+      process.stderr.write(`run-suite: no PostgreSQL for the run (${err.message.split('\n')[0]})\n`);
+      return undefined;
+    });
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=./test/helpers/tap-with-slowest.mjs', ...files],
-  { stdio: 'inherit', env: { ...process.env, ...(postgres ? { [RUN_POSTGRES_ENV]: postgres.adminUrl } : {}) } },
+  ['--test', `--test-concurrency=${CONCURRENCY}`, '--test-reporter=./test/helpers/tap-with-slowest.mjs', ...files.map((file) => mirrored(root, mirror, resolve(file)))],
+  { stdio: 'inherit', env: { ...process.env, [MIRROR_ENV]: mirror, ...(postgres ? { [RUN_POSTGRES_ENV]: postgres.adminUrl } : {}) } },
 );
 // Ctrl-C reaches the runner from the terminal; a SIGTERM sent to this process is passed on.
 process.on('SIGTERM', () => child.kill('SIGTERM'));
 process.on('SIGINT', () => undefined);
 const code = await new Promise<number>((resolve) => child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
 await postgres?.stop();
+await rm(mirror, { recursive: true, force: true });
 process.exit(code);

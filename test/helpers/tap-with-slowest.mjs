@@ -12,7 +12,7 @@ export default async function* tapWithSlowest(source) {
     for await (const event of source) {
       const { data } = event;
       if ((event.type === 'test:pass' || event.type === 'test:fail') && data.nesting === 0 && data.file) {
-        const file = data.file.replace(`${process.cwd()}/`, '');
+        const file = checkoutPath(data.file);
         perFile.set(file, (perFile.get(file) ?? 0) + (data.details?.duration_ms ?? 0));
       }
       // The run's summary opens with "tests N": the slowest files go just before it.
@@ -24,6 +24,13 @@ export default async function* tapWithSlowest(source) {
     }
   }
   yield* tap(watched());
+}
+
+/** A file's path in the checkout: under `npm test` the files run from a mirror (transpile-tests.ts). */
+function checkoutPath(file) {
+  const mirror = process.env.ROOST_TEST_MIRROR;
+  if (mirror && file.startsWith(`${mirror}/`)) return file.slice(mirror.length + 1).replace(/\.js$/, '.ts');
+  return file.replace(`${process.cwd()}/`, '');
 }
 
 function slowest(perFile) {
