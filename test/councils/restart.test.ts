@@ -17,9 +17,9 @@ describe('a council launch across a server restart', () => {
     const discussingLaunch = await suite.f.launch((await suite.f.council({ members: suite.ids, rounds: 2 })).id);
     // …and only this one (no discussion) reaches the synthesis before the restart.
     const synthesizingLaunch = await suite.f.launch((await suite.f.council({ members: suite.ids, rounds: 0, chairId: suite.ids[1] })).id);
-    await waitFor('the members to be asked in the discussion', async () => (asked('discussing') >= 3 ? true : undefined), 30_000);
+    await waitFor('the members to be asked in the discussion', async () => (asked('discussing') >= 3 ? true : undefined), 60_000);
     assert.equal((await suite.f.get(discussingLaunch.id)).stage, 'discussing');
-    await waitFor('the synthesizer to be asked', async () => (asked('synthesizing') >= 1 ? true : undefined), 30_000);
+    await waitFor('the synthesizer to be asked', async () => (asked('synthesizing') >= 1 ? true : undefined), 60_000);
 
     suite.f.override = () => undefined;
     await suite.f.h.restart();
