@@ -86,7 +86,7 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
     // then the backoff spaces the reads.
     const waitMs = Math.max(0, Math.min(LONG_POLL_MS, deadline - Date.now()));
     const asked = Date.now();
-    const reply = await sessions.events(sessionId, { after: cursor, limit: 1000, waitMs, until: UNTIL });
+    const reply = await unlessAborted(sessions.events(sessionId, { after: cursor, limit: 1000, waitMs, until: UNTIL }), options.signal, sessionId);
     const events = sessionsAnswer(reply, `reading session ${sessionId}`).events;
     for (const event of events) {
       cursor = event.seq;
@@ -113,6 +113,19 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
     delay = Math.min(delay * 2, 500);
   }
+}
+
+/** The long poll, or CANCELLED the moment `signal` aborts (a caller that stops waiting need not sit out the poll). */
+function unlessAborted<T>(poll: Promise<T>, signal: AbortSignal | undefined, sessionId: string): Promise<T> {
+  if (!signal) return poll;
+  const cancelled = () => new RoostError('CANCELLED', `stopped waiting for session ${sessionId}`);
+  if (signal.aborted) return Promise.reject(cancelled());
+  poll.catch(() => undefined); // abandoned once aborted: its end matters to nobody
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    poll.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** How much of the old transcript a new session is given. */

@@ -21,12 +21,15 @@ export class Engine {
   readonly store: TaskStore;
   readonly locks: RepoLocks;
   private readonly driving = new Map<string, AbortController>();
+  /** Each driven task's run, settled (it never rejects): stop() waits for them before letting the tasks go. */
+  private readonly runs = new Map<string, Promise<void>>();
   /** WebSocket clients that created a task: they get its updates without subscribing. */
   private readonly creators = new Map<string, Set<string>>();
   private timers: NodeJS.Timeout[] = [];
   private scanning: Promise<void> | undefined;
   private again = false;
   private awake = false;
+  private stopping = false;
 
   constructor(readonly ctx: ExtensionContext, readonly config: Config) {
     this.store = new TaskStore(ctx.db, ctx.sql);
@@ -40,9 +43,21 @@ export class Engine {
     this.scan();
   }
 
+  /**
+   * Stops driving: the runs are aborted and, once they have wound down, the tasks are let go (no runner, no
+   * heartbeat), so the next server, or another instance, takes them up at its first scan instead of waiting
+   * for this runner's heartbeat to go stale (a lock TTL: a minute by default). After kill -9 that wait stays.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
     for (const t of this.timers) clearInterval(t);
+    await this.scanning; // a scan under way may still claim a task: it is driven, then let go with the rest
+    const ids = [...this.driving.keys()];
     for (const controller of this.driving.values()) controller.abort();
+    // A run stuck past its abort keeps its claim: the tasks are then taken up once the heartbeat is stale.
+    const settled = await Promise.race([Promise.all(this.runs.values()).then(() => true), new Promise<false>((resolve) => setTimeout(resolve, 1_000, false))]);
+    if (!settled) return;
+    await this.store.release(ids, this.runnerId).catch((err: Error) => this.ctx.host.log('warn', `work-tasks: letting the tasks go failed: ${err.message}`));
   }
 
   watch(taskId: string, clientId: string): void {
@@ -52,6 +67,7 @@ export class Engine {
 
   /** Looks for tasks to drive now (coalesced: a scan asked for during one runs once after it). */
   scan(): void {
+    if (this.stopping) return; // a run aborted by stop() must not be taken up again by this process
     if (this.scanning) {
       this.again = true;
       return;
@@ -75,6 +91,7 @@ export class Engine {
     // Tasks already past their start first: they hold (or held) their repository's lock.
     const ordered = [...open.filter((t) => t.status !== 'queued'), ...open.filter((t) => t.status === 'queued')];
     for (const row of ordered) {
+      if (this.stopping) return;
       if (this.driving.has(row.id)) continue;
       if (!(await this.store.claim(row.id, this.runnerId, now, now - this.config.lockTtlMs))) continue;
       if (!(await this.locks.acquire(row.repo_dir, row.id, now, this.config.lockTtlMs))) {
@@ -88,7 +105,7 @@ export class Engine {
   private drive(row: TaskRow): void {
     const controller = new AbortController();
     this.driving.set(row.id, controller);
-    runTask(this, row.id, controller.signal)
+    const run = runTask(this, row.id, controller.signal)
       .catch(async (err: unknown) => {
         // Aborted: the task ended elsewhere, or this process is shutting down (another run resumes it).
         if (err instanceof TaskEnded || controller.signal.aborted) return;
@@ -99,8 +116,10 @@ export class Engine {
       .catch((err: Error) => this.ctx.host.log('error', `work task ${row.id}: ${err.stack ?? err.message}`))
       .finally(() => {
         this.driving.delete(row.id);
+        this.runs.delete(row.id);
         this.scan();
       });
+    this.runs.set(row.id, run);
   }
 
   private async beat(): Promise<void> {

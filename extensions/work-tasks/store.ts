@@ -142,6 +142,11 @@ export class TaskStore {
     if (ids.length > 0) await this.db('work_tasks').whereIn('id', ids).andWhere({ runner }).update({ heartbeat_at: now });
   }
 
+  /** Lets the tasks go that this runner still holds: the next scan (of any runner) may claim them at once. */
+  async release(ids: string[], runner: string): Promise<void> {
+    if (ids.length > 0) await this.db('work_tasks').whereIn('id', ids).andWhere({ runner }).update({ runner: null, heartbeat_at: null });
+  }
+
   async update(id: string, patch: Partial<TaskRow>): Promise<void> {
     await this.db('work_tasks').where({ id }).update({ ...patch, updated_at: new Date().toISOString() });
   }

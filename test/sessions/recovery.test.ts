@@ -9,42 +9,52 @@ describe('session recovery: provider outages, credits, server restarts', () => {
   });
   after(() => h.close());
 
-  for (const [status, code] of [[503, 'PROVIDER_UNAVAILABLE'], [429, 'RATE_LIMITED']] as const) {
-    it(`pauses on a provider ${status}, retries after 5 then 15 units, and resumes when the provider is back`, async () => {
-      let healthy = false;
-      h.anthropic.setScript(() => (healthy ? 'Back in business.' : { error: { status } }));
-      const unit = 300;
-      const agent = await h.agent({ permissionMode: 'full-auto' });
-      const session = await h.session({ agentId: agent.id, resumeUnitMs: unit });
-      const runner = await h.hostPid(session.pid);
-      const ws = await h.subscribe(session.id);
-      await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'are you there?' } });
-      const paused = await ws.next((m) => m.type === 'session_status' && m.status === 'paused', 10_000);
-      assert.equal(paused.code, code);
-      assert.match(paused.reason, new RegExp(`answered ${status}`));
-      const first = await h.get(session.id);
-      assert.equal(first.status, 'paused');
-      assert.equal(first.pid, null, 'a paused session holds no runner');
-      assert.ok(!alive(runner));
-      assert.equal(first.resumeAttempts, 1);
-      // The first automatic retry meets the outage again: the next one waits 15 units.
-      await ws.next((m) => m.type === 'session_status' && m.status === 'resumed', 10_000);
-      await ws.next((m) => m.type === 'session_status' && m.status === 'paused', 10_000);
-      assert.equal((await h.get(session.id)).resumeAttempts, 2);
-      healthy = true;
-      const done = await h.until(session.id, (s) => s.status === 'running' && s.turns === 1 && !s.busy, 15_000);
-      assert.equal(done.resumeAttempts, 0);
-      assert.equal(done.nextResumeAt, null);
-      assert.equal(done.pendingMessages, 0);
-      assert.equal((await h.messages(session.id)).at(-1).content, 'Back in business.');
-      const pauses = (await h.events(session.id)).filter((e: any) => e.type === 'pause');
-      assert.deepEqual(pauses.map((e: any) => [e.attempt, e.delayMs, e.code]), [[1, 5 * unit, code], [2, 15 * unit, code]]);
-      for (const p of pauses) assert.ok(Math.abs(Date.parse(p.nextResumeAt) - Date.parse(p.at) - p.delayMs) <= 2);
-      const resumes = (await h.events(session.id)).filter((e: any) => e.type === 'resume');
-      assert.deepEqual(resumes.map((e: any) => [e.trigger, e.from]), [['auto', 'paused'], ['auto', 'paused']]);
-      await h.server.api('POST', `/api/sessions/${session.id}/stop`);
+  // The two outages wait out real backoffs (6 s each): they run side by side, each agent told apart by its
+  // system prompt, so the file waits once.
+  describe('provider outages', { concurrency: 2 }, () => {
+    const healthy = new Map<number, boolean>();
+    before(() => {
+      h.anthropic.setScript((req) => {
+        const status = JSON.stringify(req.body.system ?? '').includes('outage 503') ? 503 : 429;
+        return healthy.get(status) ? 'Back in business.' : { error: { status } };
+      });
     });
-  }
+
+    for (const [status, code] of [[503, 'PROVIDER_UNAVAILABLE'], [429, 'RATE_LIMITED']] as const) {
+      it(`pauses on a provider ${status}, retries after 5 then 15 units, and resumes when the provider is back`, async () => {
+        const unit = 300;
+        const agent = await h.agent({ permissionMode: 'full-auto', systemPrompt: `You are the agent of outage ${status}.` });
+        const session = await h.session({ agentId: agent.id, resumeUnitMs: unit });
+        const runner = await h.hostPid(session.pid);
+        const ws = await h.subscribe(session.id);
+        await h.server.api('POST', `/api/sessions/${session.id}/messages`, { body: { content: 'are you there?' } });
+        const paused = await ws.next((m) => m.type === 'session_status' && m.status === 'paused', 10_000);
+        assert.equal(paused.code, code);
+        assert.match(paused.reason, new RegExp(`answered ${status}`));
+        const first = await h.get(session.id);
+        assert.equal(first.status, 'paused');
+        assert.equal(first.pid, null, 'a paused session holds no runner');
+        assert.ok(!alive(runner));
+        assert.equal(first.resumeAttempts, 1);
+        // The first automatic retry meets the outage again: the next one waits 15 units.
+        await ws.next((m) => m.type === 'session_status' && m.status === 'resumed', 10_000);
+        await ws.next((m) => m.type === 'session_status' && m.status === 'paused', 10_000);
+        assert.equal((await h.get(session.id)).resumeAttempts, 2);
+        healthy.set(status, true);
+        const done = await h.until(session.id, (s) => s.status === 'running' && s.turns === 1 && !s.busy, 15_000);
+        assert.equal(done.resumeAttempts, 0);
+        assert.equal(done.nextResumeAt, null);
+        assert.equal(done.pendingMessages, 0);
+        assert.equal((await h.messages(session.id)).at(-1).content, 'Back in business.');
+        const pauses = (await h.events(session.id)).filter((e: any) => e.type === 'pause');
+        assert.deepEqual(pauses.map((e: any) => [e.attempt, e.delayMs, e.code]), [[1, 5 * unit, code], [2, 15 * unit, code]]);
+        for (const p of pauses) assert.ok(Math.abs(Date.parse(p.nextResumeAt) - Date.parse(p.at) - p.delayMs) <= 2);
+        const resumes = (await h.events(session.id)).filter((e: any) => e.type === 'resume');
+        assert.deepEqual(resumes.map((e: any) => [e.trigger, e.from]), [['auto', 'paused'], ['auto', 'paused']]);
+        await h.server.api('POST', `/api/sessions/${session.id}/stop`);
+      });
+    }
+  });
 
   it('a paused session resumes on request (POST /resume), and not when it is running', async () => {
     h.anthropic.setScript([{ error: { status: 500 } }, 'Resumed by hand.']);

@@ -27,8 +27,8 @@ export interface Harness {
   until(id: string, done: (t: any) => boolean, what: string, timeoutMs?: number): Promise<any>;
   /** kill -9 the server, let `meanwhile` act on the data while nothing runs, then start a new one on the same data dir. */
   crashAndRelaunch(meanwhile?: () => Promise<void>): Promise<void>;
-  /** Stops the server (SIGTERM), then starts a new one on the same data dir. */
-  restart(): Promise<void>;
+  /** Stops the server (SIGTERM), lets `meanwhile` look at the data while nothing runs, then starts a new one on the same data dir. */
+  restart(meanwhile?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,8 +100,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       await meanwhile?.();
       server = await startTestServer({ env: fullEnv, dataDir });
     },
-    async restart() {
+    async restart(meanwhile) {
       await server.stop();
+      await meanwhile?.();
       server = await startTestServer({ env: fullEnv, dataDir });
     },
     async close() {

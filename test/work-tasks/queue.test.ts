@@ -1,8 +1,12 @@
 // The repository lock: two tasks on one repository run one after the other; cancel frees the lock; a
-// task survives kill -9 of the server and finishes after the relaunch.
+// task survives a graceful restart (the stopped server lets it go) and kill -9 of the server, and
+// finishes after the relaunch.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AnthropicReply } from '../fakes/anthropic.js';
+import { sqliteFilesOnly } from '../helpers/server.js';
+import { selectRows } from '../kernel/sqlite-file.js';
 import { startHarness, showFile, type Harness } from './harness.js';
 
 /** The agent writes answer.txt = 42 at its first turn and says done at the next; `gate` holds the first turn. */
@@ -75,7 +79,12 @@ describe('work tasks: lock, queue, cancel, restart', () => {
     const agent = await h.agent();
     const task = (await h.server.api('POST', '/api/work-tasks', { body: { agentId: agent.id, description: 'Survive a restart', projectId } })).body;
     await h.until(task.id, (t) => t.status === 'running' && t.sessionId, 'the task to run');
-    await h.restart();
+    await h.restart(async () => {
+      if (sqliteFilesOnly) return;
+      // The stopped server let the task go: the next one takes it up at once, not after the lock's TTL.
+      const [row] = await selectRows(join(h.dataDir, 'extensions', 'work-tasks', 'work-tasks.sqlite'), 'SELECT runner, heartbeat_at FROM work_tasks WHERE id = ?', [task.id]);
+      assert.deepEqual(row, { runner: null, heartbeat_at: null });
+    });
     gate.release();
     const done = await h.until(task.id, (t) => ['completed', 'failed', 'cancelled'].includes(t.status), 'the task to end after the restart', 90_000);
     assert.equal(done.status, 'completed', JSON.stringify(done.steps));

@@ -32,61 +32,61 @@ describe('workflows: kill -9 while a council or work-task node starts what it wa
   after(() => h?.close());
 
   /** kill -9, then, with nothing running, forget the id the node stored (as if it died before storing it). */
-  async function crashBeforeTheIdWasStored(nodeRunId: string): Promise<void> {
+  async function crashBeforeTheIdsWereStored(nodeRunIds: string[]): Promise<void> {
     const extension = (await pluginInfo(h.server, 'workflows'))?.pid as number | undefined;
     await h.crashAndRelaunch(async () => {
       await waitFor('the workflows extension to leave', async () => (isAlive(extension) ? undefined : true), 15_000);
-      const changed = await changeRows(join(h.dataDir, 'extensions', 'workflows', 'workflows.sqlite'), 'UPDATE workflow_node_runs SET state = ? WHERE id = ?', [JSON.stringify({ fromNode: 's' }), nodeRunId]);
-      assert.equal(changed, 1);
+      for (const nodeRunId of nodeRunIds) {
+        const changed = await changeRows(join(h.dataDir, 'extensions', 'workflows', 'workflows.sqlite'), 'UPDATE workflow_node_runs SET state = ? WHERE id = ?', [JSON.stringify({ fromNode: 's' }), nodeRunId]);
+        assert.equal(changed, 1);
+      }
       holding = false;
     });
   }
 
-  it('a council node launches once', { skip: sqliteFilesOnly }, async () => {
+  // One crash catches both nodes (a relaunch costs a server start and its extensions).
+  it('a council node launches once, and a work-task node creates one task', { skip: sqliteFilesOnly }, async () => {
     holding = true;
     const members = [await h.agent(), await h.agent()];
     const council = await h.server.api('POST', '/api/councils', { body: { name: 'ship council', members: members.map((m) => m.id), rounds: 0 } });
     assert.equal(council.status, 201, council.text);
-    const wf = await saveWorkflow(h.server, [
+    const debateFlow = await saveWorkflow(h.server, [
       { id: 's', type: 'start' },
       { id: 'debate', type: 'council', config: { councilId: council.body.id, prompt: 'Should we ship {{input.what}}?' } },
       { id: 'e', type: 'end', config: { output: '{{nodes.debate.output.stage}}' } },
     ], [{ from: 's', to: 'debate' }, { from: 'debate', to: 'e' }]);
-    const run = await trigger(h.server, wf.id, { what: 'v3' });
-    const started = await untilNode(h.server, run.id, 'debate', (n) => typeof n.state.launchId === 'string');
+    const debateRun = await trigger(h.server, debateFlow.id, { what: 'v3' });
 
-    await crashBeforeTheIdWasStored(started.id);
-    const done = await untilRun(h.server, run.id, ended, 90_000);
-    assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.output, 'completed');
-    const launches = (await h.server.api('GET', `/api/councils/${council.body.id}/launches`)).body.launches;
-    assert.deepEqual(launches.map((l: any) => l.id), [started.state.launchId], 'one launch');
-    const node = done.nodeRuns.find((n: any) => n.nodeId === 'debate');
-    assert.equal(node.state.launchId, started.state.launchId);
-    assert.ok(node.cost > 0, 'what the members were charged is recorded');
-    assert.equal(done.cost, node.cost);
-  });
-
-  it('a work-task node creates one task', { skip: sqliteFilesOnly }, async () => {
-    holding = true;
     const repo = await h.repo();
     const agent = await h.agent();
-    const wf = await saveWorkflow(h.server, [
+    const buildFlow = await saveWorkflow(h.server, [
       { id: 's', type: 'start' },
       { id: 'build', type: 'work_task', config: { description: 'Write 42 into answer.txt', agentId: agent.id, projectId: repo.projectId } },
       { id: 'e', type: 'end', config: { output: '{{nodes.build.output.status}}' } },
     ], [{ from: 's', to: 'build' }, { from: 'build', to: 'e' }]);
-    const run = await trigger(h.server, wf.id, null);
-    const started = await untilNode(h.server, run.id, 'build', (n) => typeof n.state.taskId === 'string');
+    const buildRun = await trigger(h.server, buildFlow.id, null);
 
-    await crashBeforeTheIdWasStored(started.id);
-    const done = await untilRun(h.server, run.id, ended, 90_000);
-    assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.output, 'completed');
+    const launched = await untilNode(h.server, debateRun.id, 'debate', (n) => typeof n.state.launchId === 'string');
+    const tasked = await untilNode(h.server, buildRun.id, 'build', (n) => typeof n.state.taskId === 'string');
+    await crashBeforeTheIdsWereStored([launched.id, tasked.id]);
+
+    const debated = await untilRun(h.server, debateRun.id, ended, 90_000);
+    assert.equal(debated.status, 'completed', JSON.stringify(debated));
+    assert.equal(debated.output, 'completed');
+    const launches = (await h.server.api('GET', `/api/councils/${council.body.id}/launches`)).body.launches;
+    assert.deepEqual(launches.map((l: any) => l.id), [launched.state.launchId], 'one launch');
+    const debate = debated.nodeRuns.find((n: any) => n.nodeId === 'debate');
+    assert.equal(debate.state.launchId, launched.state.launchId);
+    assert.ok(debate.cost > 0, 'what the members were charged is recorded');
+    assert.equal(debated.cost, debate.cost);
+
+    const built = await untilRun(h.server, buildRun.id, ended, 90_000);
+    assert.equal(built.status, 'completed', JSON.stringify(built));
+    assert.equal(built.output, 'completed');
     const tasks = (await h.server.api('GET', `/api/work-tasks?agentId=${agent.id}`)).body.tasks;
-    assert.deepEqual(tasks.map((t: any) => t.id), [started.state.taskId], 'one task');
-    const node = done.nodeRuns.find((n: any) => n.nodeId === 'build');
-    assert.ok(node.cost > 0, "what the task's session was charged is recorded");
+    assert.deepEqual(tasks.map((t: any) => t.id), [tasked.state.taskId], 'one task');
+    const build = built.nodeRuns.find((n: any) => n.nodeId === 'build');
+    assert.ok(build.cost > 0, "what the task's session was charged is recorded");
   });
 
   it('the councils and work-tasks routes answer a repeated idempotencyKey with the record it made (200)', async () => {

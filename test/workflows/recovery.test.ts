@@ -73,83 +73,52 @@ describe('workflows: agent sessions and kill -9', () => {
     assert.equal(sessions[0].name, `workflow ${run.id} ask #2`);
   });
 
-  it('a kill -9 while a delay waits: after the relaunch the run goes on from there, each agent asked once', async () => {
-    anthropic.setScript(['first answer', 'second answer']);
-    const before = messages().length;
-    const agentId = await agent();
-    const wf = await saveWorkflow(server, [
+  it('a kill -9 in the middle of four runs: after one relaunch each goes on from where it was, each node and agent once', async () => {
+    // Four runs caught at once by one crash (a relaunch costs a server start and its extensions):
+    // one waits in a delay, one on an agent's session, one lost its session's id (SQLite only: the
+    // test rewrites the stored node run), one is in a parallel fork with two branches at the join.
+    let crashed = false;
+    const lastAsk = (req: { body: any }) => JSON.stringify(req.body.messages.at(-1)?.content ?? '');
+    anthropic.setScript((req) => {
+      const said = lastAsk(req);
+      if (said.includes('the first question')) return 'first answer';
+      if (said.includes('the second question')) return 'second answer';
+      if (said.includes('take your time')) return crashed ? 'answer after the crash' : { hang: true };
+      if (said.includes('the lost id')) return crashed ? 'found it' : { hang: true };
+      return 'unexpected question';
+    });
+    const asked = (question: string) => messages().filter((m) => lastAsk(m).includes(question)).length;
+
+    // A delay: the relaunched engine goes on from there, each agent asked once.
+    const napAgent = await agent();
+    const napFlow = await saveWorkflow(server, [
       { id: 's', type: 'start' },
-      { id: 'one', type: 'agent_session', config: { agentId, prompt: 'one' } },
+      { id: 'one', type: 'agent_session', config: { agentId: napAgent, prompt: 'the first question' } },
       { id: 'nap', type: 'delay', config: { seconds: 3600 } },
-      { id: 'two', type: 'agent_session', config: { agentId, prompt: 'two, after {{nodes.one.output.text}}' } },
+      { id: 'two', type: 'agent_session', config: { agentId: napAgent, prompt: 'the second question, after {{nodes.one.output.text}}' } },
       { id: 'e', type: 'end', config: { output: '{{nodes.two.output.text}}' } },
     ], [{ from: 's', to: 'one' }, { from: 'one', to: 'nap' }, { from: 'nap', to: 'two' }, { from: 'two', to: 'e' }]);
-    const run = await trigger(server, wf.id, null);
-    await untilNode(server, run.id, 'nap', (n) => n.status === 'waiting');
-    assert.equal(messages().length - before, 1);
+    const napRun = await trigger(server, napFlow.id, null);
 
-    await killAndRelaunch();
-    // Active runs wake the extension with the server: it runs before anyone asks it anything.
-    await waitFor('the workflows extension to start with the server', async () => {
-      const plugins = (await server.api('GET', '/api/plugins')).body.plugins as Array<{ name: string; state: string }>;
-      return plugins.find((p) => p.name === 'workflows' && p.state === 'running');
-    }, 30_000);
-    await advanceClock(server, 3_600_000);
-    const done = await untilRun(server, run.id, ended, 30_000);
-    assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.output, 'second answer');
-    assert.equal(messages().length - before, 2, 'each agent node asked its question once');
-    assert.equal((await sessionsOf(agentId)).length, 2);
-    assert.deepEqual(done.nodeRuns.map((n: any) => n.nodeId), ['s', 'one', 'nap', 'two', 'e'], 'no node ran twice');
-  });
-
-  it('a kill -9 while an agent node waits on its session: the relaunched engine waits on the same session', async () => {
-    anthropic.setScript([{ text: 'slow answer', delayMs: 60_000 }]);
-    const agentId = await agent();
-    const wf = await saveWorkflow(server, [
+    // An agent node waiting on its session: the relaunched engine waits on the same session.
+    const slowAgent = await agent();
+    const slowFlow = await saveWorkflow(server, [
       { id: 's', type: 'start' },
-      { id: 'ask', type: 'agent_session', config: { agentId, prompt: 'take your time' } },
+      { id: 'ask', type: 'agent_session', config: { agentId: slowAgent, prompt: 'take your time' } },
       { id: 'e', type: 'end', config: { output: '{{nodes.ask.output.text}}' } },
     ], [{ from: 's', to: 'ask' }, { from: 'ask', to: 'e' }]);
-    const run = await trigger(server, wf.id, null);
-    const asking = await untilNode(server, run.id, 'ask', (n) => typeof n.state.sessionId === 'string');
-    await waitFor('the provider to be asked', async () => (messages().some((m) => JSON.stringify(m.body.messages).includes('take your time')) ? true : undefined), 20_000);
+    const slowRun = await trigger(server, slowFlow.id, null);
 
-    anthropic.setScript(['answer after the crash']);
-    await killAndRelaunch();
-    const done = await untilRun(server, run.id, ended, 45_000);
-    assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.output, 'answer after the crash');
-    const sessions = await sessionsOf(agentId);
-    assert.equal(sessions.length, 1, 'one session was started');
-    assert.equal(done.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, asking.state.sessionId);
-  });
-
-  it('a crash between starting a session and storing its id: the node finds its session by name and starts none', { skip: sqliteFilesOnly }, async () => {
-    anthropic.setScript([{ text: 'slow answer', delayMs: 60_000 }]);
-    const agentId = await agent();
-    const wf = await saveWorkflow(server, [
+    // A crash between starting a session and storing its id: the node finds its session by name and starts none.
+    const lostAgent = sqliteFilesOnly ? undefined : await agent();
+    const lostRun = lostAgent && await trigger(server, (await saveWorkflow(server, [
       { id: 's', type: 'start' },
-      { id: 'ask', type: 'agent_session', config: { agentId, prompt: 'the lost id' } },
+      { id: 'ask', type: 'agent_session', config: { agentId: lostAgent, prompt: 'the lost id' } },
       { id: 'e', type: 'end', config: { output: '{{nodes.ask.output.text}}' } },
-    ], [{ from: 's', to: 'ask' }, { from: 'ask', to: 'e' }]);
-    const run = await trigger(server, wf.id, null);
-    const asking = await untilNode(server, run.id, 'ask', (n) => typeof n.state.sessionId === 'string');
-    anthropic.setScript(['found it']);
-    await killAndRelaunch(async () => {
-      // As if the server had died after POST /api/sessions answered and before the id was stored.
-      const changed = await changeRows(join(dataDir, 'extensions', 'workflows', 'workflows.sqlite'), 'UPDATE workflow_node_runs SET state = ? WHERE id = ?', [JSON.stringify({ fromNode: 's', starting: true }), asking.id]);
-      assert.equal(changed, 1);
-    });
-    const done = await untilRun(server, run.id, ended, 45_000);
-    assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.output, 'found it');
-    assert.equal(done.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, asking.state.sessionId);
-    assert.equal((await sessionsOf(agentId)).length, 1, 'no second session');
-  });
+    ], [{ from: 's', to: 'ask' }, { from: 'ask', to: 'e' }])).id, null);
 
-  it('a kill -9 in the middle of a parallel fork: the branches left meet at the join, each node once', async () => {
-    const wf = await saveWorkflow(server, [
+    // A parallel fork: the branches left meet at the join, each node once.
+    const forkFlow = await saveWorkflow(server, [
       { id: 's', type: 'start' }, { id: 'fork', type: 'parallel' },
       { id: 'hook', type: 'webhook' }, { id: 'nap', type: 'delay', config: { seconds: 600 } }, { id: 'shape', type: 'transform', config: { template: 'shaped {{input.x}}' } },
       { id: 'j', type: 'join' }, { id: 'e', type: 'end', config: { output: { hook: '{{nodes.hook.output.body.v}}', shape: '{{nodes.shape.output}}', nap: '{{nodes.nap.output.wokeAt}}' } } },
@@ -157,20 +126,61 @@ describe('workflows: agent sessions and kill -9', () => {
       { from: 's', to: 'fork' }, { from: 'fork', to: 'hook' }, { from: 'fork', to: 'nap' }, { from: 'fork', to: 'shape' },
       { from: 'hook', to: 'j' }, { from: 'nap', to: 'j' }, { from: 'shape', to: 'j' }, { from: 'j', to: 'e' },
     ]);
-    const run = await trigger(server, wf.id, { x: 7 });
-    const hook = await untilNode(server, run.id, 'hook', (n) => n.status === 'waiting');
-    assert.equal((await server.api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: { v: 'hooked' } })).status, 202);
-    const join = await untilNode(server, run.id, 'j', (n) => n.state.arrived.length === 2);
-    assert.deepEqual([...join.state.arrived].sort(), ['hook', 'shape']);
+    const forkRun = await trigger(server, forkFlow.id, { x: 7 });
 
-    await killAndRelaunch();
-    await advanceClock(server, 600_000);
-    const done = await untilRun(server, run.id, ended, 30_000);
-    assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.output.hook, 'hooked');
-    assert.equal(done.output.shape, 'shaped 7');
-    assert.ok(done.output.nap);
-    const ids = done.nodeRuns.map((n: any) => n.nodeId);
+    await untilNode(server, napRun.id, 'nap', (n) => n.status === 'waiting');
+    assert.equal(asked('the first question'), 1);
+    assert.equal(asked('the second question'), 0);
+    const slowAsking = await untilNode(server, slowRun.id, 'ask', (n) => typeof n.state.sessionId === 'string');
+    await waitFor('the provider to be asked', async () => (asked('take your time') > 0 ? true : undefined), 20_000);
+    const lostAsking = lostRun && await untilNode(server, lostRun.id, 'ask', (n) => typeof n.state.sessionId === 'string');
+    const hook = await untilNode(server, forkRun.id, 'hook', (n) => n.status === 'waiting');
+    assert.equal((await server.api('POST', `${hook.webhook.path}?token=${hook.webhook.token}`, { body: { v: 'hooked' } })).status, 202);
+    const joined = await untilNode(server, forkRun.id, 'j', (n) => n.state.arrived.length === 2);
+    assert.deepEqual([...joined.state.arrived].sort(), ['hook', 'shape']);
+
+    crashed = true;
+    await killAndRelaunch(async () => {
+      if (!lostAsking) return;
+      // As if the server had died after POST /api/sessions answered and before the id was stored.
+      const changed = await changeRows(join(dataDir, 'extensions', 'workflows', 'workflows.sqlite'), 'UPDATE workflow_node_runs SET state = ? WHERE id = ?', [JSON.stringify({ fromNode: 's', starting: true }), lostAsking.id]);
+      assert.equal(changed, 1);
+    });
+    // Active runs wake the extension with the server: it runs before anyone asks it anything.
+    await waitFor('the workflows extension to start with the server', async () => {
+      const plugins = (await server.api('GET', '/api/plugins')).body.plugins as Array<{ name: string; state: string }>;
+      return plugins.find((p) => p.name === 'workflows' && p.state === 'running');
+    }, 30_000);
+    await advanceClock(server, 3_600_000);
+
+    const napDone = await untilRun(server, napRun.id, ended, 45_000);
+    assert.equal(napDone.status, 'completed', JSON.stringify(napDone));
+    assert.equal(napDone.output, 'second answer');
+    assert.equal(asked('the first question'), 1, 'each agent node asked its question once');
+    assert.equal(asked('the second question'), 1, 'each agent node asked its question once');
+    assert.equal((await sessionsOf(napAgent)).length, 2);
+    assert.deepEqual(napDone.nodeRuns.map((n: any) => n.nodeId), ['s', 'one', 'nap', 'two', 'e'], 'no node ran twice');
+
+    const slowDone = await untilRun(server, slowRun.id, ended, 45_000);
+    assert.equal(slowDone.status, 'completed', JSON.stringify(slowDone));
+    assert.equal(slowDone.output, 'answer after the crash');
+    assert.equal((await sessionsOf(slowAgent)).length, 1, 'one session was started');
+    assert.equal(slowDone.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, slowAsking.state.sessionId);
+
+    if (lostRun && lostAgent) {
+      const lostDone = await untilRun(server, lostRun.id, ended, 45_000);
+      assert.equal(lostDone.status, 'completed', JSON.stringify(lostDone));
+      assert.equal(lostDone.output, 'found it');
+      assert.equal(lostDone.nodeRuns.find((n: any) => n.nodeId === 'ask').state.sessionId, lostAsking.state.sessionId);
+      assert.equal((await sessionsOf(lostAgent)).length, 1, 'no second session');
+    }
+
+    const forkDone = await untilRun(server, forkRun.id, ended, 30_000);
+    assert.equal(forkDone.status, 'completed', JSON.stringify(forkDone));
+    assert.equal(forkDone.output.hook, 'hooked');
+    assert.equal(forkDone.output.shape, 'shaped 7');
+    assert.ok(forkDone.output.nap);
+    const ids = forkDone.nodeRuns.map((n: any) => n.nodeId);
     assert.deepEqual([...ids].sort(), ['e', 'fork', 'hook', 'j', 'nap', 's', 'shape'], 'each node ran once');
   });
 });
