@@ -32,7 +32,8 @@ export interface WsClient {
 }
 
 export class WsHub {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  /** Clients are kept in `clients` below, so the ws library keeps no set of its own. */
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   private readonly clients = new Map<string, WsClient>();
   private readonly subscriptions: StreamSubscriptions;
   private readonly feeds: TenantFeeds;
