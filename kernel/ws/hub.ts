@@ -32,7 +32,8 @@ export interface WsClient {
 }
 
 export class WsHub {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  /** Clients are kept in `clients` below, so the ws library keeps no set of its own. */
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   private readonly clients = new Map<string, WsClient>();
   private readonly subscriptions: StreamSubscriptions;
   private readonly feeds: TenantFeeds;
@@ -103,7 +104,13 @@ export class WsHub {
       this.kernel.audit.append({ tenantId: null, actor: req.socket.remoteAddress ?? 'unknown', action: 'auth.failure', resource: 'GET /ws', detail: { code: error.code } });
       return refuse(socket, error);
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, identity));
+    // The 101 and the welcome leave in one write: handleUpgrade answers and calls back synchronously.
+    socket.cork();
+    try {
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.connect(ws, identity));
+    } finally {
+      socket.uncork();
+    }
   }
 
   private connect(socket: WebSocket, identity: Identity): void {
@@ -121,8 +128,10 @@ export class WsHub {
     });
     socket.on('error', () => socket.terminate());
     // `streams`: what may be subscribed to (key, message types, `since`), and which arrive unasked (tenantWide).
+    // (Kept as JSON text per kind of client: tenant-feeds.ts.)
     const streams = this.feeds.join(client);
-    this.write(client, JSON.stringify({ type: 'welcome', clientId: client.id, tenantId: identity.tenantId, role: identity.role, serverVersion: this.kernel.version, heartbeatSeconds: HEARTBEAT_MS / 1000, streams }));
+    const welcome = JSON.stringify({ type: 'welcome', clientId: client.id, tenantId: identity.tenantId, role: identity.role, serverVersion: this.kernel.version, heartbeatSeconds: HEARTBEAT_MS / 1000 });
+    this.write(client, `${welcome.slice(0, -1)},"streams":${streams}}`);
   }
 
   private async receive(client: WsClient, text: string | null): Promise<void> {

@@ -5,7 +5,7 @@
 // `subscribe` on such a stream narrows the client to the keys it names (narrow), for less traffic.
 import type { BusEvent } from '../bus.js';
 import { ROLE_RANK } from '../auth/identity.js';
-import type { StreamDecl } from '../host/manifest.js';
+import type { Manifest, StreamDecl } from '../host/manifest.js';
 import type { Kernel } from '../kernel.js';
 import type { WsClient } from './hub.js';
 
@@ -27,21 +27,31 @@ export interface StreamOffer {
   tenantWide: boolean;
 }
 
+/** What a kind of client is offered: the `streams` of its welcome as JSON text, and the streams it receives unasked. */
+interface Offer {
+  json: string;
+  wide: StreamDecl[];
+}
+
 export class TenantFeeds {
   /** By stream key. */
   private readonly feeds = new Map<string, Feed>();
   private readonly joined = new Map<WsClient, Set<string>>();
+  /** By kind of client (role, member or agent), for the declared streams of offersFrom. */
+  private readonly offers = new Map<string, Offer>();
+  private offersFrom: Array<Manifest | undefined> = [];
 
   constructor(private readonly kernel: TenantFeedDeps, private readonly deliver: Deliver) {}
 
-  /** Adds a new client to every tenant-wide stream its role may see; answers what it may subscribe to. */
-  join(client: WsClient): StreamOffer[] {
-    const offers: StreamOffer[] = [];
+  /**
+   * Adds a new client to every tenant-wide stream its role may see; answers, as JSON text, what it may
+   * subscribe to. Both depend only on the streams declared and on the client's role and whether it is an
+   * agent, so they are worked out once per kind of client and kept while the declared streams stay the same.
+   */
+  join(client: WsClient): string {
+    const offer = this.offerFor(client);
     const mine = new Set<string>();
-    for (const stream of this.streams()) {
-      const wide = mayReceive(client, stream);
-      offers.push({ key: stream.key, types: stream.types ?? [], since: stream.replay !== undefined, tenantWide: wide });
-      if (!wide) continue;
+    for (const stream of offer.wide) {
       const feed = this.feedOf(stream);
       let clients = feed.byTenant.get(client.identity.tenantId);
       if (!clients) feed.byTenant.set(client.identity.tenantId, (clients = new Set()));
@@ -49,7 +59,29 @@ export class TenantFeeds {
       mine.add(stream.key);
     }
     if (mine.size > 0) this.joined.set(client, mine);
-    return offers;
+    return offer.json;
+  }
+
+  private offerFor(client: WsClient): Offer {
+    const declared = this.declared();
+    if (!sameStreams(declared, this.offersFrom)) {
+      this.offers.clear();
+      this.offersFrom = declared;
+    }
+    const kind = `${client.identity.role} ${client.identity.agent === undefined ? 'member' : 'agent'}`;
+    let offer = this.offers.get(kind);
+    if (!offer) {
+      const streams = declared.flatMap((manifest) => manifest?.server?.streams ?? []);
+      const offers: StreamOffer[] = streams.map((stream) => ({ key: stream.key, types: stream.types ?? [], since: stream.replay !== undefined, tenantWide: mayReceive(client, stream) }));
+      offer = { json: JSON.stringify(offers), wide: streams.filter((stream) => mayReceive(client, stream)) };
+      this.offers.set(kind, offer);
+    }
+    return offer;
+  }
+
+  /** The manifest of every extension that is not unloaded, in the registry's order (undefined for one unloaded). */
+  private declared(): Array<Manifest | undefined> {
+    return this.kernel.registry.list().map((ext) => (ext.state === 'unloaded' ? undefined : ext.manifest));
   }
 
   /** The client subscribed to keys of this stream: from now on it receives only those. */
@@ -98,16 +130,14 @@ export class TenantFeeds {
     for (const client of clients) this.deliver(client, encoded);
   }
 
-  private *streams(): Iterable<StreamDecl> {
-    for (const ext of this.kernel.registry.list()) {
-      if (ext.state === 'unloaded') continue;
-      yield* ext.manifest.server?.streams ?? [];
-    }
-  }
 }
 
 /** Members of the tenant with the role; an agent's MCP token sees only what it subscribes to by key. */
 function mayReceive(client: WsClient, stream: StreamDecl): boolean {
   const { identity } = client;
   return stream.tenantWide !== undefined && identity.agent === undefined && ROLE_RANK[identity.role] >= ROLE_RANK[stream.tenantWide];
+}
+
+function sameStreams(a: Array<Manifest | undefined>, b: Array<Manifest | undefined>): boolean {
+  return a.length === b.length && a.every((manifest, i) => manifest === b[i]);
 }

@@ -1,0 +1,73 @@
+// The extensions' part of GET /api/health (schema versions, each extension's state and its detail), kept
+// as JSON text and rebuilt only when something it shows has changed. The state it shows is written in many
+// places (the registry, the supervisor, loading and unloading), so instead of each of them announcing a
+// change, every request compares the few fields shown with those the text was built from: a walk of the
+// extension list without an allocation, against building and serialising ~6 KB per request.
+import type { Extension } from '../../host/registry.js';
+
+/** A lazy extension that is not running and has nothing wrong is idle, not stopped: it starts on first use. */
+function shownState(e: Extension): string {
+  return e.state === 'stopped' && e.manifest.server?.activation === 'lazy' ? 'idle' : e.state;
+}
+
+/** The state in words, for a person reading the health document. */
+function summaryOf(e: Extension): string {
+  switch (shownState(e)) {
+    case 'idle':
+      return 'idle (starts on first use)';
+    case 'stopped':
+      return 'not started yet';
+    case 'crashed':
+      return `restarting (${e.lastError ?? 'it stopped'})`;
+    case 'failed':
+      return `failed: ${e.lastError ?? 'crash budget spent'}`;
+    default:
+      return e.state;
+  }
+}
+
+/** What the text shows of one extension; it is rebuilt when any of these is not what it was. */
+const shown = (e: Extension): unknown[] => [e.manifest, e.manifest.server?.activation, e.state, e.restarts, e.startedAt, e.lastError, e.schemaVersion];
+const FIELDS = 7;
+
+export class ExtensionHealth {
+  private text = '';
+  /** The shown fields of every extension, in list order, as of the text. */
+  private readonly built: unknown[] = [];
+
+  constructor(private readonly kernelSchemaVersion: number) {}
+
+  /** `"schemaVersions":{…},"extensions":{…},"extensionDetail":{…}` for these extensions as they are now. */
+  json(list: Extension[]): string {
+    if (this.changed(list)) this.build(list);
+    return this.text;
+  }
+
+  private changed(list: Extension[]): boolean {
+    const built = this.built;
+    if (this.text === '' || built.length !== list.length * FIELDS) return true;
+    for (let i = 0, at = 0; i < list.length; i++) {
+      const e = list[i]!;
+      if (built[at++] !== e.manifest || built[at++] !== e.manifest.server?.activation || built[at++] !== e.state || built[at++] !== e.restarts
+        || built[at++] !== e.startedAt || built[at++] !== e.lastError || built[at++] !== e.schemaVersion) return true;
+    }
+    return false;
+  }
+
+  private build(list: Extension[]): void {
+    const extensions = Object.fromEntries(list.map((e) => [e.manifest.name, shownState(e)]));
+    const extensionDetail = Object.fromEntries(list.map((e) => [e.manifest.name, {
+      state: shownState(e),
+      summary: summaryOf(e),
+      activation: e.manifest.server?.activation ?? 'eager',
+      startedAt: e.startedAt ?? null,
+      restarts: e.restarts,
+      lastError: e.lastError ?? null,
+    }]));
+    const schemaVersions = Object.fromEntries([['kernel', this.kernelSchemaVersion], ...list.filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
+    // The object's braces dropped: the route puts these members after its own.
+    this.text = JSON.stringify({ schemaVersions, extensions, extensionDetail }).slice(1, -1);
+    this.built.length = 0;
+    for (const e of list) this.built.push(...shown(e));
+  }
+}
