@@ -90,8 +90,9 @@ describe('inbound code-host webhooks', () => {
     const payload = JSON.stringify({ action: 'closed', repository: { full_name: 'acme/widgets' }, pull_request: { number: done.pr.number, merged: true } });
     const res = await deliver(payload, { event: 'pull_request' });
     assert.deepEqual([res.status, res.body.action, res.body.state], [200, 'pull_request_announced', 'merged']);
-    const merged = await h.until(task.id, (t) => t.pr?.state === 'merged', 'the task to record the merge');
-    assert.ok(merged.steps.some((s: any) => s.message === 'pull request merged'), JSON.stringify(merged.steps));
+    // The state is written, then the step: wait for both.
+    const merged = await h.until(task.id, (t) => t.pr?.state === 'merged' && t.steps.some((s: any) => s.message === 'pull request merged'), 'the task to record the merge');
+    assert.equal(merged.pr.state, 'merged');
   });
 
   it('ignores what starts nothing: unknown users, blocked repositories, no mention, other events', async () => {
