@@ -129,7 +129,6 @@ export class TenantFeeds {
     const encoded = Buffer.from(JSON.stringify(payload));
     for (const client of clients) this.deliver(client, encoded);
   }
-
 }
 
 /** Members of the tenant with the role; an agent's MCP token sees only what it subscribes to by key. */
