@@ -77,8 +77,7 @@ export class AgentStore {
     return row && toAgent(row);
   }
 
-  /** How many the tenant has: what its plan's limit counts. */
-  /** Asked on every create (the plan's limit): a prepared statement, not a query built through knex. */
+  /** How many the tenant has: what its plan's limit counts, asked on every create (a prepared statement, not knex). */
   async count(tenantId: string): Promise<number> {
     const row = await this.sql.get<{ n: number | string }>('SELECT count(*) AS n FROM agents WHERE tenant_id = ?', [tenantId]);
     return Number(row?.n ?? 0);

@@ -27,8 +27,10 @@ function summaryOf(e: Extension): string {
 }
 
 /** What the text shows of one extension; it is rebuilt when any of these is not what it was. */
-const shown = (e: Extension): unknown[] => [e.manifest, e.manifest.server?.activation, e.state, e.restarts, e.startedAt, e.lastError, e.schemaVersion];
-const FIELDS = 7;
+const SHOWN: ReadonlyArray<(e: Extension) => unknown> = [
+  (e) => e.manifest, (e) => e.manifest.server?.activation, (e) => e.state, (e) => e.restarts,
+  (e) => e.startedAt, (e) => e.lastError, (e) => e.schemaVersion,
+];
 
 export class ExtensionHealth {
   private text = '';
@@ -44,12 +46,10 @@ export class ExtensionHealth {
   }
 
   private changed(list: Extension[]): boolean {
-    const built = this.built;
-    if (this.text === '' || built.length !== list.length * FIELDS) return true;
-    for (let i = 0, at = 0; i < list.length; i++) {
-      const e = list[i]!;
-      if (built[at++] !== e.manifest || built[at++] !== e.manifest.server?.activation || built[at++] !== e.state || built[at++] !== e.restarts
-        || built[at++] !== e.startedAt || built[at++] !== e.lastError || built[at++] !== e.schemaVersion) return true;
+    if (this.text === '' || this.built.length !== list.length * SHOWN.length) return true;
+    let at = 0;
+    for (const e of list) {
+      for (const field of SHOWN) if (this.built[at++] !== field(e)) return true;
     }
     return false;
   }
@@ -68,6 +68,6 @@ export class ExtensionHealth {
     // The object's braces dropped: the route puts these members after its own.
     this.text = JSON.stringify({ schemaVersions, extensions, extensionDetail }).slice(1, -1);
     this.built.length = 0;
-    for (const e of list) this.built.push(...shown(e));
+    for (const e of list) for (const field of SHOWN) this.built.push(field(e));
   }
 }
