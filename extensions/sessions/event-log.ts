@@ -50,8 +50,8 @@ export class SessionLog {
     return new SessionLog(db, sessionId, Number(row?.m ?? 0) + 1, publish);
   }
 
-  append(type: string, data: Record<string, unknown>, turn: number): SessionEvent {
-    const at = new Date().toISOString();
+  append(type: string, data: Record<string, unknown>, turn: number, when = new Date()): SessionEvent {
+    const at = when.toISOString();
     const event: SessionEvent = { ...data, seq: this.nextSeq++, type, turn, at };
     this.events.push({ session_id: this.sessionId, seq: event.seq, type, data: JSON.stringify(event), created_at: at });
     const message = messageOf(event);

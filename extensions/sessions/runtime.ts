@@ -84,8 +84,8 @@ export class SessionRuntime {
     Object.assign(this.staged, patch);
   }
 
-  record(type: string, data: Record<string, unknown> = {}): SessionEvent {
-    return this.log.append(type, data, this.row.turns + 1);
+  record(type: string, data: Record<string, unknown> = {}, when?: Date): SessionEvent {
+    return this.log.append(type, data, this.row.turns + 1, when);
   }
 
   /** A message for whoever watches this session (subscribers of session.{id}, a chat client). */
@@ -118,8 +118,9 @@ export class SessionRuntime {
       this.clearTimers();
       const attempts = this.row.resume_attempts + 1;
       const delayMs = resumeDelayMs(attempts, this.row.resume_unit_ms);
-      const next = new Date(Date.now() + delayMs).toISOString();
-      this.record('pause', { code, reason, attempt: attempts, delayMs, nextResumeAt: next });
+      const now = new Date(); // one clock reading, so the event's at + delayMs is exactly its nextResumeAt
+      const next = new Date(now.getTime() + delayMs).toISOString();
+      this.record('pause', { code, reason, attempt: attempts, delayMs, nextResumeAt: next }, now);
       const patch = { timeout_remaining_ms: this.remainingTimeout(), timeout_at: null, resume_attempts: attempts, next_resume_at: next };
       Object.assign(this.row, patch, { status: 'paused', status_code: code, status_reason: reason }); // seen at once by a turn in flight
       this.deps.broker.cancelSession(this.id, 'the session paused');
