@@ -10,6 +10,9 @@ export const PLANS_ROUTES = {
   setTenant: 'PUT /api/internal/plans/tenants/:tenantId',
 } as const;
 
+/** Announced (for no tenant) after a tenant's plan or billing state changes: the kernel forgets the plans it answered from its cache. */
+export const PLANS_EVENTS = { changed: 'plans.changed' } as const;
+
 export type LimitName = 'agents' | 'concurrentSessions' | 'projects' | 'creditsPerMonth' | 'members';
 export type PlanLimits = Record<LimitName, number>;
 export type BillingStatus = 'none' | 'active' | 'past_due' | 'canceled';

@@ -3,9 +3,9 @@
 // as asked, and may a tenant add a member.
 import { forbidden } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
-import type { RouteHandler } from '../../sdk/extension.js';
+import type { ExtensionContext, RouteHandler } from '../../sdk/extension.js';
 import { ok } from '../../sdk/http.js';
-import type { PlanChange, TenantPlan } from './contract.js';
+import { PLANS_EVENTS, type PlanChange, type TenantPlan } from './contract.js';
 import type { TenantPlans } from './store.js';
 
 /** Who the kernel's tenant hooks run as (kernel/tenants/tenant-hooks.ts). */
@@ -26,6 +26,15 @@ interface Created {
   byOwner: boolean;
 }
 
+/**
+ * Sent before the answer, so the kernel has forgotten the plans it kept (GET …/tenants/:tenantId is
+ * [server.cache]d) by the time the caller hears the change is made. For no tenant: the kernel keeps a
+ * plan under the tenant that read it, which need not be the one it describes.
+ */
+function announceChange(ctx: ExtensionContext, tenantId: string): void {
+  ctx.host.emit(PLANS_EVENTS.changed, { tenantId }, null);
+}
+
 export function planRoutes(plans: () => TenantPlans, setters: () => string[]): Record<string, RouteHandler> {
   return {
     async 'GET /api/internal/plans/tenants/:tenantId'(req) {
@@ -39,11 +48,12 @@ export function planRoutes(plans: () => TenantPlans, setters: () => string[]): R
       const tenantId = req.params.tenantId!;
       const before = await plans().get(tenantId);
       const after = await plans().set(tenantId, change);
+      announceChange(ctx, tenantId);
       ctx.host.audit('tenant.plan_changed', `tenant:${tenantId}`, { from: pick(before), to: pick(after), by: req.auth.actor });
       return ok(after);
     },
 
-    async 'POST /api/internal/plans/tenant-created'(req) {
+    async 'POST /api/internal/plans/tenant-created'(req, ctx) {
       if (req.auth.actor !== KERNEL_ACTOR) throw forbidden('only the kernel reports a new tenant');
       const { tenantId, body, byOwner } = req.body as Created;
       const store = plans();
@@ -51,7 +61,10 @@ export function planRoutes(plans: () => TenantPlans, setters: () => string[]): R
       // Paid plans come from the payment processor (billing): only the server's owner starts a tenant on one.
       if (body.plan !== undefined && body.plan !== 'free' && !byOwner) throw forbidden(`a new tenant starts on the free plan; subscribe to ${body.plan} through billing`);
       const plan = body.plan ?? 'free';
-      if (plan !== 'free') await store.set(tenantId, { plan });
+      if (plan !== 'free') {
+        await store.set(tenantId, { plan });
+        announceChange(ctx, tenantId);
+      }
       return ok({ audit: { plan }, profile: await store.get(tenantId) });
     },
 

@@ -157,6 +157,12 @@ export class ExtensionRegistry {
     (await this.available(name)).notify(message);
   }
 
+  /** A message for the extension's running copy only: one that is not running or starting is not started for it. */
+  async notifyIfRunning(name: string, message: { type: string } & Record<string, unknown>): Promise<void> {
+    const ext = this.get(name);
+    if (ext.state === 'running' || ext.state === 'starting' || ext.starting) await this.notify(name, message);
+  }
+
   /** Starts the extension unless it runs; `onDemand`: a request asked for it and waits for all of the start. */
   async ensureRunning(name: string, onDemand = true): Promise<PluginProcess> {
     const ext = this.get(name);

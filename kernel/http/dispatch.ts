@@ -21,7 +21,7 @@ export interface DispatchInput {
   auth: AuthContext;
   /** Request headers passed on to raw routes (see RequestMessage.headers). */
   headers?: Record<string, string>;
-  /** The query as it came: a read over HTTP of a cached route may then be answered from the cache. */
+  /** The query as it came: a read (over HTTP or an extension's call) of a cached route may then be answered from the cache. */
   querystring?: string;
 }
 
@@ -123,7 +123,7 @@ export class Dispatcher {
       return { status: 403, body: new RoostError('FORBIDDEN', 'viewers cannot change anything').toBody() };
     }
     try {
-      const reply = await this.serve(route, { ...input, path: url.pathname, query: Object.fromEntries(url.searchParams) });
+      const reply = await this.serve(route, { ...input, path: url.pathname, query: Object.fromEntries(url.searchParams), querystring: url.search.slice(1) });
       if (reply.stream === true) {
         (reply.body as Readable).destroy();
         return { status: 502, body: new RoostError('UPSTREAM_ERROR', `${input.method} ${url.pathname} streams its answer (server-sent events), which a call cannot read`).toBody() };
