@@ -39,7 +39,7 @@ import { KernelMetrics, sqliteSizes } from './metrics.js';
 import { Settings } from './settings.js';
 import { kernelSecret } from './storage/pg-roles.js';
 import { readManifestDirs } from './host/manifest-dirs.js';
-import { isPostgres, openKernelDatabase, pgRelays } from './storage/provision.js';
+import { isPostgres, openKernelDatabase, pgRelays, storedNothing } from './storage/provision.js';
 import { carryRenamedExtensions } from './storage/renames.js';
 import { WsHub } from './ws/hub.js';
 import { MemoryTickets, SharedTickets } from './ws/tickets.js';
@@ -101,7 +101,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const hosting = hostExtensions({ kernel, ws, sealingKey, relays, cache, port: () => listeners?.port ?? config.port, kernelServes: (method, path) => front.kernelServes(method, path), onClose: closers.push });
     kernel.registry = hosting.registry;
     closers.push(() => kernel.registry.closeAll(stopGraces(closers.deadline)));
-    kernel.dispatcher = new Dispatcher(kernel.routes, kernel.registry, config.checkResponses, cache);
+    kernel.dispatcher = new Dispatcher(kernel.routes, kernel.registry, config.checkResponses, cache, (owner) => kernel.registry.cold(owner) && storedNothing(config, owner));
     kernel.ws = ws;
     kernel.metrics = kernelMetrics(kernel, hosting, link);
     closers.push(() => kernel.metrics.close());

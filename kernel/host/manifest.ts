@@ -29,6 +29,8 @@ export interface RouteDecl {
   machineKey?: string;
   /** Its answers may be kept by the kernel ([server.cache]; kernel/http/response-cache.ts). */
   cached?: boolean;
+  /** [server.empty_answers]: the body this internal GET answers while its extension has stored nothing. */
+  emptyAnswer?: Record<string, unknown>;
   /** What the OpenAPI document says of it ([server.openapi] in plugin.toml), schemas already read. */
   doc?: RouteDoc;
 }
@@ -193,6 +195,7 @@ interface RawManifest {
     subscribe_when?: Record<string, EventFilter>;
     cache?: { routes: string[]; invalidated_by: string[] };
     broadcast?: string[];
+    empty_answers?: Record<string, Record<string, unknown>>;
     tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
     streams?: StreamDecl[];
     openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string; errors?: Record<string, { description: string; schema: string }> }>;
@@ -249,7 +252,7 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
     commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
     hooks,
     build: raw.build ?? (buildHook ? { command: buildHook } : undefined),
-    server: raw.server && normaliseServer(raw.server, dir),
+    server: raw.server && normaliseServer(raw.server, dir, capabilities.db === true),
   };
 }
 
@@ -303,6 +306,20 @@ function ownHooks(hooks: TenantHooks, routes: RouteDecl[]): TenantHooks {
   return hooks;
 }
 
+/**
+ * Gives the routes [server.empty_answers] names the body they answer while the extension has stored
+ * nothing; each must be one of its internal GET routes (what another extension asks, never a client).
+ */
+function withEmptyAnswers(answers: Record<string, Record<string, unknown>>, routes: RouteDecl[], stores: boolean): void {
+  // "Stored nothing" is told by its database: without one it would be said forever.
+  if (Object.keys(answers).length > 0 && !stores) throw new RoostError('VALIDATION_ERROR', '[server.empty_answers] needs the db capability');
+  for (const [key, body] of Object.entries(answers)) {
+    const route = routes.find((r) => `${r.method} ${r.path}` === key);
+    if (!route?.internal || route.method !== 'GET') throw new RoostError('VALIDATION_ERROR', `[server.empty_answers] names "${key}", which is not among its internal GET routes`);
+    route.emptyAnswer = body;
+  }
+}
+
 /** Marks the routes [server.cache] names as cached; each must be one of its GET routes. */
 function cachedRoutes(named: string[], routes: RouteDecl[]): string[] {
   for (const key of named) {
@@ -318,7 +335,7 @@ function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandb
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
 }
 
-function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string): Manifest['server'] {
+function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string, stores: boolean): Manifest['server'] {
   // A file that several schemas refer to is read and inlined once.
   const files: FileCache = new Map();
   const tools = (server.tools ?? []).map((tool): ToolDecl => ({
@@ -328,6 +345,7 @@ function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string
     privileged: tool.privileged ?? false,
   }));
   const routes = documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir, files);
+  withEmptyAnswers(server.empty_answers ?? {}, routes, stores);
   return {
     main: server.main,
     activation: server.activation ?? 'lazy',

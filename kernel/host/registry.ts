@@ -157,6 +157,12 @@ export class ExtensionRegistry {
     (await this.available(name)).notify(message);
   }
 
+  /** Neither running nor starting: a request would start it. */
+  cold(name: string): boolean {
+    const ext = this.get(name);
+    return ext.state === 'stopped' && !ext.starting;
+  }
+
   /** A message for the extension's running copy only: one that is not running or starting is not started for it. */
   async notifyIfRunning(name: string, message: { type: string } & Record<string, unknown>): Promise<void> {
     const ext = this.get(name);

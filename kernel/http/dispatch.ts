@@ -55,6 +55,8 @@ export class Dispatcher {
     private readonly checkResponses: boolean,
     /** Answers kept for routes declared cached (response-cache.ts); forgotten here on every write to their owner. */
     readonly cache: ResponseCache,
+    /** Whether an extension is cold and has stored nothing yet: its [server.empty_answers] then answer for it. */
+    private readonly emptyAndCold: (owner: string) => boolean,
   ) {}
 
   /** See EmbeddedRoute; `reserved` tells which paths the kernel itself serves. */
@@ -102,7 +104,10 @@ export class Dispatcher {
       auth: { tenantId: input.auth.tenantId, role: input.auth.role, actor: input.auth.actor },
     };
     const embedded = route.owner === EMBEDDED_OWNER ? this.embedded.get(route.key) : undefined;
-    const reply = embedded
+    // What an extension that has stored nothing would answer is said here rather than start a process to say it.
+    const reply = route.decl.emptyAnswer && this.emptyAndCold(route.owner)
+      ? { status: 200, body: route.decl.emptyAnswer }
+      : embedded
       ? await embedded({ ...message, body: input.attachment ? decodeAttachment(input.attachment, route.decl.raw ? 'text' : 'json') : message.body, id: `k${++this.embeddedRequests}` })
       : await this.registry.request<RouteReply>(route.owner, message, input.attachment ? { attachment: input.attachment } : {});
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);

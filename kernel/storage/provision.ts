@@ -28,6 +28,14 @@ export async function storageFor(config: ServerConfig, kernelDb: Knex, extension
   return { client: 'sqlite3', connection: { filename: join(dir, `${extension}.sqlite`) } };
 }
 
+/**
+ * Whether the extension has stored nothing here yet: its SQLite file is made when it first starts. On
+ * PostgreSQL another instance may have started it, so this is never said there.
+ */
+export function storedNothing(config: ServerConfig, extension: string): boolean {
+  return !isPostgres(config) && !existsSync(join(config.dataDir, 'extensions', extension, `${extension}.sqlite`));
+}
+
 /** The relays of extensions' database connections to the PostgreSQL server of ROOST_DATABASE_URL. */
 export function pgRelays(config: ServerConfig): PgRelays | undefined {
   if (!isPostgres(config)) return undefined;

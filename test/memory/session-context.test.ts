@@ -21,6 +21,19 @@ describe('memory: an agent\'s memories in a new session\'s system prompt', () =>
     return typeof request.body.system === 'string' ? request.body.system : request.body.system.map((b: any) => b.text).join('');
   }
 
+  // First: it needs a server whose memory, mcp-servers and feedback extensions have never started.
+  // (feedback's answer is the kernel's too, but the session's end then wakes feedback to count it.)
+  it('starts a fresh server\'s session without starting memory or mcp-servers (nothing stored there, so the kernel answers), then carries the first memory saved', async () => {
+    const states = async () => Object.fromEntries(((await h.server.api('GET', '/api/plugins')).body.plugins as Array<{ name: string; state: string }>)
+      .filter((p) => ['memory', 'mcp-servers'].includes(p.name)).map((p) => [p.name, p.state]));
+    const agent = await h.agent({ systemPrompt: 'You start fresh.' });
+    assert.equal(await systemPromptOf(agent.id, 'Anything to remember?'), 'You start fresh.');
+    assert.deepEqual(await states(), { memory: 'stopped', 'mcp-servers': 'stopped' });
+    await saveMemory(h.server, undefined, agent.id, 'first-note', 'The first thing remembered.');
+    assert.equal((await states()).memory, 'running');
+    assert.equal(await systemPromptOf(agent.id, 'And now?'), 'You start fresh.\n\n## Your memories\nNotes you saved in earlier sessions (recall any of them in full with svc_recall_memory):\n- first-note: The first thing remembered.');
+  });
+
   it('adds the memories matching the first prompt, then the most used, to the agent\'s own prompt', async () => {
     const agent = await h.agent({ systemPrompt: 'You are the release manager.' });
     await saveMemory(h.server, undefined, agent.id, 'kangaroo-project', 'The kangaroo project ships on the 3rd.');

@@ -105,6 +105,15 @@ response = "schemas/response.json"
     await assert.rejects(parseManifest(`${head}subscribe_when = { "agent.*" = { action = "deleted" } }\n`, dir), (err: Error & { code?: string }) => err.code === 'VALIDATION_ERROR');
   });
 
+  it('takes an empty answer for an internal GET route of an extension that stores, and refuses one for any other route or without db', async () => {
+    const manifest = (db: boolean, answers: string) => `[plugin]\nname = "things"\nversion = "1.0.0"\nprotocol = "cli-v1"\n\n[capabilities]\ndb = ${db}\n\n[server]\nmain = "main.ts"\nroutes = ["GET /api/things", { method = "GET", path = "/api/internal/things/:id", internal = true }]\n\n[server.empty_answers]\n${answers}\n`;
+    const m = await parseManifest(manifest(true, '"GET /api/internal/things/:id" = { things = [] }'), dir);
+    assert.deepEqual(m.server?.routes.map((r) => JSON.stringify(r.emptyAnswer)), [undefined, '{"things":[]}']);
+    await assert.rejects(parseManifest(manifest(false, '"GET /api/internal/things/:id" = { things = [] }'), dir), refusedWith(/\[server\.empty_answers\] needs the db capability/));
+    await assert.rejects(parseManifest(manifest(true, '"GET /api/internal/others" = { things = [] }'), dir), refusedWith(/names "GET \/api\/internal\/others", which is not among its internal GET routes/));
+    await assert.rejects(parseManifest(manifest(true, '"GET /api/things" = { things = [] }'), dir), (err: Error & { code?: string }) => err.code === 'VALIDATION_ERROR');
+  });
+
   it('reads every bundled extension\'s manifest under these rules', async () => {
     const found = await readManifestDir(join(process.cwd(), 'extensions'));
     assert.ok(found.length > 20, `${found.length} extensions`);
