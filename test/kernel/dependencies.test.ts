@@ -52,7 +52,7 @@ describe('extension dependencies', () => {
     assert.deepEqual([base.requires, base.uses, base.dependents], [[], [], ['fx-dependent']]);
     assert.deepEqual([dependent.requires, dependent.uses, dependent.dependents], [['fx-base'], ['fx-optional'], []]);
     const sessions = await pluginInfo(server, 'sessions');
-    assert.ok(sessions.requires.includes('agents') && sessions.requires.includes('projects'), JSON.stringify(sessions.requires));
+    assert.ok(sessions.requires.includes('agents') && sessions.uses.includes('projects'), JSON.stringify([sessions.requires, sessions.uses]));
     assert.ok((await pluginInfo(server, 'agents')).dependents.includes('sessions'));
   });
 
