@@ -34,7 +34,7 @@ export interface InstanceConfig {
   pluginDir: string;
   /** How often this instance looks for live sessions nobody holds any more (the server's ROOST_LEADER_RETRY_MS). */
   takeoverMs: number;
-  /** The most spare runners kept warm (ROOST_EXT_SESSIONS_WARM_RUNNERS; runner-pool.ts). */
+  /** The most spare runners kept warm (ROOST_EXT_SESSIONS_WARM_RUNNERS; runner-pool.ts); 0: none, each session spawns its own. */
   warmRunners: number;
 }
 
@@ -48,6 +48,6 @@ export function instanceConfig(ctx: ExtensionContext): InstanceConfig {
     operationalMode: mode,
     pluginDir: ctx.init.plugin.dir,
     takeoverMs: typeof c.takeoverMs === 'number' && c.takeoverMs > 0 ? c.takeoverMs : 10_000,
-    warmRunners: integerSetting(ctx, 'WARM_RUNNERS', 5, 1, 32),
+    warmRunners: integerSetting(ctx, 'WARM_RUNNERS', 5, 0, 32),
   };
 }

@@ -100,7 +100,7 @@ export class BurstDemand {
     this.takes.push(this.now());
   }
 
-  /** Between 1 and max once anything was taken in the window; 0 otherwise. */
+  /** Between 1 and max once anything was taken in the window (0 with max 0: no spares); 0 otherwise. */
   target(): number {
     const since = this.now() - DEMAND_WINDOW_MS;
     this.takes = this.takes.filter((t) => t >= since);
