@@ -54,6 +54,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dataDir = await mkdtemp(join(tmpdir(), 'roost-data-'));
   let server = await startTestServer({ env, dataDir });
   const sockets: TestSocket[] = [];
+  /** The projects' folders made here, removed with the data dir. */
+  const projectDirs: string[] = [];
 
   const h: Harness = {
     get server() {
@@ -69,6 +71,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async project(key) {
       const dir = await mkdtemp(join(tmpdir(), 'roost-sess-'));
+      projectDirs.push(dir);
       const res = await server.api('POST', '/api/projects', { key, body: { name: `project-${++names}`, workingDir: dir } });
       if (res.status !== 201) throw new Error(`project not created: ${res.status} ${res.text}`);
       return { id: res.body.id, dir: res.body.workingDir };
@@ -118,7 +121,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await Promise.all(sockets.map((s) => s.close()));
       await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await Promise.all([dataDir, ...projectDirs].map((dir) => rm(dir, { recursive: true, force: true })));
       await anthropic.close();
       await ollama.close();
     },
