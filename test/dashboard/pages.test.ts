@@ -92,7 +92,7 @@ describe('analytics, workflows, plugins and the audit log in the dashboard', () 
     await d.checkAccessibility('the plugins page');
     // What each extension requires, uses and is required by, and the graph they make.
     const sessions = page.locator('section.card', { has: page.getByRole('heading', { name: 'sessions', exact: true }) });
-    await sessions.getByRole('definition').filter({ hasText: /^agents, projects$/ }).waitFor();
+    await sessions.getByRole('definition').filter({ hasText: /^agents$/ }).waitFor();
     await page.getByRole('list', { name: 'Extension graph' }).getByRole('listitem').filter({ hasText: /^sessions · required by .*a2a/ }).waitFor();
     await card.getByRole('button', { name: 'Revoke call from analytics' }).click();
     await card.getByText('call: not granted').waitFor();
