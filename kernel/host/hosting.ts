@@ -107,9 +107,9 @@ export function hostExtensions({ kernel, ws, sealingKey, relays, cache, port, ke
         bus.subscribe(pattern, (event) => {
           if ((event.source === name && !event.remote) || (event.remote && !everywhere) || registry.get(name).state === 'unloaded') return;
           if (!everywhere && !passes(ext.manifest.server?.subscribeWhen[pattern], event.payload)) return;
-          const message = { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId };
           // A broadcast carries state a running copy holds; a stopped one reads it when it starts, so is not woken.
-          (everywhere ? registry.notifyIfRunning(name, message) : registry.notify(name, message)).catch(() => undefined);
+          if (everywhere && registry.cold(name)) return;
+          registry.notify(name, { type: 'event', topic: event.topic, payload: event.payload, tenantId: event.tenantId }).catch(() => undefined);
         }),
       ));
       for (const pattern of ext.manifest.server?.cache?.invalidatedBy ?? []) unsubscribers.get(name)!.push(bus.subscribe(pattern, (event) => cache.forget(name, event.tenantId)));

@@ -163,12 +163,6 @@ export class ExtensionRegistry {
     return ext.state === 'stopped' && !ext.starting;
   }
 
-  /** A message for the extension's running copy only: one that is not running or starting is not started for it. */
-  async notifyIfRunning(name: string, message: { type: string } & Record<string, unknown>): Promise<void> {
-    const ext = this.get(name);
-    if (ext.state === 'running' || ext.state === 'starting' || ext.starting) await this.notify(name, message);
-  }
-
   /** Starts the extension unless it runs; `onDemand`: a request asked for it and waits for all of the start. */
   async ensureRunning(name: string, onDemand = true): Promise<PluginProcess> {
     const ext = this.get(name);
@@ -223,9 +217,8 @@ export class ExtensionRegistry {
         const retryAfter = Math.max(1, Math.ceil((ext.waiting.retryAt - Date.now()) / 1000));
         throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${name} cannot serve now: ${ext.waiting.reason}`, { details: { retryAfter } });
       }
-      const cold = ext.state === 'stopped' && !ext.starting;
       // Cold, or started by another request: wait for all of the start. Failed or unloaded: its error.
-      if (cold || (ext.starting && ext.startOnDemand) || (ext.state !== 'starting' && ext.state !== 'crashed')) return this.ensureRunning(name);
+      if (this.cold(name) || (ext.starting && ext.startOnDemand) || (ext.state !== 'starting' && ext.state !== 'crashed')) return this.ensureRunning(name);
       const left = deadline - Date.now();
       if (left <= 0 || this.closing) {
         const why = this.closing ? 'the server is shutting down' : ext.state === 'crashed' ? 'it is restarting after a crash' : 'it is still starting';
