@@ -258,16 +258,21 @@ function spanOf(raw: Record<string, unknown>): { name: string; attributes: Recor
 }
 
 /**
- * Leaves for an error nothing else handled. For an environmental fault the last line written says why
- * (the host shows it as the reason) and the exit code is EXIT_ENVIRONMENTAL; anything else is a crash.
+ * Leaves for an error nothing else handled. The last line written says why (the host shows it as the
+ * reason); an environmental fault exits EXIT_ENVIRONMENTAL, anything else is a crash.
  */
 function exitFor(what: string, err: unknown): never {
-  // Written at once to fd 2 (the host's raw log), whatever message was being served.
-  writeSync(2, `${what}: ${err instanceof Error ? err.stack : String(err)}\n`);
+  const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+  // Written at once to fd 2 (the host's raw log), whatever message was being served: the stack, then
+  // the one line the host takes as the reason (an error during start-up reaches the caller with it).
+  if (err instanceof Error && err.stack) writeSync(2, `${err.stack}\n`);
   const fault = environmentalFault(err);
-  if (!fault) process.exit(1);
+  if (!fault) {
+    writeSync(2, `${what}: ${message}\n`);
+    process.exit(1);
+  }
   const why = fault === 'disk' ? 'the disk is full' : 'the database cannot be reached';
-  writeSync(2, `environmental fault: ${why} (${err instanceof Error ? err.message : String(err)})\n`);
+  writeSync(2, `environmental fault: ${why} (${message})\n`);
   process.exit(EXIT_ENVIRONMENTAL);
 }
 

@@ -358,6 +358,8 @@ export class ExtensionRegistry {
     if (!outcome.ok) {
       if (proc.child.running) await proc.stop();
       if (ext.waiting) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${ext.waiting.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS } });
+      // The shutdown stopped it (its stdin closed): no failure to warn of.
+      if (this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} is not running: the server is shutting down`);
       // Set after the stop, whose exit handler records a less telling "exited unexpectedly".
       ext.lastError = outcome.why;
       this.deps.log('warn', `extension ${manifest.name} ${outcome.why}`);

@@ -32,6 +32,7 @@ export async function spawnExtension(options: SpawnOptions): Promise<{ proc: Plu
   let markReady!: (ready: { schemaVersion: number; routes?: string[] }) => void;
   const ready = new Promise<{ schemaVersion: number; routes?: string[] }>((resolve) => (markReady = resolve));
   let watch: StartWatch | undefined;
+  let lastLine: string | undefined;
   const proc: PluginProcess = new PluginProcess({
     manifest,
     entry: manifest.server!.main,
@@ -42,6 +43,7 @@ export async function spawnExtension(options: SpawnOptions): Promise<{ proc: Plu
     requestTimeoutMs: manifest.server!.timeoutMs,
     onStderr: (line) => {
       watch?.progress();
+      lastLine = line;
       options.onStderr(line);
     },
     onReady: markReady,
@@ -51,9 +53,24 @@ export async function spawnExtension(options: SpawnOptions): Promise<{ proc: Plu
   watch = new StartWatch({ pid: proc.pid, stallMs: options.stallMs, capMs: options.capMs });
   const outcome = await Promise.race<StartOutcome>([
     ready.then((v) => ({ ok: true as const, version: v.schemaVersion, routes: v.routes })),
-    proc.child.exited.then((exit) => ({ ok: false as const, why: proc.stoppedFor(exit) ?? `exited during start-up (${exit.signal ?? `code ${exit.code}`})` })),
+    proc.child.exited.then((exit) => ({ ok: false as const, why: proc.stoppedFor(exit) ?? exitedDuringStart(exit, lastLine) })),
     watch.expired().then((why) => ({ ok: false as const, why })),
   ]);
   watch.stop();
   return { proc, outcome };
+}
+
+/** The longest reason taken from an extension's stderr into an error message. */
+const REASON_CHARS = 300;
+
+/**
+ * An exit before "ready": its code or signal and, for an exit with a code, the last line the process wrote
+ * to stderr, which by the protocol says why it left (docs/protocol.md, "Start-up"): a setting it refused,
+ * a migration that failed. A signal comes from outside, so whatever it last wrote is no reason.
+ */
+function exitedDuringStart(exit: { code: number | null; signal: string | null }, lastLine: string | undefined): string {
+  if (exit.signal) return `exited during start-up (${exit.signal})`;
+  const said = lastLine?.trim();
+  if (!said) return `exited during start-up (code ${exit.code})`;
+  return `exited during start-up (code ${exit.code}): ${said.length > REASON_CHARS ? `${said.slice(0, REASON_CHARS - 1)}…` : said}`;
 }

@@ -63,7 +63,7 @@ describe('extension crashes', () => {
     const loaded = await loadFixture(server, 'fx-crashy');
     assert.equal(loaded.status, 503);
     assert.equal(loaded.body.code, 'EXTENSION_UNAVAILABLE');
-    assert.match(loaded.body.error, /fx-crashy exited during start-up \(code 3\)/);
+    assert.match(loaded.body.error, /fx-crashy exited during start-up \(code 3\): fx-crashy: cannot start, leaving$/);
 
     // ROOST_CRASH_BUDGET=2: the first start and two restarts fail, then the host gives up.
     const failed = await waitFor('fx-crashy to be failed', async () => {

@@ -14,7 +14,9 @@ describe('settings and operational mode', { timeout: 55_000 }, () => {
   const mode = async () => (await server.api('GET', '/api/operational-mode')).body.mode;
 
   before(async () => {
-    server = await startTestServer({ env: { ROOST_RATE_LIMIT: '600', ROOST_KEY_GRACE_SECONDS: '120', ROOST_KEY_TTL_DAYS: '30' } });
+    server = await startTestServer({
+      env: { ROOST_RATE_LIMIT: '600', ROOST_KEY_GRACE_SECONDS: '120', ROOST_KEY_TTL_DAYS: '30', ROOST_EXT_DEVICE_LOGIN_CODE_TTL_SECONDS: 'soon' },
+    });
     const registered = await server.api('POST', '/api/tenants/register', { body: { org: 'Settled' } });
     tenantKey = registered.body.apiKey;
     tenantId = registered.body.tenant.id;
@@ -79,5 +81,16 @@ describe('settings and operational mode', { timeout: 55_000 }, () => {
     const changes = await server.api('GET', '/api/audit-log?action=POST%20/api/operational-mode&limit=100');
     assert.equal(changes.body.entries.filter((e: any) => e.detail.status === 200).length, 5);
     assert.equal(changes.body.entries.filter((e: any) => e.detail.status === 403).length, 3);
+  });
+
+  it('names the setting an extension refused in the error of the request that started it', async () => {
+    const res = await server.api('POST', '/api/auth/device', { body: { client_id: 'cli' } });
+    assert.equal(res.status, 503);
+    assert.equal(res.body.code, 'EXTENSION_UNAVAILABLE');
+    const reason = /exited during start-up \(code 1\): start-up failed: ROOST_EXT_DEVICE_LOGIN_CODE_TTL_SECONDS must be a number from 1 to \d+, got "soon"$/;
+    assert.match(res.body.error, /^extension device-login exited/);
+    assert.match(res.body.error, reason);
+    const plugins = (await server.api('GET', '/api/plugins')).body.plugins as Array<{ name: string; lastError?: string }>;
+    assert.match(plugins.find((p) => p.name === 'device-login')!.lastError!, reason);
   });
 });
