@@ -41,10 +41,14 @@ export function postgresBinDir(): string {
   return found;
 }
 
-/** As root: run as the postgres system user (setpriv execs, so the child's pid is the program's own). */
+/**
+ * Through setpriv, which execs (so the child's pid is the program's own): as root, as the postgres system
+ * user; and with SIGQUIT (immediate shutdown) as its parent-death signal, so a test process killed with
+ * SIGKILL, which runs no exit hook, still leaves no server running.
+ */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-  if (process.getuid?.() !== 0) return [command, args];
-  return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--reset-env', command, ...args]];
+  const user = process.getuid?.() === 0 ? ['--reuid=postgres', '--regid=postgres', '--init-groups', '--reset-env'] : [];
+  return ['setpriv', [...user, '--pdeathsig', 'SIGQUIT', command, ...args]];
 }
 
 function freePort(): Promise<number> {
