@@ -62,6 +62,8 @@ interface Pending {
 export class Peer {
   private readonly handlers = new Map<string, MessageHandler>();
   private readonly pending = new Map<string, Pending>();
+  /** Requests given up through their signal: their responses still come, and are dropped without a warning. */
+  private readonly abandoned = new Set<string>();
   private readonly decoder: LineDecoder;
   private nextId = 0;
   private closedWith: RoostError | undefined;
@@ -122,7 +124,9 @@ export class Peer {
       }
       if (signal) {
         const onAbort = () => {
-          if (this.settle(id)) reject(cancelled());
+          if (!this.settle(id)) return;
+          this.abandoned.add(id);
+          reject(cancelled());
         };
         signal.addEventListener('abort', onAbort, { once: true });
         entry.detach = () => signal.removeEventListener('abort', onAbort);
@@ -220,7 +224,7 @@ export class Peer {
   private receiveResponse(message: ResponseMessage): void {
     const id = typeof message.id === 'string' ? message.id : String(message.id);
     const entry = this.settle(id);
-    if (!entry) return this.warn({ kind: 'unmatched_response', id });
+    if (!entry) return this.abandoned.delete(id) ? undefined : this.warn({ kind: 'unmatched_response', id });
     if (message.error && typeof message.error === 'object') {
       const code = typeof message.error.code === 'string' ? message.error.code : 'PROTOCOL_ERROR';
       const text = typeof message.error.message === 'string' ? message.error.message : 'request failed';

@@ -75,12 +75,12 @@ export class HostClient {
     return this.peer.request({ type: 'metadata', ...(keys ? { keys } : {}) });
   }
 
-  /** Another extension's route, as the caller of the request being served or for a tenant. */
-  async call<T = unknown>(method: string, path: string, body: unknown, as: CallAs): Promise<{ status: number; body: T }> {
+  /** Another extension's route, as the caller of the request being served or for a tenant; `signal` stops the wait (CANCELLED). */
+  async call<T = unknown>(method: string, path: string, body: unknown, as: CallAs, signal?: AbortSignal): Promise<{ status: number; body: T }> {
     // Bodies travel as attachments both ways, so the kernel passes them on without decoding them.
     const attachment = body === undefined || body === null ? undefined : JSON.stringify(body);
     const trace = this.traceContext();
-    const reply = await this.peer.request<{ status: number; body?: T; attachment?: Buffer; encoding?: string }>({ type: 'call', method, path, ...as, ...(trace ? { trace } : {}) }, attachment ? { attachment } : {});
+    const reply = await this.peer.request<{ status: number; body?: T; attachment?: Buffer; encoding?: string }>({ type: 'call', method, path, ...as, ...(trace ? { trace } : {}) }, { attachment, signal });
     if (!reply.attachment) return { status: reply.status, body: (reply.body ?? null) as T };
     return { status: reply.status, body: decodeAttachment(reply.attachment, reply.encoding === 'text' ? 'text' : 'json') as T };
   }

@@ -14,6 +14,8 @@ export interface RouteRequest {
   /** Left out when undefined or null. */
   query?: Query;
   body?: unknown;
+  /** Stops waiting for the answer (CANCELLED) the moment it aborts. */
+  signal?: AbortSignal;
 }
 
 /** The method and the path of `route` with its params filled in (each encoded) and its query. */
@@ -33,5 +35,5 @@ export function routePath(route: Route, params?: Record<string, string>, query?:
 /** Calls a route of another extension through the host (`HostClient.call`). */
 export function callRoute<T = unknown>(host: HostClient, route: Route, request: RouteRequest, as: CallAs): Promise<{ status: number; body: T }> {
   const { method, path } = routePath(route, request.params, request.query);
-  return host.call<T>(method, path, request.body, as);
+  return host.call<T>(method, path, request.body, as, request.signal);
 }

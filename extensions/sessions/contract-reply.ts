@@ -86,7 +86,10 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
     // then the backoff spaces the reads.
     const waitMs = Math.max(0, Math.min(LONG_POLL_MS, deadline - Date.now()));
     const asked = Date.now();
-    const reply = await unlessAborted(sessions.events(sessionId, { after: cursor, limit: 1000, waitMs, until: UNTIL }), options.signal, sessionId);
+    const reply = await sessions.events(sessionId, { after: cursor, limit: 1000, waitMs, until: UNTIL }, options.signal).catch((err: unknown) => {
+      // A caller that stops waiting need not sit out the poll: the call ends the moment it aborts.
+      throw options.signal?.aborted ? stoppedWaiting(sessionId) : err;
+    });
     const events = sessionsAnswer(reply, `reading session ${sessionId}`).events;
     for (const event of events) {
       cursor = event.seq;
@@ -103,7 +106,7 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
       }
       if (event.type === 'turn_start') text = [];
     }
-    if (options.signal?.aborted) throw new RoostError('CANCELLED', `stopped waiting for session ${sessionId}`);
+    if (options.signal?.aborted) throw stoppedWaiting(sessionId);
     if (Date.now() >= deadline) throw new RoostError('TIMEOUT', `session ${sessionId} did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
     const waited = Date.now() - asked >= waitMs / 2;
     if (events.length > 0 || waited) {
@@ -115,18 +118,7 @@ export async function waitForReply(host: HostClient, as: CallAs, sessionId: stri
   }
 }
 
-/** The long poll, or CANCELLED the moment `signal` aborts (a caller that stops waiting need not sit out the poll). */
-function unlessAborted<T>(poll: Promise<T>, signal: AbortSignal | undefined, sessionId: string): Promise<T> {
-  if (!signal) return poll;
-  const cancelled = () => new RoostError('CANCELLED', `stopped waiting for session ${sessionId}`);
-  if (signal.aborted) return Promise.reject(cancelled());
-  poll.catch(() => undefined); // abandoned once aborted: its end matters to nobody
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    poll.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
+const stoppedWaiting = (sessionId: string) => new RoostError('CANCELLED', `stopped waiting for session ${sessionId}`);
 
 /** How much of the old transcript a new session is given. */
 const HISTORY_MESSAGES = 40;

@@ -142,7 +142,7 @@ export function sessionsClient(host: HostClient, as: CallAs) {
     resume: (id: string) => call<SessionRecord>(SESSIONS_ROUTES.resume, { params: { id }, body: {} }),
     messages: (id: string, query: SessionMessagesQuery = {}) => call<{ messages: SessionMessage[]; total?: number }>(SESSIONS_ROUTES.messages, { params: { id }, query: { ...query } }),
     send: (id: string, body: { content: string; reservationId?: string }) => call<{ seq: number }>(SESSIONS_ROUTES.send, { params: { id }, body }),
-    events: (id: string, query: SessionEventsQuery = {}) => call<{ events: SessionEvent[] }>(SESSIONS_ROUTES.events, { params: { id }, query: { ...query } }),
+    events: (id: string, query: SessionEventsQuery = {}, signal?: AbortSignal) => call<{ events: SessionEvent[] }>(SESSIONS_ROUTES.events, { params: { id }, query: { ...query }, signal }),
     escalations: (query: EscalationsQuery = {}) => call<{ entries: EscalationEntry[]; total?: number; hasMore: boolean }>(SESSIONS_ROUTES.escalations, { query: { ...query } }),
     resolveEscalation: (id: string, behavior: 'allow' | 'deny') => call<EscalationEntry>(SESSIONS_ROUTES.resolveEscalation, { params: { id }, body: { behavior } }),
   };

@@ -188,15 +188,20 @@ describe('Peer', () => {
     await assert.rejects(a.request({ type: 'confirm', message: 'sure?' }), (err: RoostError) => err.code === 'TIMEOUT' && /20 ms/.test(err.message));
   });
 
-  it('cancels a request through an AbortSignal, before or while it is in flight', async () => {
-    const { a, b } = pair();
-    b.handle('select', () => new Promise(() => undefined));
+  it('cancels a request through an AbortSignal, before or while it is in flight, and drops its late answer quietly', async () => {
+    const { a, b, warnings } = pair();
+    let answer!: (v: unknown) => void;
+    b.handle('select', () => new Promise((resolve) => (answer = resolve)));
     const controller = new AbortController();
     const pending = a.request({ type: 'select', message: 'pick' }, { signal: controller.signal });
     await tick();
     controller.abort();
     await assert.rejects(pending, (err: RoostError) => err.code === 'CANCELLED');
     assert.equal(a.inFlight, 0);
+    answer('too late');
+    await tick();
+    await tick();
+    assert.deepEqual(warnings.a, [], 'the answer to a request given up is expected, not an anomaly');
     await assert.rejects(a.request({ type: 'select', message: 'pick' }, { signal: AbortSignal.abort() }), (err: RoostError) => err.code === 'CANCELLED');
     assert.equal(a.inFlight, 0);
   });
