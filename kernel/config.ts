@@ -44,6 +44,11 @@ export interface ServerConfig {
   checkResponses: boolean;
   /** Answers of routes declared cached are kept in the kernel (kernel/http/response-cache.ts): on unless ROOST_RESPONSE_CACHE=off, and off on PostgreSQL (several instances). */
   responseCache: boolean;
+  /**
+   * ROOST_SQLITE_SYNCHRONOUS: `normal` (the default) or `full`, for extensions' SQLite databases (the
+   * kernel's, which holds the audit chain its signed checkpoint vouches for, is always `full`).
+   */
+  sqliteSynchronous: 'full' | 'normal';
   /** ROOST_LOG_FORMAT: `json` (one JSON object per line; the default when stderr is not a terminal) or `text` (the default on a terminal). */
   logFormat: LogFormat;
   /** Folders projects may live in: every tenant's when ROOST_ALLOWED_ROOTS names them, else the instance owner's. */
@@ -124,6 +129,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     accessLog: accessLogFrom(env.ROOST_ACCESS_LOG, stderrIsTTY, dataDir),
     checkResponses: env.ROOST_CHECK_RESPONSES === '1',
     responseCache: env.ROOST_RESPONSE_CACHE !== 'off' && !env.ROOST_DATABASE_URL,
+    sqliteSynchronous: sqliteSynchronousFrom(env.ROOST_SQLITE_SYNCHRONOUS),
     logFormat: logFormatFrom(env.ROOST_LOG_FORMAT, stderrIsTTY),
     protectedFiles: ['package.json', 'schema.ts', '.env', ...listFrom(env.ROOST_PROTECTED_FILES)],
     extensionStartStallMs: intFrom(env.ROOST_EXTENSION_START_STALL_MS, 'ROOST_EXTENSION_START_STALL_MS') ?? 60_000,
@@ -185,6 +191,12 @@ function logFormatFrom(value: string | undefined, stderrIsTTY: boolean): LogForm
   if (value === undefined || value === '') return stderrIsTTY ? 'text' : 'json';
   if (value === 'text' || value === 'json') return value;
   throw validationError(`ROOST_LOG_FORMAT must be "text" or "json", got "${value}"`);
+}
+
+function sqliteSynchronousFrom(value: string | undefined): 'full' | 'normal' {
+  if (value === undefined || value === '' || value === 'normal') return 'normal';
+  if (value === 'full') return 'full';
+  throw validationError(`ROOST_SQLITE_SYNCHRONOUS must be "normal" or "full", got "${value}"`);
 }
 
 function intFrom(value: string | undefined, name: string): number | undefined {

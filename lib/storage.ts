@@ -20,8 +20,9 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  */
 const WAL_AUTOCHECKPOINT_PAGES = 256;
 export const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
-const SQLITE_PRAGMAS = [
+const SQLITE_PRAGMAS = (synchronous: 'FULL' | 'NORMAL') => [
   'journal_mode = WAL',
+  `synchronous = ${synchronous}`,
   'foreign_keys = ON',
   `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
   `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`,
@@ -53,6 +54,7 @@ export function openDatabase(storage: StorageInfo): Knex {
     });
   }
   const filename = typeof storage.connection === 'string' ? storage.connection : storage.connection.filename;
+  const pragmas = SQLITE_PRAGMAS(storage.synchronous === 'normal' ? 'NORMAL' : 'FULL');
   return knexFactory({
     client: 'sqlite3',
     connection: { filename },
@@ -61,7 +63,7 @@ export function openDatabase(storage: StorageInfo): Knex {
       min: 1,
       max: 1,
       afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-        const next = (i: number) => (i === SQLITE_PRAGMAS.length ? done(null, conn) : conn.run(`PRAGMA ${SQLITE_PRAGMAS[i]}`, (err) => (err ? done(err, conn) : next(i + 1))));
+        const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(`PRAGMA ${pragmas[i]}`, (err) => (err ? done(err, conn) : next(i + 1))));
         next(0);
       },
     },

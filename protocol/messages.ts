@@ -33,6 +33,11 @@ export interface StorageInfo {
   connection: string | { filename: string };
   /** PostgreSQL schema that belongs to the extension (pg only). */
   schema?: string;
+  /**
+   * SQLite only: `full` (the default) syncs the WAL to disk at every commit; `normal` leaves that to the
+   * checkpoints, so a killed process loses nothing and a power cut may lose the last commits.
+   */
+  synchronous?: 'full' | 'normal';
 }
 
 export interface InitMessage {

@@ -25,7 +25,7 @@ export function isPostgres(config: ServerConfig): boolean {
 export async function storageFor(config: ServerConfig, kernelDb: Knex, extension: string, relays?: PgRelays): Promise<StorageInfo> {
   const dir = await extensionFolder(config, extension);
   if (isPostgres(config)) return provisionExtension(kernelDb, config.databaseUrl!, extension, await relays?.open(extension, dir));
-  return { client: 'sqlite3', connection: { filename: join(dir, `${extension}.sqlite`) } };
+  return { client: 'sqlite3', connection: { filename: join(dir, `${extension}.sqlite`) }, synchronous: config.sqliteSynchronous };
 }
 
 /**
