@@ -5,7 +5,10 @@
 // It also carries the count of appends that failed and are not yet recorded in the chain (see log.ts),
 // so a loss survives a restart even while the disk is too full for the chain to take its record.
 // Saves are coalesced: at most one write is under way and one waits, and the waiting one writes the
-// newest head when it starts, so every save resolves once a head at least as new is on disk.
+// newest head when it starts, so every save resolves once a head at least as new is on disk. Writes
+// start at least spacingMs (100 ms) apart: under load the file follows the chain ten times a second
+// instead of after every batch of appends (each write is an fsync and a rename); idle() (the audit
+// log's flush) and a head carrying lost appends start a waiting write at once.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,6 +33,9 @@ export interface Unrecorded {
  */
 const FILE_BYTES = 512;
 
+/** The least time from the start of one write to the start of the next. */
+const SPACING_MS = 100;
+
 export type CheckpointRead =
   | { state: 'valid'; checkpoint: Checkpoint }
   | { state: 'missing' }
@@ -40,24 +46,29 @@ export class CheckpointFile {
   private latest: Checkpoint | undefined;
   private inFlight: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
+  private lastWriteAt = 0;
+  /** idle() wants the queued write on disk now: it skips (or ends) its spacing wait. */
+  private urgent = false;
+  private hurry: (() => void) | undefined;
 
   private constructor(
     dataDir: string,
     private readonly key: string,
+    private readonly spacingMs: number,
   ) {
     this.path = join(dataDir, 'audit-head.json');
   }
 
   /** Opens the checkpoint of a data dir; `keyCreated` says this start made the key (so no checkpoint could exist yet). */
-  static async open(dataDir: string): Promise<{ file: CheckpointFile; keyCreated: boolean }> {
+  static async open(dataDir: string, spacingMs = SPACING_MS): Promise<{ file: CheckpointFile; keyCreated: boolean }> {
     const keyPath = join(dataDir, 'audit.key');
     const fresh = randomBytes(32).toString('hex');
     try {
       await writeFile(keyPath, fresh, { flag: 'wx', mode: 0o600 });
-      return { file: new CheckpointFile(dataDir, fresh), keyCreated: true };
+      return { file: new CheckpointFile(dataDir, fresh, spacingMs), keyCreated: true };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      return { file: new CheckpointFile(dataDir, (await readFile(keyPath, 'utf8')).trim()), keyCreated: false };
+      return { file: new CheckpointFile(dataDir, (await readFile(keyPath, 'utf8')).trim(), spacingMs), keyCreated: false };
     }
   }
 
@@ -92,9 +103,12 @@ export class CheckpointFile {
 
   save(checkpoint: Checkpoint): Promise<void> {
     this.latest = checkpoint;
+    // A count of lost appends goes to disk as soon as it can: it is all that will tell of them.
+    if (checkpoint.unrecorded) this.hurryUp();
     if (!this.queued) {
-      this.queued = this.inFlight.catch(() => undefined).then(() => {
+      this.queued = this.inFlight.catch(() => undefined).then(() => this.spaced()).then(() => {
         this.queued = undefined;
+        this.lastWriteAt = Date.now();
         return this.write(this.latest!);
       });
       this.inFlight = this.queued;
@@ -104,7 +118,31 @@ export class CheckpointFile {
 
   /** Resolves once every save made so far is on disk (or has failed). */
   async idle(): Promise<void> {
+    this.hurryUp();
     await (this.queued ?? this.inFlight).catch(() => undefined);
+  }
+
+  private hurryUp(): void {
+    this.urgent = true;
+    this.hurry?.();
+  }
+
+  private spaced(): Promise<void> {
+    const wait = this.lastWriteAt + this.spacingMs - Date.now();
+    if (this.urgent || wait <= 0) {
+      this.urgent = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        this.hurry = undefined;
+        this.urgent = false;
+        resolve();
+      };
+      const timer = setTimeout(go, wait);
+      this.hurry = go;
+    });
   }
 
   private sign(checkpoint: Checkpoint): string {
