@@ -19,7 +19,14 @@ interface Entry {
   key: string;
   match: MatchFunction<Record<string, string>>;
   specificity: number;
+  /** Its first two path segments when both are literal ("api/agents"), in lower case: its MethodIndex bucket. */
+  prefix: string | undefined;
 }
+
+/** Matches remembered, by method and path: a client polling one URL matches it once. */
+const MEMO_ENTRIES = 1_000;
+/** Longer paths are matched every time (the memo's size stays bounded whatever callers send). */
+const MEMO_PATH_CHARS = 256;
 
 /**
  * A method's routes indexed by their first two path segments when both are literal ("api/agents"), so a
@@ -39,6 +46,7 @@ export class RouteTable {
   private machineKeyed: Entry[] = [];
   /** Built on the first match after a change. */
   private index = new Map<string, MethodIndex>();
+  private readonly memo = new Map<string, RouteMatch | undefined>();
 
   /** Adds every route of an owner, or none if one of them is already served by someone else. */
   addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
@@ -55,35 +63,34 @@ export class RouteTable {
     this.removeOwner(owner);
     for (const decl of routes) {
       const list = this.byMethod.get(decl.method) ?? [];
-      const entry: Entry = { owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path) };
+      const entry: Entry = { owner, decl, key: `${decl.method} ${decl.path}`, match: match(decl.path, { decode: decodeURIComponent }), specificity: specificity(decl.path), prefix: literalPrefix(decl.path) };
       list.push(entry);
       this.byMethod.set(decl.method, list);
       if (decl.machineKey && !decl.internal) this.machineKeyed.push(entry);
     }
     // Literal segments beat parameters: /api/skill-bundles/presets before /api/skill-bundles/:id.
     for (const method of new Set(routes.map((r) => r.method))) this.byMethod.get(method)!.sort((a, b) => b.specificity - a.specificity);
-    this.index.clear();
+    this.changed();
   }
 
   removeOwner(owner: string): void {
     for (const [method, list] of this.byMethod) this.byMethod.set(method, list.filter((e) => e.owner !== owner));
     this.machineKeyed = this.machineKeyed.filter((e) => e.owner !== owner);
-    this.index.clear();
+    this.changed();
   }
 
   match(method: string, path: string): RouteMatch | undefined {
-    const list = this.candidates(method === 'HEAD' ? 'GET' : method, path);
-    if (!list) return undefined;
-    for (const entry of list) {
-      let result;
-      try {
-        result = entry.match(path);
-      } catch {
-        return undefined; // malformed percent-encoding: nobody serves it
-      }
-      if (result) return { owner: entry.owner, decl: entry.decl, key: entry.key, params: { ...result.params } };
+    const verb = method === 'HEAD' ? 'GET' : method;
+    if (path.length > MEMO_PATH_CHARS) return this.find(verb, path);
+    const key = `${verb} ${path}`;
+    let found = this.memo.get(key);
+    if (found === undefined && !this.memo.has(key)) {
+      found = this.find(verb, path);
+      if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
+      this.memo.set(key, found);
     }
-    return undefined;
+    // Each caller gets params of its own.
+    return found && { ...found, params: { ...found.params } };
   }
 
   /** The methods whose public routes match this path (for 405 and Allow). */
@@ -109,6 +116,26 @@ export class RouteTable {
     const out: string[] = [];
     for (const list of this.byMethod.values()) for (const e of list) if (e.owner === owner) out.push(e.key);
     return out.sort();
+  }
+
+  private find(method: string, path: string): RouteMatch | undefined {
+    const list = this.candidates(method, path);
+    if (!list) return undefined;
+    for (const entry of list) {
+      let result;
+      try {
+        result = entry.match(path);
+      } catch {
+        return undefined; // malformed percent-encoding: nobody serves it
+      }
+      if (result) return { owner: entry.owner, decl: entry.decl, key: entry.key, params: result.params };
+    }
+    return undefined;
+  }
+
+  private changed(): void {
+    this.index.clear();
+    this.memo.clear();
   }
 
   /** The routes of a method that may match this path: those under its prefix and the loose ones. */
@@ -144,14 +171,15 @@ function prefixOfPath(path: string): string {
 
 const PATTERN_SYNTAX = /[:*{}()\\?+]/;
 
+function literalPrefix(path: string): string | undefined {
+  const [empty, first, second] = path.split('/', 3);
+  return empty === '' && first && second && !PATTERN_SYNTAX.test(first) && !PATTERN_SYNTAX.test(second) ? `${first}/${second}`.toLowerCase() : undefined;
+}
+
 function indexOf(list: Entry[]): MethodIndex {
-  const literal = (entry: Entry) => {
-    const [empty, first, second] = entry.decl.path.split('/', 3);
-    return empty === '' && first && second && !PATTERN_SYNTAX.test(first) && !PATTERN_SYNTAX.test(second) ? `${first}/${second}`.toLowerCase() : undefined;
-  };
-  const prefixes = new Set(list.map(literal).filter((p): p is string => p !== undefined));
-  const byPrefix = new Map([...prefixes].map((prefix) => [prefix, list.filter((e) => { const p = literal(e); return p === undefined || p === prefix; })]));
-  return { byPrefix, loose: list.filter((e) => literal(e) === undefined) };
+  const prefixes = new Set(list.map((e) => e.prefix).filter((p): p is string => p !== undefined));
+  const byPrefix = new Map([...prefixes].map((prefix) => [prefix, list.filter((e) => e.prefix === undefined || e.prefix === prefix)]));
+  return { byPrefix, loose: list.filter((e) => e.prefix === undefined) };
 }
 
 function specificity(path: string): number {

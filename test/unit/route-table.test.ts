@@ -95,4 +95,18 @@ describe('RouteTable', () => {
     assert.equal(table.match('GET', '/api/agents/7')?.key, 'GET /:anything/agents/:id');
     assert.equal(table.match('GET', '/api/agents/count')?.key, 'GET /api/:kind/count');
   });
+
+  it('remembers a path\'s match and hands each caller parameters of its own', () => {
+    const table = new RouteTable();
+    table.addAll('agents', [route('GET', '/api/agents/:id')], nothingReserved);
+    const first = table.match('GET', '/api/agents/7')!;
+    first.params.id = 'changed by a caller';
+    assert.deepEqual(table.match('GET', '/api/agents/7')?.params, { id: '7' });
+    assert.deepEqual(table.match('HEAD', '/api/agents/7')?.params, { id: '7' });
+    assert.equal(table.match('GET', '/api/nothing'), undefined);
+    table.addAll('nothing', [route('GET', '/api/nothing')], nothingReserved);
+    assert.equal(table.match('GET', '/api/nothing')?.owner, 'nothing', 'a remembered miss is forgotten when routes change');
+    const long = `/api/agents/${'x'.repeat(400)}`;
+    assert.equal(table.match('GET', long)?.params.id, 'x'.repeat(400));
+  });
 });
