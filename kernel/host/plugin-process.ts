@@ -15,7 +15,6 @@ import { sandboxedPid } from './sandbox.js';
 import type { CallReply } from '../http/dispatch.js';
 import type { HostServices } from './services.js';
 import { RouteStreams } from './route-streams.js';
-import { servingRequest } from '../log.js';
 
 export interface PluginProcessOptions {
   manifest: Manifest;
@@ -45,6 +44,11 @@ const MAX_WARNINGS_PER_SECOND = 5;
 
 /** How many recent requests and notifications an audit may still name as its context. */
 const MAX_SERVED_CONTEXTS = 4_096;
+
+/** A request to the extension; `httpRequestId` is the X-Request-Id of the HTTP request it serves, which its log lines then carry. */
+export interface HostRequestOptions extends RequestOptions {
+  httpRequestId?: string;
+}
 
 export class PluginProcess {
   readonly child: PluginChild;
@@ -103,11 +107,11 @@ export class PluginProcess {
   }
 
   /** Sends a host → plugin request (request, tool) and waits for its value. */
-  async request<T>(message: { type: string; auth?: AuthContext } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+  async request<T>(message: { type: string; auth?: AuthContext } & Record<string, unknown>, { httpRequestId, ...options }: HostRequestOptions = {}): Promise<T> {
     const auth = message.auth ?? (message.caller as { tenantId: string } | undefined);
     const id = `h${++this.requestCounter}`;
     if (auth) this.inFlightAuth.set(id, normaliseAuth(auth));
-    this.remember(id, auth?.tenantId ?? null);
+    this.remember(id, auth?.tenantId ?? null, httpRequestId);
     if (options.attachment && !this.acceptsAttachments) {
       // An extension that does not take attachments gets the body inside the frame, decoded once here.
       message = { ...message, body: decodeAttachment(options.attachment, message.raw === true ? 'text' : 'json') };
@@ -151,8 +155,8 @@ export class PluginProcess {
     return typeof context === 'string' ? this.served.get(context) : undefined;
   }
 
-  private remember(context: string, tenantId: string | null): void {
-    this.served.set(context, { tenantId, requestId: servingRequest.getStore() });
+  private remember(context: string, tenantId: string | null, requestId?: string): void {
+    this.served.set(context, { tenantId, requestId });
     if (this.served.size > MAX_SERVED_CONTEXTS) this.served.delete(this.served.keys().next().value!);
   }
 
@@ -246,7 +250,8 @@ export class PluginProcess {
       case 'emit':
         return need('emit')(m.topic, m.payload, m.tenantId ?? null);
       case 'call': {
-        const call = () => need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m), public: m.public === true }).then((reply) => this.callReply(reply));
+        const httpRequestId = this.servedContext(m.requestId)?.requestId;
+        const call = () => need('call')({ method: m.method, path: m.path, body: m.body, attachment: m.attachment, auth: this.callAuth(m), public: m.public === true, httpRequestId }).then((reply) => this.callReply(reply));
         // An extension's call continues the trace its frame names (or none: never the context its pipe was read in).
         return s.tracing ? s.tracing.within(m.trace, call) : call();
       }

@@ -6,13 +6,11 @@ import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
 import type { StopOptions } from '../../lib/child.js';
-import type { RequestOptions } from '../../protocol/peer.js';
 import { Activation } from './activation.js';
 import { assertLoadable, assertNoDependents, dependentsToUnload, refusedAtStart } from './dependencies.js';
 import type { Launch } from './launcher.js';
 import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
-import { servingRequest } from '../log.js';
-import { PluginProcess } from './plugin-process.js';
+import { PluginProcess, type HostRequestOptions } from './plugin-process.js';
 import { whenStreamCloses } from './route-streams.js';
 import type { HostServices } from './services.js';
 import { handlerMismatch, undocumentedRoutes } from './route-names.js';
@@ -115,7 +113,7 @@ export class ExtensionRegistry {
   }
 
   /** Sends a request to an extension, starting it first when it is lazy or was stopped. */
-  async request<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+  async request<T>(name: string, message: { type: string } & Record<string, unknown>, options: HostRequestOptions = {}): Promise<T> {
     // Counted from before the start, so an idle stop never takes the process this request waits for.
     this.activation.begin(name);
     let streaming = false;
@@ -129,7 +127,7 @@ export class ExtensionRegistry {
     }
   }
 
-  private async requestRunning<T>(name: string, message: { type: string } & Record<string, unknown>, options: RequestOptions): Promise<T> {
+  private async requestRunning<T>(name: string, message: { type: string } & Record<string, unknown>, options: HostRequestOptions): Promise<T> {
     const ext = this.get(name);
     const process = ext.state === 'running' && ext.process ? ext.process : await this.waitAvailable(ext);
     try {
@@ -337,9 +335,7 @@ export class ExtensionRegistry {
     });
     // Stopped, or the server began to shut down, while storage and config were prepared: spawn nothing.
     if (ext.state !== 'starting' || this.closing) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} was stopped while it started`);
-    // Outside the request that happened to start it: the child's pipes would otherwise carry that
-    // request's id (servingRequest) into every line the extension logs for the rest of its life.
-    const { proc, outcome } = await servingRequest.exit(() => spawnExtension({
+    const { proc, outcome } = await spawnExtension({
       manifest,
       grants: ext.grants,
       services: this.activation.watch(manifest.name, this.deps.servicesFor(manifest.name)),
@@ -354,7 +350,7 @@ export class ExtensionRegistry {
       },
       onSpawn: (spawned) => (ext.process = spawned),
       onExit: (spawned, exit) => this.onExit(ext, spawned, exit),
-    }));
+    });
     if (!outcome.ok) {
       if (proc.child.running) await proc.stop();
       if (ext.waiting) throw new RoostError('EXTENSION_UNAVAILABLE', `extension ${manifest.name} cannot start: ${ext.waiting.reason}`, { details: { retryAfter: RETRY_AFTER_SECONDS } });

@@ -40,6 +40,8 @@ export interface CallRequest {
   auth: AuthContext;
   /** Only routes reachable over HTTP: an `internal = true` route answers 404 as it would there. */
   public?: boolean;
+  /** The X-Request-Id of the HTTP request the calling extension serves, if it serves one. */
+  httpRequestId?: string;
 }
 
 export interface TokenRequest {

@@ -12,7 +12,6 @@ import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
-import { servingRequest } from '../log.js';
 import { accessLog, accessLogWriter } from './access-log.js';
 import { auditMutations } from './audit-mutations.js';
 import { hasBody, readRawBody } from './raw-body.js';
@@ -26,6 +25,8 @@ import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRout
 import { isMutating, MUTATING_METHODS } from './methods.js';
 
 export interface State {
+  /** The X-Request-Id of the response; log records made for the request carry it. */
+  requestId: string;
   identity: Identity;
   route?: RouteMatch;
   /** Served without authentication (registration, health, public extension routes). */
@@ -111,8 +112,9 @@ const requestId: Koa.Middleware<State> = (ctx, next) => {
   const given = ctx.get('x-request-id');
   const id = REQUEST_ID.test(given) ? given : randomUUID();
   ctx.set('X-Request-Id', id);
-  // Whatever runs for this request, in the kernel or (through plugin-process) in an extension, logs its id.
-  return servingRequest.run(id, next);
+  // What the kernel logs for this request, and what an extension logs while serving it, carries the id.
+  ctx.state.requestId = id;
+  return next();
 };
 
 function errors(kernel: Kernel): Koa.Middleware<State> {
@@ -121,8 +123,9 @@ function errors(kernel: Kernel): Koa.Middleware<State> {
       await next();
     } catch (err) {
       const error = toRoostError(err);
-      if (error.code === 'INTERNAL') kernel.log('error', `${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`);
-      else if (error.code === 'STORAGE_FULL') kernel.log('warn', `${ctx.method} ${ctx.path}: ${diskFullLine(err)}`);
+      const logged = { requestId: ctx.state.requestId };
+      if (error.code === 'INTERNAL') kernel.log('error', `${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`, logged);
+      else if (error.code === 'STORAGE_FULL') kernel.log('warn', `${ctx.method} ${ctx.path}: ${diskFullLine(err)}`, logged);
       ctx.status = error.status;
       ctx.body = error.toBody();
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="roost"');
@@ -220,6 +223,7 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
       ...(attachment ? { attachment } : {}),
       ...(route.decl.raw ? { headers: signatureHeaders(ctx.headers) } : {}),
       auth: ctx.state.identity,
+      httpRequestId: ctx.state.requestId,
     });
     ctx.status = reply.status;
     for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);

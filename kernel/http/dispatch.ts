@@ -23,6 +23,8 @@ export interface DispatchInput {
   headers?: Record<string, string>;
   /** The query as it came: a read (over HTTP or an extension's call) of a cached route may then be answered from the cache. */
   querystring?: string;
+  /** The X-Request-Id of the HTTP request this serves (directly or through calls): the extension's log lines carry it. */
+  httpRequestId?: string;
 }
 
 /** What an extension's route answered; a reply carried as an attachment is passed on undecoded. */
@@ -109,7 +111,7 @@ export class Dispatcher {
       ? { status: 200, body: route.decl.emptyAnswer }
       : embedded
       ? await embedded({ ...message, body: input.attachment ? decodeAttachment(input.attachment, route.decl.raw ? 'text' : 'json') : message.body, id: `k${++this.embeddedRequests}` })
-      : await this.registry.request<RouteReply>(route.owner, message, input.attachment ? { attachment: input.attachment } : {});
+      : await this.registry.request<RouteReply>(route.owner, message, { attachment: input.attachment, httpRequestId: input.httpRequestId });
     if (!isReply(reply)) throw new RoostError('UPSTREAM_ERROR', `extension ${route.owner} answered ${route.key} with a malformed reply`);
     // A streamed reply's body is the stream the kernel's host made (kernel/host/route-streams.ts).
     if (reply.stream === true) return reply.body instanceof Readable ? reply : { status: 502, body: new RoostError('UPSTREAM_ERROR', `${route.key} streams its answer, which only HTTP reads`).toBody() };

@@ -61,6 +61,17 @@ describe('structured logs', () => {
     assert.deepEqual({ level: access?.level, log: access?.log }, { level: 'info', log: 'access' });
   });
 
+  it("ties a log line of an extension called for the request to the request's id too", async () => {
+    assert.equal((await server.api('POST', '/api/plugins/fx-probe/grant', { body: { capability: 'call' } })).status, 200);
+    const logged = { type: 'log', level: 'warn', message: 'probe called for the request' };
+    const call = { type: 'call', method: 'POST', path: '/api/fx-probe/notify', body: { served: true, message: logged } };
+    const res = await server.api('POST', '/api/fx-probe/host', { headers: { 'x-request-id': 'trace-call-7' }, body: { message: call } });
+    assert.equal(res.status, 200, res.text);
+    await waitForLog(server, /probe called for the request/);
+    const line = records().find((r) => String(r.msg).includes('probe called for the request'));
+    assert.equal(line?.requestId, 'trace-call-7', JSON.stringify(line));
+  });
+
   it('uses only level names pino-compatible tools know: pino-pretty shows every record with its level', async () => {
     const pretty = prettyFactory({ colorize: false });
     const lines = server.log().split('\n').filter((line) => line.trim() !== '');
