@@ -36,9 +36,10 @@ export function accessLog(format: LogFormat, write: (text: string) => void): Koa
       await next();
     } finally {
       if (pending.length === 0) setImmediate(flush);
-      const ms = Number((performance.now() - started).toFixed(1));
+      // Tenths of a millisecond (Number(x.toFixed(1)) gives the same and costs more, once a request).
+      const ms = Math.round((performance.now() - started) * 10) / 10;
       const tenant = ctx.state.identity?.tenantId || '-';
-      const requestId = ctx.response.get('X-Request-Id') || '-';
+      const requestId = ctx.state.requestId || '-';
       pending.push(format === 'json'
         ? { message: 'request', fields: { log: 'access', method: ctx.method, path: ctx.path, status: ctx.status, ms, tenant, requestId, client: ctx.ip } }
         : { message: `${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms tenant=${tenant} id=${requestId} client=${ctx.ip}`, fields: {} });

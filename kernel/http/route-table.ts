@@ -46,7 +46,9 @@ export class RouteTable {
   private machineKeyed: Entry[] = [];
   /** Built on the first match after a change. */
   private index = new Map<string, MethodIndex>();
-  private readonly memo = new Map<string, RouteMatch | undefined>();
+  /** By method, then path (a key of its own per method: joining the two into one string cost more than the lookup). */
+  private readonly memo = new Map<string, Map<string, RouteMatch | undefined>>();
+  private memoSize = 0;
 
   /** Adds every route of an owner, or none if one of them is already served by someone else. */
   addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
@@ -82,15 +84,17 @@ export class RouteTable {
   match(method: string, path: string): RouteMatch | undefined {
     const verb = method === 'HEAD' ? 'GET' : method;
     if (path.length > MEMO_PATH_CHARS) return this.find(verb, path);
-    const key = `${verb} ${path}`;
-    let found = this.memo.get(key);
-    if (found === undefined && !this.memo.has(key)) {
+    let found = this.memo.get(verb)?.get(path);
+    if (found === undefined && !this.memo.get(verb)?.has(path)) {
       found = this.find(verb, path);
-      if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
-      this.memo.set(key, found);
+      if (this.memoSize >= MEMO_ENTRIES) this.forgetMatches();
+      let paths = this.memo.get(verb);
+      if (!paths) this.memo.set(verb, (paths = new Map()));
+      paths.set(path, found);
+      this.memoSize++;
     }
     // Each caller gets params of its own.
-    return found && { ...found, params: { ...found.params } };
+    return found && { owner: found.owner, decl: found.decl, key: found.key, params: { ...found.params } };
   }
 
   /** The methods whose public routes match this path (for 405 and Allow). */
@@ -128,14 +132,20 @@ export class RouteTable {
       } catch {
         return undefined; // malformed percent-encoding: nobody serves it
       }
-      if (result) return { owner: entry.owner, decl: entry.decl, key: entry.key, params: result.params };
+      // path-to-regexp's params have no prototype, and copying such an object is slow: copied once here.
+      if (result) return { owner: entry.owner, decl: entry.decl, key: entry.key, params: { ...result.params } };
     }
     return undefined;
   }
 
   private changed(): void {
     this.index.clear();
+    this.forgetMatches();
+  }
+
+  private forgetMatches(): void {
     this.memo.clear();
+    this.memoSize = 0;
   }
 
   /** The routes of a method that may match this path: those under its prefix and the loose ones. */
