@@ -163,8 +163,10 @@ export function browserGuard(kernel: BrowserGuardDeps): Koa.Middleware {
       ctx.status = 204;
       return;
     }
-    ctx.vary('Origin');
-    ctx.set(corsHeaders(policy, ctx.req));
+    // Set, not merged (ctx.vary parses the header first): nothing before this guard sets Vary.
+    ctx.set('Vary', 'Origin');
+    const cors = corsHeaders(policy, ctx.req);
+    if (cors['access-control-allow-origin']) ctx.set(cors);
     await next();
   };
 }
