@@ -1,5 +1,6 @@
 // The extensions' part of GET /api/health (schema versions, each extension's state and its detail), kept
-// as JSON text and rebuilt only when something it shows has changed. The state it shows is written in many
+// as the JSON bytes that end the document and rebuilt only when something it shows has changed (bytes, so
+// a response neither measures nor encodes its ~6 KB again). The state it shows is written in many
 // places (the registry, the supervisor, loading and unloading), so instead of each of them announcing a
 // change, every request compares the few fields shown with those the text was built from: a walk of the
 // extension list without an allocation, against building and serialising ~6 KB per request.
@@ -33,20 +34,20 @@ const SHOWN: ReadonlyArray<(e: Extension) => unknown> = [
 ];
 
 export class ExtensionHealth {
-  private text = '';
+  private tail: Buffer | undefined;
   /** The shown fields of every extension, in list order, as of the text. */
   private readonly built: unknown[] = [];
 
   constructor(private readonly kernelSchemaVersion: number) {}
 
-  /** `"schemaVersions":{…},"extensions":{…},"extensionDetail":{…}` for these extensions as they are now. */
-  json(list: Extension[]): string {
-    if (this.changed(list)) this.build(list);
-    return this.text;
+  /** `,"schemaVersions":{…},"extensions":{…},"extensionDetail":{…}}`, the end of the document, for these extensions as they are now. */
+  end(list: Extension[]): Buffer {
+    if (!this.tail || this.changed(list)) this.tail = this.build(list);
+    return this.tail;
   }
 
   private changed(list: Extension[]): boolean {
-    if (this.text === '' || this.built.length !== list.length * SHOWN.length) return true;
+    if (this.built.length !== list.length * SHOWN.length) return true;
     let at = 0;
     for (const e of list) {
       for (const field of SHOWN) if (this.built[at++] !== field(e)) return true;
@@ -54,7 +55,7 @@ export class ExtensionHealth {
     return false;
   }
 
-  private build(list: Extension[]): void {
+  private build(list: Extension[]): Buffer {
     const extensions = Object.fromEntries(list.map((e) => [e.manifest.name, shownState(e)]));
     const extensionDetail = Object.fromEntries(list.map((e) => [e.manifest.name, {
       state: shownState(e),
@@ -65,9 +66,9 @@ export class ExtensionHealth {
       lastError: e.lastError ?? null,
     }]));
     const schemaVersions = Object.fromEntries([['kernel', this.kernelSchemaVersion], ...list.filter((e) => e.schemaVersion !== null).map((e) => [e.manifest.name, e.schemaVersion])]);
-    // The object's braces dropped: the route puts these members after its own.
-    this.text = JSON.stringify({ schemaVersions, extensions, extensionDetail }).slice(1, -1);
     this.built.length = 0;
     for (const e of list) for (const field of SHOWN) this.built.push(field(e));
+    // The opening brace dropped: the route puts these members after its own.
+    return Buffer.from(`,${JSON.stringify({ schemaVersions, extensions, extensionDetail }).slice(1)}`);
   }
 }

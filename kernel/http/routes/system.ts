@@ -42,11 +42,11 @@ export function registerSystemRoutes(router: Router<State>, k: SystemRouteDeps):
       ...(reasons.length > 0 ? { reasons } : {}),
       version: k.version,
       uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000),
-      store: { ...store, reachable: databaseError === undefined },
+      store: { kind: store.kind, version: store.version, reachable: databaseError === undefined },
     };
     // What changes with every request, then the extensions' part as kept (extension-health.ts).
     ctx.type = 'json';
-    ctx.body = `${JSON.stringify(now).slice(0, -1)},${extensionHealth.json(k.registry.list())}}`;
+    ctx.body = Buffer.concat([Buffer.from(JSON.stringify(now).slice(0, -1)), extensionHealth.end(k.registry.list())]);
   });
 
   router.get('/api/operational-mode', async (ctx) => {
