@@ -157,6 +157,7 @@ export class Peer {
   close(reason: RoostError): void {
     if (this.closedWith) return;
     this.closedWith = reason;
+    this.abandoned.clear();
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(reason);
   }
 

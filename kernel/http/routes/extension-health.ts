@@ -2,7 +2,7 @@
 // as the JSON bytes that end the document and rebuilt only when something it shows has changed (bytes, so
 // a response neither measures nor encodes its ~6 KB again). The state it shows is written in many
 // places (the registry, the supervisor, loading and unloading), so instead of each of them announcing a
-// change, every request compares the few fields shown with those the text was built from: a walk of the
+// change, every request compares the few fields shown with those the tail was built from: a walk of the
 // extension list without an allocation, against building and serialising ~6 KB per request.
 import type { Extension } from '../../host/registry.js';
 
@@ -35,7 +35,7 @@ const SHOWN: ReadonlyArray<(e: Extension) => unknown> = [
 
 export class ExtensionHealth {
   private tail: Buffer | undefined;
-  /** The shown fields of every extension, in list order, as of the text. */
+  /** The shown fields of every extension, in list order, as of the tail. */
   private readonly built: unknown[] = [];
 
   constructor(private readonly kernelSchemaVersion: number) {}
