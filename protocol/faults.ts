@@ -11,6 +11,13 @@ export type EnvironmentalFault = 'database' | 'disk';
  */
 export const EXIT_ENVIRONMENTAL = 75;
 
+/**
+ * The exit code of an extension that cannot start because its configuration is wrong (EX_CONFIG of
+ * sysexits.h): a setting it refuses. No restart heals that, so the host marks it failed at once instead
+ * of spending its crash budget on starts that fail alike. It writes one line saying why to stderr first.
+ */
+export const EXIT_CONFIG = 78;
+
 /** Seconds a client is told to wait (Retry-After) when the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 

@@ -6,7 +6,7 @@ import { diskFullLine, retryAfterOf, RoostError, toRoostError } from '../protoco
 import {
   HEALTH_ROUTE, RawJson, SELFTEST_ROUTE, type AuthContext, type EventMessage, type InitMessage, type RequestMessage, type RouteReply, type ToolMessage, type ToolReply, type WsMessage,
 } from '../protocol/messages.js';
-import { environmentalFault, EXIT_ENVIRONMENTAL } from '../protocol/faults.js';
+import { environmentalFault, EXIT_CONFIG, EXIT_ENVIRONMENTAL } from '../protocol/faults.js';
 import { decodeAttachment } from '../protocol/framing.js';
 import { Peer, WithAttachment } from '../protocol/peer.js';
 import type { SelftestCheck, SelftestRequest } from '../protocol/selftest.js';
@@ -84,7 +84,8 @@ export function runExtension<S = void>(definition: ExtensionDefinition<S>): void
 
   peer.handle('init', (message) => {
     ready ??= start(message as unknown as InitMessage).then((c) => (ctx = c));
-    ready.catch((err) => exitFor('start-up failed', err));
+    // A setting it refuses (VALIDATION_ERROR while it sets up) is a configuration no restart heals.
+    ready.catch((err) => exitFor('start-up failed', err, err instanceof RoostError && err.code === 'VALIDATION_ERROR' ? EXIT_CONFIG : 1));
   });
   // A lost database connection is met by the next query (and answered 503), never a reason to leave;
   // what still escapes is told apart: an environmental fault exits EXIT_ENVIRONMENTAL, so the host
@@ -259,9 +260,10 @@ function spanOf(raw: Record<string, unknown>): { name: string; attributes: Recor
 
 /**
  * Leaves for an error nothing else handled. The last line written says why (the host shows it as the
- * reason); an environmental fault exits EXIT_ENVIRONMENTAL, anything else is a crash.
+ * reason); an environmental fault exits EXIT_ENVIRONMENTAL, anything else with `code` (1, a crash, or
+ * EXIT_CONFIG).
  */
-function exitFor(what: string, err: unknown): never {
+function exitFor(what: string, err: unknown, code = 1): never {
   const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
   // Written at once to fd 2 (the host's raw log), whatever message was being served: the stack, then
   // the one line the host takes as the reason (an error during start-up reaches the caller with it).
@@ -269,7 +271,7 @@ function exitFor(what: string, err: unknown): never {
   const fault = environmentalFault(err);
   if (!fault) {
     writeSync(2, `${what}: ${message}\n`);
-    process.exit(1);
+    process.exit(code);
   }
   const why = fault === 'disk' ? 'the disk is full' : 'the database cannot be reached';
   writeSync(2, `environmental fault: ${why} (${message})\n`);

@@ -3,14 +3,17 @@
 // fails before the spawn for such a cause, or a process that exits EXIT_ENVIRONMENTAL) never spends the
 // crash budget: the start is tried again with capped backoff for as long as the fault lasts, so the
 // extension is back within seconds of the cause going away. A bug (any other exit or failure) spends
-// the crash budget: restarts with backoff, and `failed` once the budget is spent.
-import { environmentalFault, EXIT_ENVIRONMENTAL } from '../../protocol/faults.js';
+// the crash budget: restarts with backoff, and `failed` once the budget is spent. A wrong configuration
+// (an exit EXIT_CONFIG: a setting the extension refuses) is `failed` at once: no restart would heal it.
+import { environmentalFault, EXIT_CONFIG, EXIT_ENVIRONMENTAL } from '../../protocol/faults.js';
 import type { Extension } from './registry.js';
 
 /** Why an extension stopped or could not start. */
 export interface Fault {
   environmental: boolean;
   reason: string;
+  /** Its configuration is wrong: nothing is tried again until it is loaded anew. */
+  final?: boolean;
 }
 
 /** The first retry after an environmental fault, doubled on each failed try up to the cap. */
@@ -35,9 +38,10 @@ export function startFault(err: unknown): Fault {
   return { environmental: false, reason: `could not start: ${message}` };
 }
 
-/** A process that exited on its own: EXIT_ENVIRONMENTAL with the reason it wrote last, else a crash. */
+/** A process that exited on its own: EXIT_ENVIRONMENTAL or EXIT_CONFIG with the reason it wrote last, else a crash. */
 export function exitFault(exit: { code: number | null; signal: string | null }, lastLine: string | undefined): Fault {
   if (exit.code === EXIT_ENVIRONMENTAL) return { environmental: true, reason: lastLine?.replace(/^environmental fault: /, '') ?? 'its environment failed' };
+  if (exit.code === EXIT_CONFIG) return { environmental: false, final: true, reason: `refused its configuration: ${lastLine?.replace(/^start-up failed: /, '') ?? 'no reason given'}` };
   return { environmental: false, reason: `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})` };
 }
 
@@ -75,6 +79,11 @@ export class Supervisor {
       return;
     }
     ext.waiting = undefined;
+    if (fault.final) {
+      ext.state = 'failed';
+      this.deps.log('error', `extension ${name} ${fault.reason}; not starting it again until it is loaded anew`);
+      return;
+    }
     const now = Date.now();
     ext.crashes = [...ext.crashes.filter((t) => now - t < this.deps.crashWindowMs), now];
     this.deps.log('warn', `extension ${name} ${fault.reason}`);

@@ -83,14 +83,19 @@ describe('settings and operational mode', { timeout: 55_000 }, () => {
     assert.equal(changes.body.entries.filter((e: any) => e.detail.status === 403).length, 3);
   });
 
-  it('names the setting an extension refused in the error of the request that started it', async () => {
+  it('names the setting an extension refused in the error of the request that started it, and does not start it again', async () => {
     const res = await server.api('POST', '/api/auth/device', { body: { client_id: 'cli' } });
     assert.equal(res.status, 503);
     assert.equal(res.body.code, 'EXTENSION_UNAVAILABLE');
-    const reason = /exited during start-up \(code 1\): start-up failed: ROOST_EXT_DEVICE_LOGIN_CODE_TTL_SECONDS must be a number from 1 to \d+, got "soon"$/;
-    assert.match(res.body.error, /^extension device-login exited/);
-    assert.match(res.body.error, reason);
-    const plugins = (await server.api('GET', '/api/plugins')).body.plugins as Array<{ name: string; lastError?: string }>;
-    assert.match(plugins.find((p) => p.name === 'device-login')!.lastError!, reason);
+    assert.match(res.body.error, /^extension device-login exited during start-up \(code 78\): start-up failed: ROOST_EXT_DEVICE_LOGIN_CODE_TTL_SECONDS must be a number from 1 to \d+, got "soon"$/);
+    // A configuration no restart heals (EX_CONFIG): failed at once, its budget not spent on starts that fail alike.
+    const plugins = (await server.api('GET', '/api/plugins')).body.plugins as Array<{ name: string; state: string; lastError?: string; restarts: number }>;
+    const deviceLogin = plugins.find((p) => p.name === 'device-login')!;
+    assert.equal(deviceLogin.state, 'failed');
+    assert.equal(deviceLogin.restarts, 0);
+    assert.match(deviceLogin.lastError!, /ROOST_EXT_DEVICE_LOGIN_CODE_TTL_SECONDS must be a number from 1 to \d+, got "soon"$/);
+    const again = await server.api('POST', '/api/auth/device', { body: { client_id: 'cli' } });
+    assert.equal(again.status, 503);
+    assert.match(again.body.error, /device-login failed: .*ROOST_EXT_DEVICE_LOGIN_CODE_TTL_SECONDS/);
   });
 });
