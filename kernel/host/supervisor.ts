@@ -12,7 +12,7 @@ import type { Extension } from './registry.js';
 export interface Fault {
   environmental: boolean;
   reason: string;
-  /** Its configuration is wrong: nothing is tried again until it is loaded anew. */
+  /** Its configuration is wrong: it is not tried again, since a restart would fail alike. */
   final?: boolean;
 }
 
@@ -81,7 +81,7 @@ export class Supervisor {
     ext.waiting = undefined;
     if (fault.final) {
       ext.state = 'failed';
-      this.deps.log('error', `extension ${name} ${fault.reason}; not starting it again until it is loaded anew`);
+      this.deps.log('error', `extension ${name} ${fault.reason}; not starting it again (fix the setting and restart the server)`);
       return;
     }
     const now = Date.now();
