@@ -23,7 +23,7 @@ interface Entry {
   prefix: string | undefined;
 }
 
-/** Matches remembered, by method and path: a client polling one URL matches it once. */
+/** Matches remembered per method, by path: a client polling one URL matches it once. */
 const MEMO_ENTRIES = 1_000;
 /** Longer paths are matched every time (the memo's size stays bounded whatever callers send). */
 const MEMO_PATH_CHARS = 256;
@@ -48,7 +48,6 @@ export class RouteTable {
   private index = new Map<string, MethodIndex>();
   /** By method, then path (a key of its own per method: joining the two into one string cost more than the lookup). */
   private readonly memo = new Map<string, Map<string, RouteMatch | undefined>>();
-  private memoSize = 0;
 
   /** Adds every route of an owner, or none if one of them is already served by someone else. */
   addAll(owner: string, routes: RouteDecl[], reserved: (method: string, path: string) => boolean): void {
@@ -84,14 +83,13 @@ export class RouteTable {
   match(method: string, path: string): RouteMatch | undefined {
     const verb = method === 'HEAD' ? 'GET' : method;
     if (path.length > MEMO_PATH_CHARS) return this.find(verb, path);
-    let found = this.memo.get(verb)?.get(path);
-    if (found === undefined && !this.memo.get(verb)?.has(path)) {
+    let paths = this.memo.get(verb);
+    if (!paths) this.memo.set(verb, (paths = new Map()));
+    let found = paths.get(path);
+    if (found === undefined && !paths.has(path)) {
       found = this.find(verb, path);
-      if (this.memoSize >= MEMO_ENTRIES) this.forgetMatches();
-      let paths = this.memo.get(verb);
-      if (!paths) this.memo.set(verb, (paths = new Map()));
+      if (paths.size >= MEMO_ENTRIES) paths.clear();
       paths.set(path, found);
-      this.memoSize++;
     }
     // Each caller gets params of its own.
     return found && { owner: found.owner, decl: found.decl, key: found.key, params: { ...found.params } };
@@ -140,12 +138,7 @@ export class RouteTable {
 
   private changed(): void {
     this.index.clear();
-    this.forgetMatches();
-  }
-
-  private forgetMatches(): void {
     this.memo.clear();
-    this.memoSize = 0;
   }
 
   /** The routes of a method that may match this path: those under its prefix and the loose ones. */
