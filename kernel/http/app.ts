@@ -2,9 +2,8 @@
 // body limit, the audit trail of every mutation, the routes extensions declared, then the kernel's own
 // routes, and 404 ROUTE_NOT_FOUND for everything else. A request is matched once: the route table
 // (authenticate) finds extension routes, and only what it does not serve reaches the kernel's router
-// and body parser; an extension route's body and reply pass through as bytes, never parsed here.
+// and its JSON body reader; an extension route's body and reply pass through as bytes, never parsed here.
 import { randomUUID } from 'node:crypto';
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
@@ -22,7 +21,7 @@ import { isMachine, machineIdentity } from './machine-key.js';
 import { measureRequests, routeNamed, type RouteOf } from './measure-requests.js';
 import type { RouteMatch } from './route-table.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
-import { isMutating, MUTATING_METHODS } from './methods.js';
+import { isMutating } from './methods.js';
 
 export interface State {
   /** The X-Request-Id of the response; log records made for the request carry it. */
@@ -76,22 +75,7 @@ export function createApp(kernel: Kernel): HttpFront {
     return next();
   });
   app.use(serveExtensionRoute(kernel));
-  app.use(
-    // JSON is read as text and parsed by jsonBody(), which checks the JSON limits before JSON.parse.
-    bodyParser({
-      enableTypes: ['text'],
-      extendTypes: { text: ['application/json', '+json'] },
-      parsedMethods: MUTATING_METHODS,
-      textLimit: kernel.config.bodyLimitBytes,
-      encoding: 'utf-8',
-      onError: (err) => {
-        const status = (err as { status?: number }).status;
-        if (status === 413) throw new RoostError('PAYLOAD_TOO_LARGE', `the body is larger than ${kernel.config.bodyLimitBytes} bytes`);
-        throw new RoostError('VALIDATION_ERROR', 'the body is not valid JSON');
-      },
-    }),
-  );
-  app.use(jsonBody());
+  app.use(jsonBody(kernel.config.bodyLimitBytes));
   app.use(router.routes());
   app.use((ctx) => {
     // A path served under other methods: 405 with Allow (OPTIONS: just the Allow).

@@ -37,13 +37,8 @@ export function idempotentRequests(kernel: IdempotencyDeps): Koa.Middleware<Stat
     const tenantId = ctx.state.identity?.tenantId;
     if (header === '' || !isMutating(ctx.method) || !tenantId) return next();
     const key = parseKey(header);
-    const announced = hasBody(ctx.req);
-    const body = announced ? await readRawBody(ctx.req, kernel.config.bodyLimitBytes) : Buffer.alloc(0);
-    if (!ctx.state.route && announced) {
-      // The kernel's own routes: what the body parser would have read (it skips a body already there).
-      const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
-      request.rawBody = request.body = body.toString('utf8');
-    }
+    // Read here, kept for the route (raw-body.ts): a kernel route's JSON body and an extension's attachment.
+    const body = hasBody(ctx.req) ? await readRawBody(ctx.req, kernel.config.bodyLimitBytes) : Buffer.alloc(0);
     const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.url}\n`).update(body).digest('hex');
     const claim = await store.claim(tenantId, key, fingerprint, leaseMs(kernel, ctx.state));
     if (claim.kind === 'mismatch') {

@@ -106,6 +106,22 @@ describe('bad input', { timeout: 55_000 }, () => {
     assert.match(member.body.error, /role/);
   });
 
+  it('reads a kernel route\'s JSON body whatever its framing: a byte order mark, a charset, chunked, empty', async () => {
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const marked = await server.api('POST', '/api/operational-mode', { raw: '\uFEFF{"mode":"normal"}', headers: json });
+    assert.equal(marked.status, 200, marked.text);
+    assert.equal(marked.body.mode, 'normal');
+    const chunked = await chunkedPost(server.port, '/api/operational-mode', json, '{"mode":"normal"}');
+    assert.equal(chunked.status, 200, JSON.stringify(chunked.body));
+    const big = await chunkedPost(server.port, '/api/operational-mode', json, JSON.stringify({ mode: 'normal', pad: 'p'.repeat(1024 * 1024) }));
+    assert.equal(big.status, 413);
+    assert.equal(big.body.code, 'PAYLOAD_TOO_LARGE');
+    // No body at all reads as {}: the schema names what is missing.
+    const empty = await server.api('POST', '/api/operational-mode', { raw: '', headers: json });
+    assertError(empty, 400, 'VALIDATION_ERROR', 'empty');
+    assert.match(empty.body.error, /mode/);
+  });
+
   it('answers 404 ROUTE_NOT_FOUND for paths nobody serves, under /api and elsewhere', async () => {
     const paths: Array<[string, string]> = [
       ['GET', '/api/nope'], ['POST', '/api/nope'],
