@@ -8,6 +8,7 @@ import { FLEDGE_PROTOCOL, PROTOCOL } from '../../protocol/messages.js';
 import { validate } from '../../protocol/validate.js';
 import { KERNEL_VARIABLES } from '../config.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
+import { preparedManifest } from './prepared-manifests.js';
 import { readSchemaFile, type FileCache } from './schema-files.js';
 import type { EventFilter } from './event-filter.js';
 import type { Role } from '../auth/keys.js';
@@ -204,19 +205,26 @@ interface RawManifest {
 
 export const DEFAULT_EXTENSION_TIMEOUT_MS = 30_000;
 
-/** Reads `<dir>/plugin.toml`, or the manifest file itself when given a path ending in .toml. */
-export async function readManifest(path: string): Promise<Manifest> {
+/**
+ * Reads `<dir>/plugin.toml`, or the manifest file itself when given a path ending in .toml, or the copy
+ * the build prepared of it (prepared-manifests.ts). `sources`, when given, receives every file the
+ * manifest is read from (the plugin.toml and the schema files it names), and no prepared copy is used.
+ */
+export async function readManifest(path: string, sources?: Set<string>): Promise<Manifest> {
   const file = path.endsWith('.toml') ? resolve(path) : join(resolve(path), 'plugin.toml');
+  const prepared = sources ? undefined : preparedManifest(dirname(file));
+  if (prepared) return prepared;
+  sources?.add(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
     throw new RoostError('VALIDATION_ERROR', `no plugin.toml at ${file}`);
   }
-  return parseManifest(text, dirname(file));
+  return parseManifest(text, dirname(file), sources);
 }
 
-export async function parseManifest(text: string, dir: string): Promise<Manifest> {
+export async function parseManifest(text: string, dir: string, sources?: Set<string>): Promise<Manifest> {
   let data: unknown;
   try {
     data = parseToml(text);
@@ -238,7 +246,9 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
   const { capabilities, filesystemScope } = normaliseCapabilities(raw.capabilities ?? {});
   const sandbox = normaliseSandbox(raw.sandbox ?? {});
   refuseKernelVariables(name, [...(raw.server?.secrets ?? []), ...Object.values(raw.server?.settings ?? {}), ...(raw.server?.listen ?? []).map((l) => (typeof l === 'string' ? l : l.env))]);
-  return {
+  // A file that several schemas refer to is read and inlined once.
+  const schemaFiles: FileCache = new Map();
+  const manifest: Manifest = {
     name,
     version: raw.plugin.version,
     description: raw.plugin.description ?? '',
@@ -252,8 +262,10 @@ export async function parseManifest(text: string, dir: string): Promise<Manifest
     commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
     hooks,
     build: raw.build ?? (buildHook ? { command: buildHook } : undefined),
-    server: raw.server && normaliseServer(raw.server, dir, capabilities.db === true),
+    server: raw.server && normaliseServer(raw.server, dir, capabilities.db === true, schemaFiles),
   };
+  for (const schemaFile of schemaFiles.keys()) sources?.add(schemaFile);
+  return manifest;
 }
 
 /** Server extensions speak cli-v1 itself: fledge-v1 and plain plugins are CLI plugins only. */
@@ -335,9 +347,7 @@ function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandb
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
 }
 
-function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string, stores: boolean): Manifest['server'] {
-  // A file that several schemas refer to is read and inlined once.
-  const files: FileCache = new Map();
+function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string, stores: boolean, files: FileCache): Manifest['server'] {
   const tools = (server.tools ?? []).map((tool): ToolDecl => ({
     name: tool.name,
     description: tool.description,
