@@ -2,8 +2,7 @@
 // (test/fixtures/extensions/_credits), tenants with keys of each role, and an MCP client.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { repoRoot } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -69,6 +68,11 @@ export async function agentToken(server: TestServer, key: string | undefined, ag
 }
 
 export async function mcpClient(server: TestServer, bearer?: string): Promise<Client> {
+  // Loaded on first use: the SDK takes ~0.3 s of CPU to load, and most files importing this never speak MCP.
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const client = new Client({ name: 'roost-test', version: '1.0.0' });
   const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));

@@ -3,9 +3,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent } from 'node:http';
 import { execa, type ResultPromise } from 'execa';
 import type WebSocket from 'ws';
 import { roostBin } from './cli.js';
+import { httpRequest } from './http-request.js';
 import { sharedPostgres } from './postgres.js';
 
 export interface TestServer {
@@ -97,6 +99,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     });
   }
 
+  // Connections kept open between a test's requests, as fetch keeps them.
+  const agent = new Agent({ keepAlive: true });
   const api: TestServer['api'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -106,15 +110,14 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       headers['content-type'] = 'application/json';
     } else if (opts.raw !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
     // A hung server fails the test instead of hanging it.
-    const res = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000) });
-    const text = await res.text();
+    const { status, headers: answered, text } = await httpRequest(`${url}${path}`, { method, headers, body, agent, timeoutMs: opts.timeoutMs ?? 60_000 });
     let parsed: unknown;
     try {
       parsed = text === '' ? null : JSON.parse(text);
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    return { status, headers: answered, body: parsed, text };
   };
 
   let stopped = false;
@@ -125,6 +128,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await child;
     clearTimeout(timer);
+    agent.destroy();
   };
 
   return {
@@ -149,9 +153,9 @@ export async function waitReady(url: string, timeoutMs = 60_000): Promise<void> 
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+    const res = await httpRequest(`${url}/health/ready`, { timeoutMs: 5_000 }).catch(() => undefined);
     if (res?.status === 200) return;
-    if (res) last = `${res.status} ${await res.text()}`;
+    if (res) last = `${res.status} ${res.text}`;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`server never became ready (last: ${last})`);
