@@ -22,15 +22,32 @@ const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/session
 
 /**
  * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),
- * the PostgreSQL driver (loaded only with ROOST_DATABASE_URL), ajv (protocol/validate.ts requires it
- * on first use), tinypool (it finds its worker file beside its own modules), and the drivers of knex
- * dialects Roost never uses, which are not installed; and OpenTelemetry, imported only when tracing is
- * on (kernel/tracing/, sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle.
+ * the PostgreSQL driver (loaded only with ROOST_DATABASE_URL) and the optional parts of it knex's
+ * dialect asks for, ajv (protocol/validate.ts requires it on first use), tinypool (it finds its worker
+ * file beside its own modules); and OpenTelemetry, imported only when tracing is on (kernel/tracing/,
+ * sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle.
  */
-const EXTERNAL = [
-  'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats', 'tinypool',
-  'better-sqlite3', 'mysql', 'mysql2', 'mariadb', 'oracledb', 'tedious', '@opentelemetry/*',
-];
+const EXTERNAL = ['sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats', 'tinypool', '@opentelemetry/*'];
+
+/**
+ * knex loads a dialect by its client's name; Roost names two (lib/storage.ts). The other ten (MSSQL,
+ * MySQL, Oracle …) were a fifth of every bundle, parsed by each process at its start. Each is bundled
+ * as a module that says so if it is ever asked for.
+ */
+const KNEX_DIALECTS = new Set(['./sqlite3', './postgres']);
+const onlyUsedKnexDialects = {
+  name: 'only-used-knex-dialects',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[\w-]+$/ }, (args) => {
+      if (!args.importer.endsWith('/knex/lib/dialects/index.js') || KNEX_DIALECTS.has(args.path)) return undefined;
+      return { path: args.path.slice(2), namespace: 'unused-knex-dialect' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'unused-knex-dialect' }, (args) => ({
+      contents: `throw new Error('the knex dialect ${args.path} is not bundled: Roost stores on SQLite or PostgreSQL');`,
+      loader: 'js',
+    }));
+  },
+};
 
 async function entries() {
   const out = new Set(EXTRA_ENTRIES);
@@ -48,6 +65,20 @@ async function entries() {
   }
   return [...out].sort();
 }
+
+/**
+ * knex logs through debug, which only writes when DEBUG names its namespace; an extension never has
+ * DEBUG (kernel/host/hosting.ts passes it a few variables), so there its debug is a function that does
+ * nothing. Loading the real one took an extension's start ~15 ms: debug reads its settings and loads tty
+ * to ask whether stderr is a terminal. The server's own bundle keeps it (`DEBUG=knex:query roost serve`).
+ */
+const silentKnexDebug = {
+  name: 'silent-knex-debug',
+  setup(build) {
+    build.onResolve({ filter: /^debug$/ }, (args) => (args.importer.includes('/node_modules/knex/') ? { path: 'debug', namespace: 'silent-knex-debug' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'silent-knex-debug' }, () => ({ contents: 'module.exports = () => () => {};', loader: 'js' }));
+  },
+};
 
 /** The entries whose dependencies read a class's .name (see keepNames below). */
 const KEEP_NAMES = new Set(['extensions/telegram/main.ts']);
@@ -69,6 +100,7 @@ await Promise.all(list.map((file) => build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
+  plugins: file.startsWith('extensions/') ? [onlyUsedKnexDialects, silentKnexDebug] : [onlyUsedKnexDialects],
   // Bundling renames a class whose name another module uses as a global (abort-controller's AbortSignal
   // beside the platform's, in the Telegram bridge); keepNames keeps its .name, which node-fetch checks.
   // Only there: elsewhere it costs a defineProperty for every closure made, ~10 % of the kernel's CPU on a read.
