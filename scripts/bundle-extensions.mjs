@@ -2,16 +2,14 @@
 // [server] main, each [[commands]] binary and hook written in TypeScript, and the sessions agent
 // runner — at dist/bundles/<the source path>.js. lib/paths.ts runnableEntry runs the bundle when
 // it exists: a process then loads one file instead of a few hundred modules (see docs/architecture.md).
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { parse as parseToml } from 'smol-toml';
+import { inTreeManifestDirs } from './in-tree-manifests.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The homes of in-tree manifests: the server extensions and the bundled CLI plugins. */
-const MANIFEST_HOMES = ['extensions', 'plugins'];
 
 /**
  * Entries started as processes that no manifest names: the agent runner and its sandboxed file worker,
@@ -51,16 +49,11 @@ const onlyUsedKnexDialects = {
 
 async function entries() {
   const out = new Set(EXTRA_ENTRIES);
-  for (const home of MANIFEST_HOMES.map((h) => join(root, h))) {
-    for (const dirent of await readdir(home, { withFileTypes: true })) {
-      if (!dirent.isDirectory() || dirent.name.startsWith('_')) continue;
-      const manifestFile = join(home, dirent.name, 'plugin.toml');
-      if (!existsSync(manifestFile)) continue;
-      const manifest = parseToml(await readFile(manifestFile, 'utf8'));
-      const files = [manifest.server?.main, ...(manifest.commands ?? []).map((c) => c.binary), ...Object.values(manifest.hooks ?? {})];
-      for (const file of files) {
-        if (typeof file === 'string' && file.endsWith('.ts')) out.add(relative(root, join(home, dirent.name, file)));
-      }
+  for (const dir of inTreeManifestDirs(root)) {
+    const manifest = parseToml(await readFile(join(dir, 'plugin.toml'), 'utf8'));
+    const files = [manifest.server?.main, ...(manifest.commands ?? []).map((c) => c.binary), ...Object.values(manifest.hooks ?? {})];
+    for (const file of files) {
+      if (typeof file === 'string' && file.endsWith('.ts')) out.add(relative(root, join(dir, file)));
     }
   }
   return [...out].sort();
