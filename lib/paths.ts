@@ -22,10 +22,11 @@ export const bundlesDir = join(distDir, 'bundles');
 
 /**
  * The file to execute for a plugin entry. In-tree TypeScript sources run as their bundle under
- * dist/bundles when the build made one (one file to load instead of a few hundred modules), else as
- * their compiled JavaScript under dist/ (the shipped server never needs tsx); everything else runs as
- * written. A bundle older than the compiled file is stale (tsc ran alone since, rewriting every
- * output) and is passed over.
+ * dist/bundles when the build made one (one file to load instead of a few hundred modules:
+ * `<name>.cjs`, compiled with a code cache, or an ES module `<name>.js`), else as their compiled
+ * JavaScript under dist/ (the shipped server never needs tsx); everything else runs as written. A
+ * bundle older than the compiled file is stale (tsc ran alone since, rewriting every output) and is
+ * passed over.
  */
 export function runnableEntry(file: string): string {
   const absolute = resolve(file);
@@ -33,8 +34,10 @@ export function runnableEntry(file: string): string {
   const inTree = relative(packageRoot, absolute);
   if (inTree.startsWith('..') || inTree.startsWith('dist')) return absolute;
   const compiled = join(distDir, inTree.replace(/\.ts$/, '.js'));
-  const bundle = join(bundlesDir, relative(distDir, compiled));
-  const bundleTime = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;
   const compiledTime = statSync(compiled, { throwIfNoEntry: false })?.mtimeMs;
-  return bundleTime !== undefined && (compiledTime === undefined || bundleTime >= compiledTime) ? bundle : compiled;
+  for (const bundle of [join(bundlesDir, inTree.replace(/\.ts$/, '.cjs')), join(bundlesDir, relative(distDir, compiled))]) {
+    const bundleTime = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs;
+    if (bundleTime !== undefined && (compiledTime === undefined || bundleTime >= compiledTime)) return bundle;
+  }
+  return compiled;
 }

@@ -12,7 +12,7 @@ const stamp = join(root, 'dist', '.build-stamp');
 const SOURCES = ['kernel', 'protocol', 'cli', 'extensions', 'sdk', 'lib', 'plugins', 'schemas', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const STEPS = [
   ['compiling the TypeScript into dist/ (the longest step: a minute or more)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']],
-  ['bundling each extension, plugin and the agent runner into one file', ['scripts/bundle-extensions.mjs']],
+  ['bundling each extension, plugin and the agent runner into one file, with a V8 code cache', ['scripts/bundle-extensions.mjs']],
   ['precompiling the JSON Schema validators', ['scripts/build-validators.mjs']],
   ['reading the in-tree manifests once, for every start', ['scripts/prepare-manifests.mjs']],
   ['building the dashboard', ['scripts/build-dashboard.mjs']],

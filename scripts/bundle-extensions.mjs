@@ -1,13 +1,15 @@
 // `npm run build`, after tsc: one bundled file per process entry of the in-tree extensions — each
 // [server] main, each [[commands]] binary and hook written in TypeScript, and the sessions agent
-// runner — at dist/bundles/<the source path>.js. lib/paths.ts runnableEntry runs the bundle when
-// it exists: a process then loads one file instead of a few hundred modules (see docs/architecture.md).
-import { readFile, rm } from 'node:fs/promises';
+// runner — at dist/bundles/<the source path>.cjs, with a V8 code cache (code-caches.mjs), or .js
+// (SPLIT_ENTRIES below). lib/paths.ts runnableEntry runs the bundle when it exists: a
+// process then loads one file instead of a few hundred modules (see docs/architecture.md).
+import { copyFile, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { parse as parseToml } from 'smol-toml';
 import { inTreeManifestDirs } from './in-tree-manifests.mjs';
+import { writeCodeCaches } from './code-caches.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,6 +49,9 @@ const onlyUsedKnexDialects = {
   },
 };
 
+/** The entries that run as server extensions (their processes get the extension heap flags). */
+const serverMains = new Set();
+
 async function entries() {
   const out = new Set(EXTRA_ENTRIES);
   for (const dir of inTreeManifestDirs(root)) {
@@ -55,6 +60,7 @@ async function entries() {
     for (const file of files) {
       if (typeof file === 'string' && file.endsWith('.ts')) out.add(relative(root, join(dir, file)));
     }
+    if (typeof manifest.server?.main === 'string') serverMains.add(relative(root, join(dir, manifest.server.main)));
   }
   return [...out].sort();
 }
@@ -76,21 +82,19 @@ const silentKnexDebug = {
 /** The entries whose dependencies read a class's .name (see keepNames below). */
 const KEEP_NAMES = new Set(['extensions/telegram/main.ts']);
 
-const list = await entries();
-// Chunk names carry a content hash: without this, every rebuild left the last build's chunks behind
-// (dist/bundles had grown to 200 MB of them on a working copy rebuilt all day).
-await rm(join(root, 'dist', 'bundles'), { recursive: true, force: true });
-// One build per entry: the entry's own file, plus chunks beside it only for what it imports
-// dynamically (a provider SDK, say), which then costs nothing until a request needs it.
-await Promise.all(list.map((file) => build({
+/**
+ * ES modules split into chunks that load on first use: the roost command (a chunk per command, so
+ * `roost run` never loads the server's code) and the agent runner (a few KB, then the provider SDK,
+ * execa or the MCP client a session asks for: as one file with its cache it started slower). Every
+ * other entry is one file run with a V8 code cache (below).
+ */
+const SPLIT_ENTRIES = new Set(['cli/main.ts', 'cli/plugin-command.ts', 'extensions/sessions/runner/main.ts']);
+
+/** What every entry's build shares. */
+const common = (file) => ({
   entryPoints: [join(root, file)],
-  outdir: join(root, 'dist', 'bundles', dirname(file)),
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   external: EXTERNAL,
   plugins: file.startsWith('extensions/') ? [onlyUsedKnexDialects, silentKnexDebug] : [onlyUsedKnexDialects],
@@ -98,9 +102,51 @@ await Promise.all(list.map((file) => build({
   // beside the platform's, in the Telegram bridge); keepNames keeps its .name, which node-fetch checks.
   // Only there: elsewhere it costs a defineProperty for every closure made, ~10 % of the kernel's CPU on a read.
   keepNames: KEEP_NAMES.has(file),
-  // Bundled CommonJS dependencies (knex) call require() for Node's own modules.
-  banner: { js: "import { createRequire as __roostCreateRequire } from 'node:module'; const require = __roostCreateRequire(import.meta.url);" },
   sourcemap: true,
   logLevel: 'warning',
-})));
+});
+
+/** One ES module, plus chunks beside it only for what it imports dynamically. */
+const splitBuild = (file) => build({
+  ...common(file),
+  outdir: join(root, 'dist', 'bundles', dirname(file)),
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  format: 'esm',
+  // Bundled CommonJS dependencies (knex) call require() for Node's own modules.
+  banner: { js: "import { createRequire as __roostCreateRequire } from 'node:module'; const require = __roostCreateRequire(import.meta.url);" },
+});
+
+/**
+ * `<name>.code.js`: the entry and everything it imports as the body of one function, in strict mode as
+ * the ES modules it is made of; `<name>.cjs` (code-cache-runner.cjs) compiles it with the cache the
+ * build made for it and calls it. Node 20 caches no code for ES modules, and compiling the bundle was
+ * about a third of an extension's start.
+ */
+const codeFile = (file) => join(root, 'dist', 'bundles', file.replace(/\.ts$/, '.code.js'));
+const cachedBuild = async (file) => {
+  const code = codeFile(file);
+  await build({
+    ...common(file),
+    outfile: code,
+    format: 'cjs',
+    // import() becomes a require() (Node 20.19 and later require ES modules too): Node 20 loses the
+    // dynamic import handler of a script compiled from a code cache another process made.
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__roostImportMetaUrl' },
+    banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __roostImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
+  });
+  await copyFile(join(root, 'scripts', 'code-cache-runner.cjs'), code.replace(/\.code\.js$/, '.cjs'));
+};
+
+const list = await entries();
+// Chunk names carry a content hash: without this, every rebuild left the last build's chunks behind
+// (dist/bundles had grown to 200 MB of them on a working copy rebuilt all day).
+await rm(join(root, 'dist', 'bundles'), { recursive: true, force: true });
+// One build per entry.
+const cached = list.filter((file) => !SPLIT_ENTRIES.has(file));
+await Promise.all(list.map((file) => (SPLIT_ENTRIES.has(file) ? splitBuild(file) : cachedBuild(file))));
 process.stdout.write(`bundled ${list.length} entries into dist/bundles\n`);
+await writeCodeCaches(cached.map((file) => ({ file: codeFile(file), extension: serverMains.has(file) })));

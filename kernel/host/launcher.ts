@@ -13,6 +13,7 @@ import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
 import { diskUsageBytes } from './disk-usage.js';
 import { ExtensionGuard, overBudget } from './extension-guard.js';
+import { extensionHeapFlags } from './heap-flags.js';
 import { permissionFlags } from './permissions.js';
 import { PidsCgroups, type PidsCgroup } from './pids-cgroup.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
@@ -68,9 +69,7 @@ export class ExtensionLauncher {
     const cgroups = !('missing' in this.sandboxTools()) ? this.pidsCgroups() : undefined;
     if (cgroups) this.groups.set(name, cgroups.create(name, processes));
     const { env, spec } = await this.prepare(manifest, grants);
-    // A small young generation: an extension's garbage is many small messages, and V8's default (up to
-    // 16 MiB a semi-space) kept ~12 MiB more per busy process for no CPU saved (docs/performance.md).
-    const heap = [`--max-old-space-size=${Math.max(64, Math.floor(this.config.sandboxLimits.memoryMb / 2))}`, '--max-semi-space-size=2'];
+    const heap = extensionHeapFlags(this.config.sandboxLimits.memoryMb);
     const guard = new ExtensionGuard({ name, processes, diskBytes, ownDir, cgroup: cgroups ? this.groups.get(name) : undefined, overhead: spec ? BWRAP_PROCESSES : 0 }, this.log);
     this.guards.set(name, guard);
     const profile = benchProfileFlags(ownDir);

@@ -1,7 +1,6 @@
 // A file tool of a sandboxed session: run by a node worker (sandbox-fs.ts) inside the session's
 // sandbox, so the policy's writable folders — not only the runner's own checks — bound what it writes.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { distDir, packageRoot, runnableEntry } from '../../../lib/paths.js';
 import type { SandboxGrant } from '../../../lib/session-sandbox.js';
 import { describeSandbox, runSandboxed } from './sandbox-exec.js';
@@ -14,8 +13,8 @@ const WORKER_THREADS = 32;
 const WORKER_TIMEOUT_S = 60;
 const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
-const here = fileURLToPath(import.meta.url);
-const worker = here.endsWith('.ts') ? runnableEntry(join(dirname(here), 'sandbox-fs.ts')) : join(dirname(here), 'sandbox-fs.js');
+// Named by its source: this module may run from the runner's bundle, which is not beside the worker's.
+const worker = runnableEntry(join(packageRoot, 'extensions', 'sessions', 'runner', 'sandbox-fs.ts'));
 
 export async function runFsToolSandboxed(grant: SandboxGrant, ws: Workspace, protectedFiles: string[], name: string, input: Record<string, unknown>): Promise<ToolOutcome> {
   const run = await runSandboxed(grant, ws.root, { PATH: '/usr/bin:/bin' }, [process.execPath, '--max-old-space-size=256', worker], {

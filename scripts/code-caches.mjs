@@ -1,0 +1,40 @@
+// The last part of bundling: a V8 code cache beside each bundle that runs through
+// code-cache-runner.cjs, made by make-code-cache.cjs under the V8 flags the bundle's processes run with.
+// A server extension lives long, so its cache holds what its start compiles (made by evaluating it);
+// the other processes (the agent runner, CLI plugins and their hooks) are short-lived and may run any
+// code their start reaches at build time, so theirs holds every function, compiled without running one.
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { extensionHeapFlags } from '../dist/kernel/host/heap-flags.js';
+import { DEFAULT_SANDBOX_LIMITS } from '../dist/kernel/host/sandbox.js';
+
+const run = promisify(execFile);
+const maker = join(dirname(fileURLToPath(import.meta.url)), 'make-code-cache.cjs');
+const EXTENSION_FLAGS = extensionHeapFlags(DEFAULT_SANDBOX_LIMITS.memoryMb);
+/** A server extension with no host to talk to exits at once; one that does not is cached eagerly. */
+const EVALUATE_TIMEOUT_MS = 30_000;
+
+async function evaluated(file) {
+  try {
+    // stdin at its end, an empty environment but PATH: nothing for the bundle to find but its own code.
+    const evaluation = run(process.execPath, [...EXTENSION_FLAGS, maker, 'evaluate', file], { timeout: EVALUATE_TIMEOUT_MS, env: { PATH: process.env.PATH }, killSignal: 'SIGKILL' });
+    evaluation.child.stdin.end();
+    await evaluation;
+  } catch (error) {
+    process.stderr.write(`warning: ${file} did not exit when evaluated alone (${error.message.split('\n')[0]}); its code cache holds every function\n`);
+    await run(process.execPath, [...EXTENSION_FLAGS, maker, 'eager', file]);
+  }
+}
+
+/** `bundles`: each bundle's `.code.js` file, and whether it is a server extension's. */
+export async function writeCodeCaches(bundles) {
+  const extensions = bundles.filter((b) => b.extension).map((b) => b.file);
+  const others = bundles.filter((b) => !b.extension).map((b) => b.file);
+  await Promise.all([
+    run(process.execPath, [maker, 'eager', ...others], { maxBuffer: 1 << 20 }),
+    (async () => { for (const file of extensions) await evaluated(file); })(),
+  ]);
+  process.stdout.write(`wrote a code cache for ${bundles.length} bundles\n`);
+}
