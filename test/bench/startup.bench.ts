@@ -134,7 +134,7 @@ async function crashRelaunch(): Promise<void> {
   });
 }
 
-/** Every bundled entry (dist/bundles/extensions/…/*.js, chunks aside). */
+/** Every bundled process entry (dist/bundles/extensions/…: `<name>.cjs`, or an ES module `<name>.js`; chunks and code aside). */
 function entries(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -142,7 +142,7 @@ function entries(): string[] {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) {
         if (name !== 'chunks') walk(path);
-      } else if (name.endsWith('.js')) out.push(path);
+      } else if (name.endsWith('.cjs') || (name.endsWith('.js') && !name.endsWith('.code.js'))) out.push(path);
     }
   };
   walk(join(root, 'dist', 'bundles', 'extensions'));
@@ -165,7 +165,7 @@ async function entryLoad(): Promise<void> {
   for (let i = 0; i < LOAD_RUNS; i++) base.push(await time('-e', '0'));
   const per: Record<string, { bundle: number; tsc: number }> = {};
   for (const bundle of bundles) {
-    const compiled = join(root, 'dist', relative(join(root, 'dist', 'bundles'), bundle));
+    const compiled = join(root, 'dist', relative(join(root, 'dist', 'bundles'), bundle)).replace(/\.cjs$/, '.js');
     const b: number[] = [];
     const t: number[] = [];
     for (let i = 0; i < LOAD_RUNS; i++) {
