@@ -79,6 +79,23 @@ const silentKnexDebug = {
   },
 };
 
+/**
+ * prom-client requires the OpenTelemetry API when it loads, for exemplars (a trace id on a sample),
+ * which Roost never turns on: ~30 ms of each server start went to loading that package's many small
+ * files. prom-client gets the API on its first read of it instead.
+ */
+const lazyOtelForPromClient = {
+  name: 'lazy-otel-for-prom-client',
+  setup(build) {
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) => (args.importer.includes('/node_modules/prom-client/') ? { path: '@opentelemetry/api', namespace: 'lazy-otel' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-otel' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('@opentelemetry/api')[key] });",
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 /** The entries whose dependencies read a class's .name (see keepNames below). */
 const KEEP_NAMES = new Set(['extensions/telegram/main.ts']);
 
@@ -97,7 +114,7 @@ const common = (file) => ({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  plugins: file.startsWith('extensions/') ? [onlyUsedKnexDialects, silentKnexDebug] : [onlyUsedKnexDialects],
+  plugins: [onlyUsedKnexDialects, lazyOtelForPromClient, ...(file.startsWith('extensions/') ? [silentKnexDebug] : [])],
   // Bundling renames a class whose name another module uses as a global (abort-controller's AbortSignal
   // beside the platform's, in the Telegram bridge); keepNames keeps its .name, which node-fetch checks.
   // Only there: elsewhere it costs a defineProperty for every closure made, ~10 % of the kernel's CPU on a read.
