@@ -163,7 +163,7 @@ const list = await entries();
 // (dist/bundles had grown to 200 MB of them on a working copy rebuilt all day).
 await rm(join(root, 'dist', 'bundles'), { recursive: true, force: true });
 // One build per entry.
-const cached = list.filter((file) => !SPLIT_ENTRIES.has(file));
 await Promise.all(list.map((file) => (SPLIT_ENTRIES.has(file) ? splitBuild(file) : cachedBuild(file))));
 process.stdout.write(`bundled ${list.length} entries into dist/bundles\n`);
+const cached = list.filter((file) => !SPLIT_ENTRIES.has(file));
 await writeCodeCaches(cached.map((file) => ({ file: codeFile(file), extension: serverMains.has(file) })));

@@ -1,8 +1,9 @@
 // The last part of bundling: a V8 code cache beside each bundle that runs through
 // code-cache-runner.cjs, made by make-code-cache.cjs under the V8 flags the bundle's processes run with.
 // A server extension lives long, so its cache holds what its start compiles (made by evaluating it);
-// the other processes (the agent runner, CLI plugins and their hooks) are short-lived and may run any
-// code their start reaches at build time, so theirs holds every function, compiled without running one.
+// the other processes (CLI plugins and their hooks, the sessions' file worker) are short-lived and may
+// run any code their start reaches at build time, so theirs holds every function, compiled without
+// running one. (The file worker runs with a heap limit of its own, so V8 passes its small cache over.)
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 // An extension process's V8 heap flags. V8 refuses a code cache made under other V8 flags, so the
 // build makes the extensions' caches under these, for the default memory limit
-// (scripts/write-code-caches.mjs); a server with another ROOST_SANDBOX_MEMORY_MB compiles from source.
+// (scripts/code-caches.mjs); a server with another ROOST_SANDBOX_MEMORY_MB compiles from source.
 
 /** `memoryMb`: the sandbox's memory limit (RLIMIT_DATA); the old generation gets half of it. */
 export function extensionHeapFlags(memoryMb: number): string[] {
