@@ -49,11 +49,10 @@ const onlyUsedKnexDialects = {
   },
 };
 
-/** The entries that run as server extensions (their processes get the extension heap flags). */
-const serverMains = new Set();
-
+/** Every entry, and which of them run as server extensions (their processes get the extension heap flags). */
 async function entries() {
   const out = new Set(EXTRA_ENTRIES);
+  const serverMains = new Set();
   for (const dir of inTreeManifestDirs(root)) {
     const manifest = parseToml(await readFile(join(dir, 'plugin.toml'), 'utf8'));
     const files = [manifest.server?.main, ...(manifest.commands ?? []).map((c) => c.binary), ...Object.values(manifest.hooks ?? {})];
@@ -62,7 +61,7 @@ async function entries() {
     }
     if (typeof manifest.server?.main === 'string') serverMains.add(relative(root, join(dir, manifest.server.main)));
   }
-  return [...out].sort();
+  return { list: [...out].sort(), serverMains };
 }
 
 /**
@@ -158,7 +157,7 @@ const cachedBuild = async (file) => {
   await copyFile(join(root, 'scripts', 'code-cache-runner.cjs'), code.replace(/\.code\.js$/, '.cjs'));
 };
 
-const list = await entries();
+const { list, serverMains } = await entries();
 // Chunk names carry a content hash: without this, every rebuild left the last build's chunks behind
 // (dist/bundles had grown to 200 MB of them on a working copy rebuilt all day).
 await rm(join(root, 'dist', 'bundles'), { recursive: true, force: true });

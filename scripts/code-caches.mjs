@@ -14,7 +14,7 @@ import { DEFAULT_SANDBOX_LIMITS } from '../dist/kernel/host/sandbox.js';
 const run = promisify(execFile);
 const maker = join(dirname(fileURLToPath(import.meta.url)), 'make-code-cache.cjs');
 const EXTENSION_FLAGS = extensionHeapFlags(DEFAULT_SANDBOX_LIMITS.memoryMb);
-/** A server extension with no host to talk to exits at once; one that does not is cached eagerly. */
+/** A server extension with no host to talk to exits at once; one that does not (or fails) is cached eagerly. */
 const EVALUATE_TIMEOUT_MS = 30_000;
 
 async function evaluated(file) {
@@ -24,7 +24,7 @@ async function evaluated(file) {
     evaluation.child.stdin.end();
     await evaluation;
   } catch (error) {
-    process.stderr.write(`warning: ${file} did not exit when evaluated alone (${error.message.split('\n')[0]}); its code cache holds every function\n`);
+    process.stderr.write(`warning: ${file} could not be evaluated alone (${error.message.split('\n')[0]}); its code cache holds every function\n`);
     await run(process.execPath, [...EXTENSION_FLAGS, maker, 'eager', file]);
   }
 }
