@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import type { StorageInfo } from '../protocol/messages.js';
+import { SqliteClient } from './sqlite-client.js';
 
 export interface Migration {
   /** Numbered and never edited after it lands: "001_projects". */
@@ -56,15 +57,19 @@ export function openDatabase(storage: StorageInfo): Knex {
   const filename = typeof storage.connection === 'string' ? storage.connection : storage.connection.filename;
   const pragmas = SQLITE_PRAGMAS(storage.synchronous === 'normal' ? 'NORMAL' : 'FULL');
   return knexFactory({
-    client: 'sqlite3',
+    client: SqliteClient as unknown as typeof Knex.Client,
     connection: { filename },
     useNullAsDefault: true,
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-        const next = (i: number) => (i === pragmas.length ? done(null, conn) : conn.run(`PRAGMA ${pragmas[i]}`, (err) => (err ? done(err, conn) : next(i + 1))));
-        next(0);
+      afterCreate(conn: import('better-sqlite3').Database, done: (err: Error | null, conn: unknown) => void) {
+        try {
+          for (const pragma of pragmas) conn.pragma(pragma);
+          done(null, conn);
+        } catch (err) {
+          done(err as Error, conn);
+        }
       },
     },
   });

@@ -21,20 +21,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/sessions/runner/sandbox-fs.ts', 'cli/main.ts', 'cli/plugin-command.ts'];
 
 /**
- * Left to node_modules at run time: native addons (sqlite3 finds its binary next to its own files),
- * the PostgreSQL driver (loaded only with ROOST_DATABASE_URL) and the optional parts of it knex's
+ * Left to node_modules at run time: the PostgreSQL driver (loaded only with ROOST_DATABASE_URL) and the optional parts of it knex's
  * dialect asks for, ajv (protocol/validate.ts requires it on first use), tinypool (it finds its worker
  * file beside its own modules); and OpenTelemetry, imported only when tracing is on (kernel/tracing/,
- * sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle.
+ * sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle. better-sqlite3's
+ * JavaScript is bundled and its addon loaded by path (lib/sqlite-client.ts), so neither the `bindings`
+ * package it would find the addon with nor the sqlite3 driver knex's SQLite dialect names is ever loaded.
  */
-const EXTERNAL = ['sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats', 'tinypool', '@opentelemetry/*'];
+const EXTERNAL = ['bindings', 'sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'ajv', 'ajv-formats', 'tinypool', '@opentelemetry/*'];
 
 /**
- * knex loads a dialect by its client's name; Roost names two (lib/storage.ts). The other ten (MSSQL,
- * MySQL, Oracle …) were a fifth of every bundle, parsed by each process at its start. Each is bundled
- * as a module that says so if it is ever asked for.
+ * knex loads a dialect by its client's name; Roost names one, pg, and hands it its SQLite client as a
+ * class (lib/sqlite-client.ts). The other dialects (MSSQL, MySQL, Oracle …) were a fifth of every
+ * bundle, parsed by each process at its start. Each is bundled as a module that says so if it is ever
+ * asked for.
  */
-const KNEX_DIALECTS = new Set(['./sqlite3', './postgres']);
+const KNEX_DIALECTS = new Set(['./postgres']);
 const onlyUsedKnexDialects = {
   name: 'only-used-knex-dialects',
   setup(build) {

@@ -59,8 +59,8 @@ export async function paged<Row>(sql: SqlReader, query: PageQuery, page: PageReq
   return { rows, hasMore, total: Number(counted?.n ?? 0) };
 }
 
-/** Whether a failed write broke a unique constraint (PostgreSQL 23505; SQLite SQLITE_CONSTRAINT … UNIQUE). */
+/** Whether a failed write broke a unique constraint or a primary key (PostgreSQL 23505; SQLite's extended codes). */
 export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(String(e.message)));
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -238,7 +238,7 @@ export function runExtension<S = void>(definition: ExtensionDefinition<S>): void
         await definition.shutdown?.(ctx, state);
         await reader?.close();
         // Fold the WAL into the database file, so the next start finds one clean file.
-        if (database?.client.config.client === 'sqlite3') await database.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+        if (database && database.client.config.client !== 'pg') await database.raw('PRAGMA wal_checkpoint(TRUNCATE)');
         await database?.destroy();
       }
       process.exit(0);
@@ -301,7 +301,7 @@ async function health(ctx: ExtensionContext | undefined, db: Knex | undefined, m
     await db.raw('SELECT 1');
     const applied = migrations === 0 ? 0 : Number((await db('knex_migrations').count({ n: '*' }).first())?.n ?? 0);
     if (applied !== migrations) return { status: 503, body: { status: 'failing', error: `its schema holds ${applied} of the ${migrations} migrations this code knows` } };
-    return { status: 200, body: { status: 'ok', store: { client: db.client.config.client, migrations: applied } } };
+    return { status: 200, body: { status: 'ok', store: { client: db.client.config.client === 'pg' ? 'pg' : 'sqlite3', migrations: applied } } };
   } catch (err) {
     return { status: 503, body: { status: 'failing', error: `its store does not answer: ${err instanceof Error ? err.message : String(err)}` } };
   }

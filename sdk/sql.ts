@@ -1,9 +1,10 @@
 // The read path of an extension's database: one trip to the database per query, with a prepared
-// statement reused across requests, on read-only connections that do not wait for each other or for
-// the writer (SQLite WAL lets readers run beside the single writer). Writes and migrations stay with
+// statement reused across requests, on read-only connections that do not wait for the writer (SQLite
+// WAL lets readers run beside the single writer). Writes and migrations stay with
 // knex (ctx.db); hot reads are written once as SQL with `?` placeholders and never compiled per request.
 import { createRequire } from 'node:module';
 import type { StorageInfo } from '../protocol/messages.js';
+import { openSqlite, prepared } from '../lib/sqlite-client.js';
 import { pgTypes } from '../lib/storage.js';
 
 export type SqlValue = string | number | boolean | null;
@@ -16,8 +17,6 @@ export interface SqlReader {
   close(): Promise<void>;
 }
 
-/** Two readers: a read waits for a connection only when two others are already running. */
-const SQLITE_READERS = 2;
 const PG_READERS = 4;
 const BUSY_TIMEOUT_MS = 5_000;
 const requireCjs = createRequire(import.meta.url);
@@ -26,56 +25,39 @@ export function openReader(storage: StorageInfo): SqlReader {
   return storage.client === 'pg' ? new PgReader(storage) : new SqliteReader(storage);
 }
 
-type SqliteDatabase = import('sqlite3').Database;
-type SqliteStatement = import('sqlite3').Statement;
-
+/**
+ * SQLite reads run at once on the calling thread (better-sqlite3), on a read-only connection of their
+ * own: a read never waits for the writer's transaction nor sees what it has not committed.
+ */
 class SqliteReader implements SqlReader {
   readonly dialect = 'sqlite3';
-  private connections: Array<{ db: SqliteDatabase; statements: Map<string, SqliteStatement> }> | undefined;
-  private next = 0;
+  private db: import('better-sqlite3').Database | undefined;
 
   constructor(private readonly storage: StorageInfo) {}
 
-  all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    const statement = this.statement(sql);
-    return new Promise((resolve, reject) => statement.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+  async all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    return prepared(this.open(), sql).all(params.map(bindable)) as T[];
   }
 
   async get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    return (await this.all<T>(sql, params))[0];
+    return prepared(this.open(), sql).get(params.map(bindable)) as T | undefined;
   }
 
   async close(): Promise<void> {
-    const connections = this.connections ?? [];
-    this.connections = undefined;
-    await Promise.all(connections.map(({ db, statements }) => {
-      for (const statement of statements.values()) statement.finalize();
-      return new Promise<void>((resolve) => db.close(() => resolve()));
-    }));
+    this.db?.close();
+    this.db = undefined;
   }
 
-  /** The prepared statement for `sql` on the next connection, prepared on first use there. */
-  private statement(sql: string): SqliteStatement {
-    const connections = (this.connections ??= this.open());
-    const connection = connections[this.next++ % connections.length]!;
-    let statement = connection.statements.get(sql);
-    if (!statement) {
-      statement = connection.db.prepare(sql);
-      connection.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private open() {
-    const sqlite3 = requireCjs('sqlite3') as typeof import('sqlite3');
+  private open(): import('better-sqlite3').Database {
     const { connection } = this.storage;
-    const filename = typeof connection === 'string' ? connection : connection.filename;
-    return Array.from({ length: SQLITE_READERS }, () => {
-      const db = new sqlite3.Database(filename, sqlite3.OPEN_READONLY);
-      db.configure('busyTimeout', BUSY_TIMEOUT_MS);
-      return { db, statements: new Map<string, SqliteStatement>() };
-    });
+    this.db ??= openSqlite(typeof connection === 'string' ? connection : connection.filename, { readonly: true, timeout: BUSY_TIMEOUT_MS });
+    return this.db;
   }
+}
+
+/** SQLite stores booleans as 0 and 1; better-sqlite3 binds no boolean. */
+function bindable(value: SqlValue): Exclude<SqlValue, boolean> {
+  return typeof value === 'boolean' ? Number(value) : value;
 }
 
 type PgPool = import('pg').Pool;

@@ -24,7 +24,7 @@ export async function openState(ctx: ExtensionContext): Promise<State> {
   const reach = reachPolicy(ctx);
   const store = new ServerStore(ctx.db, box);
   // Rows from before the args and URL were sealed; on SQLite the file is rewritten so their plaintext goes.
-  if ((await store.sealLegacyTargets()) > 0 && ctx.db.client.config.client === 'sqlite3') await ctx.db.raw('VACUUM');
+  if ((await store.sealLegacyTargets()) > 0 && ctx.db.client.config.client !== 'pg') await ctx.db.raw('VACUUM');
   const pool = new ConnectionPool({
     connectMs: CONNECT_TIMEOUT_MS,
     callMs: CALL_TIMEOUT_MS,

@@ -2,6 +2,7 @@
 // messages with buttons (owner questions, approvals) we sent.
 import type { Knex } from 'knex';
 import type { Sealer } from '../../sdk/sealed.js';
+import { isUniqueViolation } from '../../sdk/db.js';
 
 export type Mode = 'polling' | 'webhook';
 
@@ -76,9 +77,8 @@ export class TelegramStore {
       await this.db('updates_seen').insert({ tenant_id: tenantId, update_id: updateId, seen_at: new Date().toISOString() });
       return true;
     } catch (err) {
-      // The primary key refused it: SQLite's SQLITE_CONSTRAINT, PostgreSQL's unique_violation.
-      const code = (err as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT' || code === '23505') return false;
+      // The primary key refused it.
+      if (isUniqueViolation(err)) return false;
       throw err;
     }
   }

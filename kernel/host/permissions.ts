@@ -4,7 +4,7 @@
 // effect in the host at once and at the OS level on the extension's next start.
 
 export function permissionFlags(grants: ReadonlySet<string>, writableDirs: string[]): string[] {
-  // --allow-addons (the sqlite3 binding) draws a SecurityWarning on every start: known and intended.
+  // --allow-addons (the better-sqlite3 binding) draws a SecurityWarning on every start: known and intended.
   const flags = ['--experimental-permission', '--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning', '--allow-fs-read=*', '--allow-addons'];
   // One flag per folder: Node 20.16+ reads a comma-separated list as a single path.
   if (grants.has('filesystem')) flags.push('--allow-fs-write=*');

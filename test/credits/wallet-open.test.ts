@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import knex, { type Knex } from 'knex';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../lib/storage.js';
 import { migrations } from '../../extensions/credits/migrations.js';
 import { Ledger } from '../../extensions/credits/ledger.js';
 import { WalletOpenings } from '../../extensions/credits/wallet-openings.js';
@@ -20,8 +21,7 @@ describe('credits: opening wallets', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'roost-wallet-open-'));
     const connection = { filename: join(dir, 'credits.sqlite') };
-    db = knex({ client: 'sqlite3', connection, useNullAsDefault: true });
-    await db.raw('PRAGMA journal_mode = WAL');
+    db = openDatabase({ client: 'sqlite3', connection });
     for (const migration of migrations) await migration.up(db);
     sql = openReader({ client: 'sqlite3', connection } as never);
   });
