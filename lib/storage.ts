@@ -2,6 +2,7 @@
 // SQLite: WAL (bounded: see WAL_SIZE_LIMIT_BYTES), foreign keys on, a busy timeout. PostgreSQL: the owner's own schema as search path,
 // and migrations serialised across every instance sharing the database by an advisory lock.
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import type { StorageInfo } from '../protocol/messages.js';
@@ -73,6 +74,30 @@ export function openDatabase(storage: StorageInfo): Knex {
       },
     },
   });
+}
+
+/**
+ * Makes every commit so far durable, without holding the event loop. A SQLite database in WAL mode with
+ * `synchronous = NORMAL` syncs only at its checkpoints: a commit since the last one is in the WAL, whose
+ * data is synced here from a descriptor of our own (a sync is of the file, whoever wrote it); one before
+ * it is in the database file, which SQLite syncs when a checkpoint completes, before the WAL is reused.
+ * PostgreSQL's commits are durable when they return.
+ */
+export async function syncCommitted(db: Knex): Promise<void> {
+  if (db.client.config.client === 'pg') return;
+  const { filename } = db.client.config.connection as { filename: string };
+  let wal;
+  try {
+    wal = await open(`${filename}-wal`, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    await wal.datasync();
+  } finally {
+    await wal.close();
+  }
 }
 
 /** Applies pending migrations in order; returns the schema version (the number of migrations applied). */

@@ -8,7 +8,8 @@
 // newest head when it starts, so every save resolves once a head at least as new is on disk. Writes
 // start at least spacingMs (100 ms) apart: under load the file follows the chain ten times a second
 // instead of after every batch of appends (each write is an fsync and a rename); idle() (the audit
-// log's flush) and a head carrying lost appends start a waiting write at once.
+// log's flush) and a head carrying lost appends start a waiting write at once. Before each write the
+// chain's own commits are made durable (the kernel's SQLite database may sync only at its checkpoints).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,20 +56,26 @@ export class CheckpointFile {
     dataDir: string,
     private readonly key: string,
     private readonly spacingMs: number,
+    private readonly chainDurable: () => Promise<void>,
   ) {
     this.path = join(dataDir, 'audit-head.json');
   }
 
-  /** Opens the checkpoint of a data dir; `keyCreated` says this start made the key (so no checkpoint could exist yet). */
-  static async open(dataDir: string, spacingMs = SPACING_MS): Promise<{ file: CheckpointFile; keyCreated: boolean }> {
+  /**
+   * Opens the checkpoint of a data dir; `keyCreated` says this start made the key (so no checkpoint could
+   * exist yet). `chainDurable` makes the chain's commits so far durable: each write waits for it, so no
+   * power cut leaves the checkpoint ahead of the chain it vouches for.
+   */
+  static async open(dataDir: string, options: { spacingMs?: number; chainDurable?: () => Promise<void> } = {}): Promise<{ file: CheckpointFile; keyCreated: boolean }> {
+    const { spacingMs = SPACING_MS, chainDurable = async () => undefined } = options;
     const keyPath = join(dataDir, 'audit.key');
     const fresh = randomBytes(32).toString('hex');
     try {
       await writeFile(keyPath, fresh, { flag: 'wx', mode: 0o600 });
-      return { file: new CheckpointFile(dataDir, fresh, spacingMs), keyCreated: true };
+      return { file: new CheckpointFile(dataDir, fresh, spacingMs, chainDurable), keyCreated: true };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      return { file: new CheckpointFile(dataDir, (await readFile(keyPath, 'utf8')).trim(), spacingMs), keyCreated: false };
+      return { file: new CheckpointFile(dataDir, (await readFile(keyPath, 'utf8')).trim(), spacingMs, chainDurable), keyCreated: false };
     }
   }
 
@@ -159,6 +166,7 @@ export class CheckpointFile {
     const text = JSON.stringify({ ...checkpoint, mac: this.sign(checkpoint) });
     const bytes = Buffer.from(`${text.padEnd(FILE_BYTES - 1)}\n`);
     const temp = `${this.path}.tmp`;
+    await this.chainDurable();
     try {
       await writeSynced(temp, 'w', bytes);
       await rename(temp, this.path);

@@ -5,7 +5,7 @@
 // is appended, so `verify` names the loss until the end of the log's life.
 import type { Knex } from 'knex';
 import { isDiskFull } from '../../protocol/errors.js';
-import { advisoryKey } from '../../lib/storage.js';
+import { advisoryKey, syncCommitted } from '../../lib/storage.js';
 import { CHECKPOINT_MISMATCH, ENTRIES_LOST, GENESIS, hashOf, type Row } from './chain.js';
 import { CheckpointFile, type Unrecorded } from './checkpoint.js';
 import { checkpointProblem, verifyChain, type ChainBreak, type ChainReport } from './verify.js';
@@ -181,7 +181,7 @@ export class AuditLog {
    * counted before a restart is recorded by the next append.
    */
   private async load(): Promise<CheckpointFile> {
-    const { file, keyCreated } = await CheckpointFile.open(this.dataDir);
+    const { file, keyCreated } = await CheckpointFile.open(this.dataDir, { chainDurable: () => syncCommitted(this.db) });
     const last = await this.db<Row>('audit_log').orderBy('seq', 'desc').first();
     const lastSeq = last?.seq ?? 0;
     if (last) this.head = { seq: last.seq, hash: last.hash };

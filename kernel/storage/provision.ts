@@ -82,7 +82,7 @@ async function kernelStorage(config: ServerConfig): Promise<StorageInfo> {
   }
   await mkdir(config.dataDir, { recursive: true });
   await moveLegacyDatabases(config);
-  return { client: 'sqlite3', connection: { filename: join(config.dataDir, `${KERNEL_DB}.sqlite`) } };
+  return { client: 'sqlite3', connection: { filename: join(config.dataDir, `${KERNEL_DB}.sqlite`) }, synchronous: config.sqliteSynchronous };
 }
 
 export async function openKernelDatabase(config: ServerConfig): Promise<{ db: Knex; schemaVersion: number; storage: StorageInfo }> {

@@ -1,6 +1,6 @@
 // The audit checkpoint file's saves: coalesced and spaced (the first write at once, the next no sooner
 // than the spacing allows, holding the newest head), hurried by idle() and by a head that carries lost
-// appends. The spacing here is a minute, so a save that was not hurried would hold its test up to the
+// appends; none written before the chain it vouches for is durable. The spacing here is a minute, so a save that was not hurried would hold its test up to the
 // test's own timeout instead of passing by luck.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,7 +18,7 @@ describe('audit checkpoint saves', { timeout: 30_000 }, () => {
   beforeEach(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'roost-checkpoint-'));
     dirs.push(dir);
-    file = (await CheckpointFile.open(dir, MINUTE)).file;
+    file = (await CheckpointFile.open(dir, { spacingMs: MINUTE })).file;
   });
   after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
@@ -41,5 +41,26 @@ describe('audit checkpoint saves', { timeout: 30_000 }, () => {
     await file.save(head(1));
     await file.save({ ...head(2), unrecorded: { count: 3, since: new Date(0).toISOString() } });
     assert.deepEqual((await stored())?.unrecorded, { count: 3, since: new Date(0).toISOString() });
+  });
+
+  it('writes nothing before the chain it vouches for is durable, and nothing when that fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'roost-checkpoint-'));
+    dirs.push(dir);
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    let durable!: () => void;
+    const chainDurable = () => (asked(), new Promise<void>((resolve) => (durable = resolve)));
+    const waiting = (await CheckpointFile.open(dir, { spacingMs: MINUTE, chainDurable })).file;
+    const saved = waiting.save(head(7));
+    await wasAsked;
+    assert.equal((await waiting.read()).state, 'missing');
+    durable();
+    await saved;
+    assert.equal((await waiting.read()).state, 'valid');
+
+    const failing = (await CheckpointFile.open(dir, { spacingMs: 0, chainDurable: () => Promise.reject(new Error('EIO')) })).file;
+    await assert.rejects(failing.save(head(8)), /EIO/);
+    const kept = await failing.read();
+    assert.equal(kept.state === 'valid' && kept.checkpoint.seq, 7);
   });
 });

@@ -1,14 +1,15 @@
-// How often SQLite syncs to disk: an extension's database is opened with the storage's `synchronous`
-// (ROOST_SQLITE_SYNCHRONOUS, `normal` by default), and a database given none, as the kernel's, syncs
-// at every commit (`full`).
+// How often SQLite syncs to disk: a database is opened with the storage's `synchronous`
+// (ROOST_SQLITE_SYNCHRONOUS, `normal` by default, for the kernel's and every extension's), and one given
+// none syncs at every commit (`full`).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../kernel/config.js';
-import { openDatabase } from '../../lib/storage.js';
+import { openDatabase, syncCommitted } from '../../lib/storage.js';
 import type { StorageInfo } from '../../protocol/messages.js';
+import { selectRows } from '../kernel/sqlite-file.js';
 
 describe('SQLite synchronous', () => {
   let dir: string;
@@ -36,5 +37,17 @@ describe('SQLite synchronous', () => {
     assert.equal(loadConfig({}, {}).sqliteSynchronous, 'normal');
     assert.equal(loadConfig({}, { ROOST_SQLITE_SYNCHRONOUS: 'full' }).sqliteSynchronous, 'full');
     assert.throws(() => loadConfig({}, { ROOST_SQLITE_SYNCHRONOUS: 'off' }), /ROOST_SQLITE_SYNCHRONOUS must be "normal" or "full", got "off"/);
+  });
+
+  it('syncs the commits in a WAL from its own descriptor, and has nothing to sync once the WAL is gone', async () => {
+    const filename = join(dir, 'synced.sqlite');
+    const db = openDatabase({ client: 'sqlite3', connection: { filename }, synchronous: 'normal' });
+    await db.schema.createTable('t', (t) => t.integer('n'));
+    await db('t').insert({ n: 1 });
+    await syncCommitted(db);
+    await db.destroy();
+    // The last connection closed folded the WAL into the database and removed it.
+    await syncCommitted(db);
+    assert.deepEqual(await selectRows(filename, 'SELECT n FROM t'), [{ n: 1 }]);
   });
 });
