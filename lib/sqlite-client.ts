@@ -19,7 +19,9 @@ const kept = new WeakMap<Database, Map<string, Statement>>();
 let nativeBinding: string | undefined;
 
 export class SqliteClient extends BetterSqlite3Client {
-  async acquireRawConnection(this: SqliteClient & { connectionSettings: { filename: string } }): Promise<Database> {
+  declare connectionSettings: { filename: string };
+
+  async acquireRawConnection(): Promise<Database> {
     return openSqlite(this.connectionSettings.filename);
   }
 

@@ -21,8 +21,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/sessions/runner/sandbox-fs.ts', 'cli/main.ts', 'cli/plugin-command.ts'];
 
 /**
- * Left to node_modules at run time: the PostgreSQL driver (loaded only with ROOST_DATABASE_URL) and the optional parts of it knex's
- * dialect asks for, ajv (protocol/validate.ts requires it on first use), tinypool (it finds its worker
+ * Left to node_modules at run time: the PostgreSQL driver (loaded only with ROOST_DATABASE_URL) and
+ * the optional parts of it knex's dialect asks for, ajv (protocol/validate.ts requires it on first use), tinypool (it finds its worker
  * file beside its own modules); and OpenTelemetry, imported only when tracing is on (kernel/tracing/,
  * sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle. better-sqlite3's
  * JavaScript is bundled and its addon loaded by path (lib/sqlite-client.ts), so neither the `bindings`

@@ -1,7 +1,7 @@
 // The read path of an extension's database: one trip to the database per query, with a prepared
 // statement reused across requests, on read-only connections that do not wait for the writer (SQLite
-// WAL lets readers run beside the single writer). Writes and migrations stay with
-// knex (ctx.db); hot reads are written once as SQL with `?` placeholders and never compiled per request.
+// WAL lets readers run beside the single writer). Writes and migrations stay with knex (ctx.db); hot
+// reads are written once as SQL with `?` placeholders and never compiled per request.
 import { createRequire } from 'node:module';
 import type { StorageInfo } from '../protocol/messages.js';
 import { openSqlite, prepared } from '../lib/sqlite-client.js';

@@ -73,7 +73,8 @@ describe('operations and exams with two instances on one PostgreSQL database', (
     const collects = await Promise.all([a, b, a, b].map((server) => server.api('POST', '/api/performance/collect')));
     assert.deepEqual(collects.map((c) => c.status), [200, 200, 200, 200]);
     const rows = await withClient(databaseUrl, async (client) => (await client.query("SELECT instance, at, count FROM roost_ext_operations.perf_samples WHERE metric = 'ws.clients' AND resolution = 'hour' AND at < $1 ORDER BY instance, at", [Date.now() - 48 * HOUR])).rows);
-    const hours = Math.ceil((old + 120 * 60_000) / HOUR) - Math.floor(old / HOUR);
+    // The hours from the first sample's to the last's (119 minutes later), both counted.
+    const hours = Math.floor((old + 119 * 60_000) / HOUR) - Math.floor(old / HOUR) + 1;
     assert.equal(rows.length, instances.length * hours, JSON.stringify(rows));
     assert.equal(rows.reduce((sum, r) => sum + Number(r.count), 0), instances.length * 120, 'every raw sample in exactly one hour');
     const raw = await withClient(databaseUrl, async (client) => (await client.query("SELECT count(*) AS n FROM roost_ext_operations.perf_samples WHERE metric = 'ws.clients' AND resolution = 'raw' AND at < $1", [Date.now() - 48 * HOUR])).rows[0].n);

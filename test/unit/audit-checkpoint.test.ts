@@ -1,7 +1,7 @@
 // The audit checkpoint file's saves: coalesced and spaced (the first write at once, the next no sooner
 // than the spacing allows, holding the newest head), hurried by idle() and by a head that carries lost
-// appends; none written before the chain it vouches for is durable. The spacing here is a minute, so a save that was not hurried would hold its test up to the
-// test's own timeout instead of passing by luck.
+// appends; none written before the chain it vouches for is durable. The spacing here is a minute, so a
+// save that was not hurried would hold its test up to the test's own timeout instead of passing by luck.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
