@@ -15,7 +15,7 @@ export interface Migration {
   down?(db: Knex): Promise<void>;
 }
 
-const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /**
  * The WAL is checkpointed once it holds this many pages (256 × 4 KiB = 1 MiB), and cut back to
  * WAL_SIZE_LIMIT_BYTES whenever it is reset: without the limit a WAL keeps the largest size it ever grew to.
@@ -55,7 +55,7 @@ export function openDatabase(storage: StorageInfo): Knex {
       pool: { min: 0, max: 10 },
     });
   }
-  const filename = typeof storage.connection === 'string' ? storage.connection : storage.connection.filename;
+  const filename = sqliteFile(storage);
   const pragmas = SQLITE_PRAGMAS(storage.synchronous === 'normal' ? 'NORMAL' : 'FULL');
   return knexFactory({
     client: SqliteClient as unknown as typeof Knex.Client,
@@ -74,6 +74,11 @@ export function openDatabase(storage: StorageInfo): Knex {
       },
     },
   });
+}
+
+/** The file of a SQLite storage. */
+export function sqliteFile(storage: StorageInfo): string {
+  return typeof storage.connection === 'string' ? storage.connection : storage.connection.filename;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import type { StorageInfo } from '../protocol/messages.js';
 import { openSqlite, prepared } from '../lib/sqlite-client.js';
-import { pgTypes } from '../lib/storage.js';
+import { pgTypes, SQLITE_BUSY_TIMEOUT_MS, sqliteFile } from '../lib/storage.js';
 
 export type SqlValue = string | number | boolean | null;
 type Row = Record<string, unknown>;
@@ -18,7 +18,6 @@ export interface SqlReader {
 }
 
 const PG_READERS = 4;
-const BUSY_TIMEOUT_MS = 5_000;
 const requireCjs = createRequire(import.meta.url);
 
 export function openReader(storage: StorageInfo): SqlReader {
@@ -49,8 +48,7 @@ class SqliteReader implements SqlReader {
   }
 
   private open(): import('better-sqlite3').Database {
-    const { connection } = this.storage;
-    this.db ??= openSqlite(typeof connection === 'string' ? connection : connection.filename, { readonly: true, timeout: BUSY_TIMEOUT_MS });
+    this.db ??= openSqlite(sqliteFile(this.storage), { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
     return this.db;
   }
 }
