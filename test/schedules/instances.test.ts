@@ -60,11 +60,25 @@ describe('an old leader still alive keeps running what it started', () => {
   });
   after(() => Promise.all(servers.map((s) => s.cleanup())));
 
-  const leaderOf = () => waitFor('one scheduler leader', async () => {
-    const states = await Promise.all(servers.map(async (s) => (await s.api('GET', '/api/scheduler/health').catch(() => undefined))?.body?.status));
-    const i = states.indexOf('leading');
-    return i >= 0 && states.filter((x) => x === 'leading').length === 1 ? servers[i]! : undefined;
-  }, 30_000);
+  /**
+   * The one instance that leads, once the same one has led in looks SETTLED_MS apart. Each look ticks
+   * both schedulers first: a status is what the scheduler's last tick asked its kernel, and one from
+   * before a drop of the locks would name an instance that may not win them back.
+   */
+  const SETTLED_MS = 500;
+  const leaderOf = () => {
+    let seen: { server: TestServer; since: number } | undefined;
+    return waitFor('one settled scheduler leader', async () => {
+      const states = await Promise.all(servers.map(async (s) => {
+        await setClock(s, { advanceMs: 0 });
+        return (await s.api('GET', '/api/scheduler/health')).body.status;
+      }));
+      const leading = servers.filter((_, i) => states[i] === 'leading');
+      if (leading.length !== 1) return (seen = undefined);
+      if (seen?.server !== leading[0]) seen = { server: leading[0]!, since: Date.now() };
+      return Date.now() - seen.since >= SETTLED_MS ? seen.server : undefined;
+    }, 30_000);
+  };
 
   /** Ends the database connections holding the leaders' advisory locks, as a network fault would. */
   async function dropLeadership(): Promise<void> {
@@ -104,11 +118,9 @@ describe('an old leader still alive keeps running what it started', () => {
     let leader = old;
     for (let i = 0; i < 20 && leader === old; i++) {
       await dropLeadership();
-      await waitFor('leadership to settle', async () => ((await Promise.all(servers.map(async (s) => (await s.api('GET', '/api/scheduler/health')).body.status))).includes('leading') ? true : undefined), 30_000);
-      leader = await leaderOf();
+      leader = await leaderOf(); // each look ticks the new leader too: it looks for orphans
     }
     assert.equal(leader, other, 'the other instance leads now');
-    await setClock(other, { advanceMs: 0 }); // a tick of the new leader: it looks for orphans
     assert.equal((await other.api('GET', `/api/schedule-executions/${first.id}`)).body.status, 'running', 'alive: not interrupted');
 
     const hook = await untilNode(other, first.effect.id, 'h', (n) => n.status === 'waiting');
