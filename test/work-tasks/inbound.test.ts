@@ -24,6 +24,12 @@ describe('inbound code-host webhooks', () => {
     comment: { id: 1, body, user: { login }, html_url: `https://codehost.test/${repo}/issues/7#issuecomment-1` },
   });
 
+  /**
+   * Waits until the model has been asked once more than `since` times: a session a delivery started takes
+   * its reply from the fake's script, and must have taken it before a later test sets another.
+   */
+  const modelAsked = (since: number) => waitFor('the session to ask the model', async () => (h.anthropic.requests.length > since ? true : undefined), 45_000);
+
   async function deliver(payload: string, options: { signature?: string; delivery?: string; event?: string; contentType?: string } = {}) {
     return h.server.api('POST', '/webhooks/vcshost', {
       raw: payload,
@@ -38,6 +44,7 @@ describe('inbound code-host webhooks', () => {
 
   it('starts a session when an allowlisted user mentions an agent, once per delivery', async () => {
     h.anthropic.setScript(['On it.']);
+    const asked = h.anthropic.requests.length;
     const payload = comment('alice', '@reviewer-bot please look at this');
     const delivery = randomUUID();
     const res = await deliver(payload, { delivery });
@@ -49,6 +56,7 @@ describe('inbound code-host webhooks', () => {
       return s.status === 200 ? s.body : undefined;
     });
     assert.equal(session.agentId, agent.id);
+    await modelAsked(asked);
     const replay = await deliver(payload, { delivery });
     assert.equal(replay.status, 409);
     assert.match(replay.body.error, /replay/);
@@ -66,11 +74,13 @@ describe('inbound code-host webhooks', () => {
 
   it('takes GitHub\'s default form-encoded delivery, the signature checked over the raw form body', async () => {
     h.anthropic.setScript(['Form read.']);
+    const asked = h.anthropic.requests.length;
     const form = new URLSearchParams({ payload: comment('alice', '@reviewer-bot from a form-encoded hook') }).toString();
     const formType = 'application/x-www-form-urlencoded';
     const res = await deliver(form, { contentType: formType });
     assert.equal(res.status, 202, res.text);
     assert.equal(res.body.action, 'session_started');
+    await modelAsked(asked);
     // Signed over the JSON inside rather than the form sent: refused.
     const inner = comment('alice', '@reviewer-bot again');
     assert.equal((await deliver(new URLSearchParams({ payload: inner }).toString(), { contentType: formType, signature: await sign(SECRET, inner) })).status, 401);
