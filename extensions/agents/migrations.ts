@@ -87,4 +87,36 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // How many agents each tenant has, which its plan's limit counts on every create: kept by the
+    // database itself (triggers on insert and delete, inside the statement that changes the agents), so a
+    // create reads one row instead of counting the tenant's agents, and no write can leave it behind.
+    name: '005_agent_counts',
+    async up(db) {
+      await db.schema.createTable('agent_counts', (t) => {
+        t.string('tenant_id').primary();
+        t.integer('n').notNullable();
+      });
+      await db.raw('INSERT INTO agent_counts (tenant_id, n) SELECT tenant_id, count(*) FROM agents GROUP BY tenant_id');
+      if (db.client.config.client === 'pg') {
+        await db.raw(`CREATE FUNCTION agent_counts_follow() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+          BEGIN
+            IF TG_OP = 'INSERT' THEN
+              INSERT INTO agent_counts (tenant_id, n) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET n = agent_counts.n + 1;
+              RETURN NEW;
+            END IF;
+            UPDATE agent_counts SET n = n - 1 WHERE tenant_id = OLD.tenant_id;
+            RETURN OLD;
+          END $$`);
+        await db.raw('CREATE TRIGGER agent_counts_follow AFTER INSERT OR DELETE ON agents FOR EACH ROW EXECUTE FUNCTION agent_counts_follow()');
+        return;
+      }
+      await db.raw(`CREATE TRIGGER agent_counts_insert AFTER INSERT ON agents BEGIN
+        INSERT INTO agent_counts (tenant_id, n) VALUES (NEW.tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET n = n + 1;
+      END`);
+      await db.raw(`CREATE TRIGGER agent_counts_delete AFTER DELETE ON agents BEGIN
+        UPDATE agent_counts SET n = n - 1 WHERE tenant_id = OLD.tenant_id;
+      END`);
+    },
+  },
 ];

@@ -77,9 +77,12 @@ export class AgentStore {
     return row && toAgent(row);
   }
 
-  /** How many the tenant has: what its plan's limit counts, asked on every create (a prepared statement, not knex). */
+  /**
+   * How many the tenant has: what its plan's limit counts, asked on every create (a prepared statement,
+   * not knex). One row the database keeps current (migration 005_agent_counts), not a count of the agents.
+   */
   async count(tenantId: string): Promise<number> {
-    const row = await this.sql.get<{ n: number | string }>('SELECT count(*) AS n FROM agents WHERE tenant_id = ?', [tenantId]);
+    const row = await this.sql.get<{ n: number | string }>('SELECT n FROM agent_counts WHERE tenant_id = ?', [tenantId]);
     return Number(row?.n ?? 0);
   }
 

@@ -53,7 +53,12 @@ describe('plan limits', { timeout: 60_000 }, () => {
   it('refuses the agent past the limit', async () => {
     for (const name of ['one', 'two']) assert.equal((await post('/api/agents', { name, model: MODEL })).status, 201);
     assertPlanLimit(await post('/api/agents', { name: 'three', model: MODEL }), 'agents', 2);
-    assert.equal((await server.api('GET', '/api/agents', { key: tenant.key })).body.agents.length, 2, 'nothing was created');
+    const agents = (await server.api('GET', '/api/agents', { key: tenant.key })).body.agents;
+    assert.equal(agents.length, 2, 'nothing was created');
+    // A deleted agent frees its place, once: the count the limit reads goes down with it.
+    assert.equal((await server.api('DELETE', `/api/agents/${agents[1].id}`, { key: tenant.key })).status, 204);
+    assert.equal((await post('/api/agents', { name: 'three', model: MODEL })).status, 201);
+    assertPlanLimit(await post('/api/agents', { name: 'four', model: MODEL }), 'agents', 2);
   });
 
   it('refuses the project past the limit', async () => {
