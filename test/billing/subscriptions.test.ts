@@ -10,6 +10,8 @@ import { waitFor } from '../helpers/wait.js';
 import { assertError, billingEnv, deliver, registerTenant, type Tenant } from './harness.js';
 
 const MODEL = 'claude-sonnet-5-5';
+/** The free plan's agents here (ROOST_PLANS): one, so a subscription lifts a limit a create met. */
+const FREE_AGENTS = 1;
 
 describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () => {
   let stripe: FakeStripe;
@@ -21,7 +23,7 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
   before(async () => {
     stripe = await startFakeStripe();
     anthropic = await startFakeAnthropic({ apiKey: 'test', script: [{ text: 'Done.', usage: { input_tokens: 1_000, output_tokens: 200 } }] });
-    server = await startTestServer({ env: { ...billingEnv(stripe), ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url } });
+    server = await startTestServer({ env: { ...billingEnv(stripe, { ROOST_PLANS: JSON.stringify({ free: { agents: FREE_AGENTS } }) }), ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url } });
     acme = await registerTenant(server, 'Acme');
     globex = await registerTenant(server, 'Globex');
   });
@@ -35,6 +37,9 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
 
   it('subscribes a tenant: a customer and a subscription at Stripe, and the plan\'s limits in the kernel', async () => {
     assert.equal((await me(acme)).plan, 'free');
+    const createAgent = (name: string) => server.api('POST', '/api/agents', { key: acme.key, body: { name, model: MODEL } });
+    assert.equal((await createAgent('first')).status, 201);
+    assert.equal((await createAgent('second')).body.code, 'PLAN_LIMIT', 'the free plan allows one agent');
     const res = await server.api('POST', '/api/billing/subscription', { key: acme.key, body: { tenantId: acme.id, plan: 'pro' } });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.plan, 'pro');
@@ -48,6 +53,8 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     assert.equal(after.plan, 'pro');
     assert.equal(after.billingStatus, 'active');
     assert.equal(after.limits.agents, 250);
+    // The agents extension checks against the new plan at once (it kept the old one until plans announced the change).
+    assert.equal((await createAgent('second')).status, 201);
     const read = await server.api('GET', `/api/billing/subscription/${acme.id}`, { key: acme.key });
     assert.equal(read.status, 200);
     assert.equal(read.body.subscriptionId, res.body.subscriptionId);
@@ -158,7 +165,7 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     assert.equal(now.body.status, 'canceled');
     assert.equal(stripe.subscriptions.get(now.body.subscriptionId).status, 'canceled');
     const tenant = await me(acme);
-    assert.deepEqual([tenant.plan, tenant.billingStatus, tenant.limits.agents], ['free', 'canceled', 25]);
+    assert.deepEqual([tenant.plan, tenant.billingStatus, tenant.limits.agents], ['free', 'canceled', FREE_AGENTS]);
   });
 
   it('subscribes again after a cancellation: the same customer, a new subscription; events about the old one change nothing', async () => {
