@@ -10,6 +10,12 @@ import { PersonaStore } from './personas.js';
 import { AgentStore, type Agent } from './store.js';
 import { requireRole } from '../../sdk/roles.js';
 import { agentTopic } from './contract.js';
+import type { PlanCache } from '../plans/contract.js';
+
+/** What the extension keeps while it runs (main.ts): the plans its creates were checked against. */
+export interface AgentsState {
+  plans: PlanCache;
+}
 
 export const schema = (ctx: ExtensionContext, name: string): string => join(ctx.init.plugin.dir, 'schemas', name);
 

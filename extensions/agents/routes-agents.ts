@@ -5,7 +5,7 @@ import { validate } from '../../protocol/validate.js';
 import type { RouteHandler } from '../../sdk/extension.js';
 import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
 import { PlansClient } from '../plans/contract.js';
-import { announce, mustGetAgent, requireOwner, schema, stores } from './context.js';
+import { announce, mustGetAgent, requireOwner, schema, stores, type AgentsState } from './context.js';
 import type { Archetype } from './personas.js';
 import type { AgentInput } from './store.js';
 
@@ -19,18 +19,18 @@ function refuseImmutable(body: unknown): void {
 
 const samePermissions = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
-export const agentRoutes: Record<string, RouteHandler> = {
+export const agentRoutes: Record<string, RouteHandler<AgentsState>> = {
   async 'GET /api/agents'(req, ctx) {
     const filters = { ...page(req.query), search: queryString(req.query, 'search'), wallet: queryString(req.query, 'wallet') };
     const { json, total, hasMore } = await stores(ctx).agents.listJson(req.auth.tenantId, filters);
     return ok(new RawJson(`{"agents":${json}${total === undefined ? '' : `,"total":${total}`},"hasMore":${hasMore}}`));
   },
 
-  async 'POST /api/agents'(req, ctx) {
+  async 'POST /api/agents'(req, ctx, state) {
     refuseImmutable(req.body);
     const input = validate<AgentInput & { name: string }>(schema(ctx, 'agent-create.json'), req.body);
     if ((input.mcp_tool_permissions ?? []).length > 0) requireOwner(req.auth, 'grant privileged MCP tools (mcp_tool_permissions)');
-    await new PlansClient(ctx.host).requireWithin(req.auth.tenantId, 'agents', await stores(ctx).agents.count(req.auth.tenantId), { requestId: req.id });
+    await new PlansClient(ctx.host, state.plans).requireWithin(req.auth.tenantId, 'agents', await stores(ctx).agents.count(req.auth.tenantId), { requestId: req.id });
     const agent = await stores(ctx).agents.create(req.auth.tenantId, input);
     announce(ctx, req.auth.tenantId, 'created', agent);
     return created(agent);

@@ -29,8 +29,45 @@ export interface PlanChange {
   billingStatus?: BillingStatus;
 }
 
+/**
+ * A caller's copy of the plans it read, for a path that asks on every call (a counted create): kept
+ * until plans announces a change or PLAN_CACHE_MS pass. The caller declares `broadcast =
+ * ["plans.changed"]` (every instance's running copy hears it) and hands the event to `forget`. A read
+ * that began before a change is not kept: it may have been answered before the change was made.
+ */
+export class PlanCache {
+  private readonly plans = new Map<string, { plan: TenantPlan; at: number }>();
+  private changes = 0;
+
+  forget(): void {
+    this.changes++;
+    this.plans.clear();
+  }
+
+  get(tenantId: string): TenantPlan | undefined {
+    const kept = this.plans.get(tenantId);
+    return kept && performance.now() - kept.at < PLAN_CACHE_MS ? kept.plan : undefined;
+  }
+
+  /** What `keep` needs to tell a read that a change overtook. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  keep(tenantId: string, plan: TenantPlan, readAt: number): void {
+    if (readAt !== this.changes) return;
+    if (this.plans.size >= MAX_CACHED_PLANS) this.plans.clear();
+    this.plans.set(tenantId, { plan, at: performance.now() });
+  }
+}
+
+/** How long a kept plan is used without a word from plans: the bound on staleness should an announcement be lost. */
+const PLAN_CACHE_MS = 30_000;
+const MAX_CACHED_PLANS = 10_000;
+
 export class PlansClient {
-  constructor(private readonly host: HostClient) {}
+  /** cache: the caller's PlanCache, for requireWithin to ask plans only when it holds no plan of the tenant. */
+  constructor(private readonly host: HostClient, private readonly cache?: PlanCache) {}
 
   async of(tenantId: string, as: CallAs): Promise<TenantPlan> {
     return answered(await callRoute<TenantPlan>(this.host, PLANS_ROUTES.tenant, { params: { tenantId } }, as));
@@ -46,9 +83,14 @@ export class PlansClient {
    * Callers declare `uses = ["plans"]`: without the plans extension (nobody serves its route) nothing is limited.
    */
   async requireWithin(tenantId: string, limit: LimitName, current: number, as: CallAs, adding = 1): Promise<void> {
-    const reply = await callRoute<TenantPlan>(this.host, PLANS_ROUTES.tenant, { params: { tenantId } }, as);
-    if (reply.status === 404 && (reply.body as { code?: string } | null)?.code === 'ROUTE_NOT_FOUND') return;
-    const plan = answered(reply);
+    let plan = this.cache?.get(tenantId);
+    if (!plan) {
+      const readAt = this.cache?.generation ?? 0;
+      const reply = await callRoute<TenantPlan>(this.host, PLANS_ROUTES.tenant, { params: { tenantId } }, as);
+      if (reply.status === 404 && (reply.body as { code?: string } | null)?.code === 'ROUTE_NOT_FOUND') return;
+      plan = answered(reply);
+      this.cache?.keep(tenantId, plan, readAt);
+    }
     const allowed = plan.limits[limit];
     if (current + adding > allowed) throw planLimit(plan.plan, limit, allowed, current);
   }
