@@ -5,6 +5,7 @@ import { runExtension } from '../../sdk/extension.js';
 import { likeClause, paged, startingWith } from '../../sdk/db.js';
 import type { SqlValue } from '../../sdk/sql.js';
 import { ok, page, queryString } from '../../sdk/http.js';
+import { TurnBatch } from '../../sdk/turn-batch.js';
 import { itemFor } from './items.js';
 
 const KEEP_DAYS = 90;
@@ -27,18 +28,32 @@ const migrations: Migration[] = [
   },
 ];
 
-runExtension({
+interface FeedRow {
+  tenant_id: string;
+  at: string;
+  kind: string;
+  summary: string;
+  resource: string;
+  data: string;
+}
+
+/** The items of one turn's events go in one insert: six columns a row keeps it well under SQLite's bound-parameter limit. */
+const ROWS_PER_INSERT = 100;
+
+runExtension<{ feed: TurnBatch<FeedRow> }>({
   migrations,
   async setup(ctx) {
     const cutoff = new Date(Date.now() - KEEP_DAYS * 86_400_000).toISOString();
     await ctx.db('feed_items').where('at', '<', cutoff).delete();
+    return { feed: new TurnBatch((rows) => ctx.db('feed_items').insert(rows), ROWS_PER_INSERT) };
   },
-  async event(event, ctx) {
+  async event(event, _ctx, { feed }) {
     if (!event.tenantId || typeof event.payload !== 'object' || event.payload === null) return;
     const item = itemFor(event.topic, event.payload as Record<string, unknown>);
     if (!item) return;
-    await ctx.db('feed_items').insert({ tenant_id: event.tenantId, at: new Date().toISOString(), kind: item.kind, summary: item.summary, resource: item.resource, data: JSON.stringify(item.data) });
+    await feed.add({ tenant_id: event.tenantId, at: new Date().toISOString(), kind: item.kind, summary: item.summary, resource: item.resource, data: JSON.stringify(item.data) });
   },
+  shutdown: (_ctx, { feed }) => feed.idle(),
   routes: {
     async 'GET /api/feed/history'(req, ctx) {
       const paging = page(req.query);

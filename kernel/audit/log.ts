@@ -71,8 +71,9 @@ export class AuditLog {
   }
 
   /**
-   * Appends one entry; the promise resolves once the entry is stored (appends waiting meanwhile are
-   * stored together, in one statement). A failed append is logged, counted and rejects.
+   * Appends one entry; the promise resolves once the entry is stored (the appends of one turn of the
+   * event loop, and those made while a statement runs, are stored together, in one statement). A
+   * failed append is logged, counted and rejects.
    */
   append(input: AuditInput): Promise<void> {
     const stored = this.enqueue([input]);
@@ -126,7 +127,8 @@ export class AuditLog {
   private enqueue(inputs: AuditInput[]): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ inputs, resolve, reject });
-      this.draining ??= this.drain();
+      // The first append of a turn waits for its end, so the requests read in one turn share a statement.
+      this.draining ??= new Promise<void>((turn) => setImmediate(turn)).then(() => this.drain());
     });
   }
 
