@@ -17,6 +17,7 @@ import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
 import { idempotentRequests } from './idempotency.js';
 import { jsonBody } from './json-body.js';
+import { kernelRouteDispatch } from './kernel-route-dispatch.js';
 import { isMachine, machineIdentity } from './machine-key.js';
 import { measureRequests, routeNamed, type RouteOf } from './measure-requests.js';
 import type { RouteMatch } from './route-table.js';
@@ -76,7 +77,7 @@ export function createApp(kernel: Kernel): HttpFront {
   });
   app.use(serveExtensionRoute(kernel));
   app.use(jsonBody(kernel.config.bodyLimitBytes));
-  app.use(router.routes());
+  app.use(kernelRouteDispatch(router));
   app.use((ctx) => {
     // A path served under other methods: 405 with Allow (OPTIONS: just the Allow).
     const allowed = [...new Set([...kernel.routes.methodsFor(ctx.path), ...kernelMethodsFor(router, ctx.path)])];
