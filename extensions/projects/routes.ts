@@ -5,7 +5,7 @@ import { notFound } from '../../protocol/errors.js';
 import { validate } from '../../protocol/validate.js';
 import type { ExtensionContext, RouteHandler, RouteRequest } from '../../sdk/extension.js';
 import { created, noContent, ok, page, queryString } from '../../sdk/http.js';
-import { PlansClient } from '../plans/contract.js';
+import { PlansClient, type PlanCache } from '../plans/contract.js';
 import { browse, checkWorkingDir } from './dirs.js';
 import { rootsFor } from '../../sdk/workspace-roots.js';
 import { resolveReferences } from '../../sdk/references.js';
@@ -25,15 +25,20 @@ function announce(ctx: ExtensionContext, req: RouteRequest, action: string, proj
   ctx.host.emit(`project.${project.id}`, { type: 'project_updated', projectId: project.id, action, project }, req.auth.tenantId);
 }
 
-export const routes: Record<string, RouteHandler> = {
+/** What the extension keeps while it runs (main.ts): the plans its creates were checked against. */
+export interface ProjectsState {
+  plans: PlanCache;
+}
+
+export const routes: Record<string, RouteHandler<ProjectsState>> = {
   async [PROJECTS_ROUTES.list](req, ctx) {
     return ok(await store(ctx).list(req.auth.tenantId, { ...page(req.query), search: queryString(req.query, 'search') }));
   },
 
-  async [PROJECTS_ROUTES.create](req, ctx) {
+  async [PROJECTS_ROUTES.create](req, ctx, state) {
     const input = validate<CreateProjectRequest>(schema(ctx, 'project-create.json'), req.body);
     input.workingDir = await checkWorkingDir(input.workingDir, await rootsFor(ctx, req.auth.tenantId));
-    await new PlansClient(ctx.host).requireWithin(req.auth.tenantId, 'projects', await store(ctx).count(req.auth.tenantId), { requestId: req.id });
+    await new PlansClient(ctx.host, state.plans).requireWithin(req.auth.tenantId, 'projects', await store(ctx).count(req.auth.tenantId), { requestId: req.id });
     const project = await store(ctx).create(req.auth.tenantId, input);
     announce(ctx, req, 'created', project);
     return created(project);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
 import type { ExtensionContext } from '../../sdk/extension.js';
 import type { CallAs } from '../../sdk/host-client.js';
-import { PlansClient } from '../plans/contract.js';
+import { PlanCache, PlansClient } from '../plans/contract.js';
 import { resolveProvider } from '../../lib/providers/resolve.js';
 import { ApprovalBroker } from './approvals.js';
 import { DEFAULTS, instanceConfig, type InstanceConfig } from './config.js';
@@ -43,6 +43,8 @@ export class SessionManager {
   readonly broker: ApprovalBroker;
   readonly config: InstanceConfig;
   readonly remote: RemoteCommands;
+  /** The plans a start checks its concurrent-sessions limit against, until plans announces a change (main.ts). */
+  readonly plans = new PlanCache();
   private readonly holds: SessionHolds;
   private adopter: NodeJS.Timeout | undefined;
   private readonly runtimes = new Map<string, SessionRuntime>();
@@ -88,7 +90,7 @@ export class SessionManager {
     const [agentLookup, projectLookup, planCheck] = await Promise.allSettled([
       agentSpec(this.ctx.host, as, input.agentId, input.projectId ?? null).then(async (agent) => ({ agent, provider: await resolveProvider(agent.provider, agent.model, (name) => this.ctx.host.secret(name)) })),
       input.projectId ? projectSpec(this.ctx.host, as, input.projectId) : Promise.resolve(null),
-      this.store.countActive(tenantId).then((active) => new PlansClient(this.ctx.host).requireWithin(tenantId, 'concurrentSessions', active, { tenantId })),
+      this.store.countActive(tenantId).then((active) => new PlansClient(this.ctx.host, this.plans).requireWithin(tenantId, 'concurrentSessions', active, { tenantId })),
     ]);
     if (agentLookup.status === 'rejected') throw agentLookup.reason;
     if (projectLookup.status === 'rejected') throw projectLookup.reason;

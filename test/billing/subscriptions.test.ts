@@ -2,6 +2,9 @@
 // subscribe, upgrade, cancel (at period end, at once), usage from the credit ledger reported once even
 // when retried, invoices, prices by tier, and nobody else's billing.
 import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
@@ -10,8 +13,9 @@ import { waitFor } from '../helpers/wait.js';
 import { assertError, billingEnv, deliver, registerTenant, type Tenant } from './harness.js';
 
 const MODEL = 'claude-sonnet-5-5';
-/** The free plan's agents here (ROOST_PLANS): one, so a subscription lifts a limit a create met. */
+/** The free plan's agents and projects here (ROOST_PLANS): one each, so a subscription lifts a limit a create met. */
 const FREE_AGENTS = 1;
+const FREE = { agents: FREE_AGENTS, projects: 1 };
 
 describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () => {
   let stripe: FakeStripe;
@@ -23,7 +27,7 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
   before(async () => {
     stripe = await startFakeStripe();
     anthropic = await startFakeAnthropic({ apiKey: 'test', script: [{ text: 'Done.', usage: { input_tokens: 1_000, output_tokens: 200 } }] });
-    server = await startTestServer({ env: { ...billingEnv(stripe, { ROOST_PLANS: JSON.stringify({ free: { agents: FREE_AGENTS } }) }), ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url } });
+    server = await startTestServer({ env: { ...billingEnv(stripe, { ROOST_PLANS: JSON.stringify({ free: FREE }) }), ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: anthropic.url } });
     acme = await registerTenant(server, 'Acme');
     globex = await registerTenant(server, 'Globex');
   });
@@ -40,6 +44,10 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     const createAgent = (name: string) => server.api('POST', '/api/agents', { key: acme.key, body: { name, model: MODEL } });
     assert.equal((await createAgent('first')).status, 201);
     assert.equal((await createAgent('second')).body.code, 'PLAN_LIMIT', 'the free plan allows one agent');
+    const workingDir = await mkdtemp(join(tmpdir(), 'roost-billing-'));
+    const createProject = (name: string) => server.api('POST', '/api/projects', { key: acme.key, body: { name, workingDir } });
+    assert.equal((await createProject('first')).status, 201);
+    assert.equal((await createProject('second')).body.code, 'PLAN_LIMIT', 'the free plan allows one project');
     const res = await server.api('POST', '/api/billing/subscription', { key: acme.key, body: { tenantId: acme.id, plan: 'pro' } });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.plan, 'pro');
@@ -53,8 +61,9 @@ describe('billing: subscriptions, usage and invoices', { timeout: 90_000 }, () =
     assert.equal(after.plan, 'pro');
     assert.equal(after.billingStatus, 'active');
     assert.equal(after.limits.agents, 250);
-    // The agents extension checks against the new plan at once (it kept the old one until plans announced the change).
+    // Agents and projects check against the new plan at once (each kept the old one until plans announced the change).
     assert.equal((await createAgent('second')).status, 201);
+    assert.equal((await createProject('second')).status, 201);
     const read = await server.api('GET', `/api/billing/subscription/${acme.id}`, { key: acme.key });
     assert.equal(read.status, 200);
     assert.equal(read.body.subscriptionId, res.body.subscriptionId);
