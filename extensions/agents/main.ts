@@ -2,7 +2,7 @@
 // the store of agent-to-agent messages (sent by the messaging extension); MCP svc_list_agents; the
 // agent.{id} stream.
 import { runExtension } from '../../sdk/extension.js';
-import { PLANS_EVENTS, PlanCache } from '../plans/contract.js';
+import { PlanCache } from '../plans/contract.js';
 import type { AgentsState } from './context.js';
 import { migrations } from './migrations.js';
 import { routes } from './routes.js';
@@ -14,7 +14,5 @@ runExtension<AgentsState>({
   tools,
   // The plans a create checks its limit against, kept until plans announces a change (plugin.toml's broadcast).
   setup: () => ({ plans: new PlanCache() }),
-  event: (event, _ctx, state) => {
-    if (event.topic === PLANS_EVENTS.changed) state.plans.forget();
-  },
+  event: (event, _ctx, state) => state.plans.heard(event.topic),
 });

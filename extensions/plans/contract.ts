@@ -32,14 +32,16 @@ export interface PlanChange {
 /**
  * A caller's copy of the plans it read, for a path that asks on every call (a counted create): kept
  * until plans announces a change or PLAN_CACHE_MS pass. The caller declares `broadcast =
- * ["plans.changed"]` (every instance's running copy hears it) and hands the event to `forget`. A read
+ * ["plans.changed"]` (every instance's running copy hears it) and hands its events to `heard`. A read
  * that began before a change is not kept: it may have been answered before the change was made.
  */
 export class PlanCache {
   private readonly plans = new Map<string, { plan: TenantPlan; at: number }>();
   private changes = 0;
 
-  forget(): void {
+  /** Forgets every kept plan when `topic` is plans.changed (a caller's event handler hands it each topic it hears). */
+  heard(topic: string): void {
+    if (topic !== PLANS_EVENTS.changed) return;
     this.changes++;
     this.plans.clear();
   }

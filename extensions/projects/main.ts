@@ -1,6 +1,6 @@
 // The projects extension: its own database, its REST routes, its MCP tools, its WebSocket stream.
 import { runExtension } from '../../sdk/extension.js';
-import { PLANS_EVENTS, PlanCache } from '../plans/contract.js';
+import { PlanCache } from '../plans/contract.js';
 import { migrations } from './migrations.js';
 import { routes, type ProjectsState } from './routes.js';
 import { tools } from './tools.js';
@@ -11,7 +11,5 @@ runExtension<ProjectsState>({
   tools,
   // The plans a create checks its limit against, kept until plans announces a change (plugin.toml's broadcast).
   setup: () => ({ plans: new PlanCache() }),
-  event: (event, _ctx, state) => {
-    if (event.topic === PLANS_EVENTS.changed) state.plans.forget();
-  },
+  event: (event, _ctx, state) => state.plans.heard(event.topic),
 });

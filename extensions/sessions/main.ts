@@ -1,7 +1,6 @@
 // The sessions extension: agent sessions, each driven by an agent runner child process; their REST API,
 // their WebSocket stream (session.{id}), approvals and the escalation queue, chat, svc_extend_timeout.
 import { runExtension } from '../../sdk/extension.js';
-import { PLANS_EVENTS } from '../plans/contract.js';
 import { ChatBridge } from './chat.js';
 import { SessionManager } from './manager.js';
 import { migrations } from './migrations.js';
@@ -27,7 +26,7 @@ runExtension<Sessions>({
   ws: wsHandlers,
   async event({ topic, payload, tenantId }, _ctx, { manager }) {
     if (topic === COMMAND_TOPIC || topic === RESULT_TOPIC) return manager.remote.receive(topic, payload, tenantId);
-    if (topic === PLANS_EVENTS.changed) return manager.plans.forget();
+    manager.plans.heard(topic);
     const mode = (payload as { mode?: unknown } | null)?.mode;
     if (topic === 'system.operational_mode' && OPERATIONAL_MODES.includes(mode as OperationalMode)) manager.broker.setMode(mode as OperationalMode);
   },
