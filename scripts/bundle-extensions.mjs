@@ -23,8 +23,9 @@ const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/session
 /**
  * Left to node_modules at run time: the PostgreSQL driver (loaded only with ROOST_DATABASE_URL) and
  * the optional parts of it knex's dialect asks for, ajv (protocol/validate.ts requires it on first
- * use), tinypool (it finds its worker file beside its own modules); and OpenTelemetry, imported only when tracing is on (kernel/tracing/,
- * sdk/tracing.ts), kept as one copy in node_modules rather than one per bundle. better-sqlite3's
+ * use), tinypool (it finds its worker file beside its own modules); and OpenTelemetry, imported only
+ * when tracing is on (kernel/tracing/, sdk/tracing.ts), kept as one copy in node_modules rather than
+ * one per bundle. better-sqlite3's
  * JavaScript is bundled and its addon loaded by path (lib/sqlite-client.ts), so neither the `bindings`
  * package it would find the addon with nor the sqlite3 driver knex's SQLite dialect names is ever loaded.
  */
