@@ -23,7 +23,7 @@ import { ResponseCache } from './http/response-cache.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { createLog, type Log } from './log.js';
 import { loadSealingKey } from './auth/sealing-key.js';
-import { createApp } from './http/app.js';
+import { createApp, type HttpFront } from './http/app.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { extraPorts } from './http/extra-ports.js';
 import { Listeners } from './http/listeners.js';
@@ -108,7 +108,7 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, embed: 
     const front = createApp(kernel);
     if (embed.routes) kernel.dispatcher.embed(embed.routes, front.kernelServes);
     await ensureOwnerKey(kernel);
-    listeners = new Listeners(config, { handler: httpAndMcp(kernel, front.koa), attach: (server) => ws.attach(server), onRefused: () => kernel.metrics.connectionRefused(), log });
+    listeners = new Listeners(config, { handler: httpAndMcp(kernel, front), attach: (server) => ws.attach(server), onRefused: () => kernel.metrics.connectionRefused(), log });
     openFronts(kernel, listeners, closers);
     closers.push(followRemotePluginChanges(kernel.bus, kernel.registry, log));
     const found = await readManifestDirs(config.extensionDirs, log);
@@ -194,11 +194,14 @@ function kernelMetrics(kernel: Kernel, hosting: Hosting, link: BusLink | undefin
   });
 }
 
-/** One handler for every port: MCP at /mcp, the rest through koa (Retry-After first, so it sees every error's final body). */
-function httpAndMcp(kernel: Kernel, koa: ReturnType<typeof createApp>['koa']): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * One handler for every port: MCP at /mcp, health probes first (http/probes.ts), the rest through koa
+ * (Retry-After first, so it sees every error's final body).
+ */
+function httpAndMcp(kernel: Kernel, front: HttpFront): (req: IncomingMessage, res: ServerResponse) => void {
   const mcp = createMcpHandler(kernel);
-  koa.middleware.unshift(retryAfterHeader());
-  const handler = koa.callback();
+  front.koa.middleware.unshift(retryAfterHeader());
+  const handler = front.withProbes(front.koa.callback());
   return (req, res) => {
     if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
     void handler(req, res);

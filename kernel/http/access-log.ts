@@ -22,27 +22,50 @@ export function accessLogWriter(target: Exclude<AccessLogTarget, { to: 'off' }>,
   };
 }
 
-export function accessLog(format: LogFormat, write: (text: string) => void): Koa.Middleware<State> {
-  let pending: Array<{ message: string; fields: Record<string, string | number> }> = [];
+/** One answered request as the access log records it. */
+export interface AccessRecord {
+  method: string;
+  path: string;
+  status: number;
+  /** When the request came in (performance.now()). */
+  started: number;
+  tenant: string;
+  requestId: string;
+  client: string;
+}
+
+/** The access log of every front that answers requests (koa's middleware, the probes): one batch per turn. */
+export class AccessLog {
+  private pending: Array<{ message: string; fields: Record<string, string | number> }> = [];
+
+  constructor(private readonly format: LogFormat, private readonly write: (text: string) => void) {}
+
+  record(r: AccessRecord): void {
+    if (this.pending.length === 0) setImmediate(this.flush);
+    // Tenths of a millisecond (Number(x.toFixed(1)) gives the same and costs more, once a request).
+    const ms = Math.round((performance.now() - r.started) * 10) / 10;
+    this.pending.push(this.format === 'json'
+      ? { message: 'request', fields: { log: 'access', method: r.method, path: r.path, status: r.status, ms, tenant: r.tenant, requestId: r.requestId, client: r.client } }
+      : { message: `${r.method} ${r.path} ${r.status} ${ms.toFixed(1)}ms tenant=${r.tenant} id=${r.requestId} client=${r.client}`, fields: {} });
+  }
+
+  /** Records every request koa answers. */
+  middleware(): Koa.Middleware<State> {
+    return async (ctx, next) => {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        this.record({ method: ctx.method, path: ctx.path, status: ctx.status, started, tenant: ctx.state.identity?.tenantId || '-', requestId: ctx.state.requestId || '-', client: ctx.ip });
+      }
+    };
+  }
+
   // One timestamp per turn: the records of a turn were answered within the same moment.
-  const flush = () => {
+  private readonly flush = (): void => {
     const now = new Date().toISOString();
-    write(pending.map(({ message, fields }) => formatRecord(format, now, format === 'json' ? 'info' : 'access', message, fields)).join(''));
-    pending = [];
-  };
-  return async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      if (pending.length === 0) setImmediate(flush);
-      // Tenths of a millisecond (Number(x.toFixed(1)) gives the same and costs more, once a request).
-      const ms = Math.round((performance.now() - started) * 10) / 10;
-      const tenant = ctx.state.identity?.tenantId || '-';
-      const requestId = ctx.state.requestId || '-';
-      pending.push(format === 'json'
-        ? { message: 'request', fields: { log: 'access', method: ctx.method, path: ctx.path, status: ctx.status, ms, tenant, requestId, client: ctx.ip } }
-        : { message: `${ctx.method} ${ctx.path} ${ctx.status} ${ms.toFixed(1)}ms tenant=${tenant} id=${requestId} client=${ctx.ip}`, fields: {} });
-    }
+    const level = this.format === 'json' ? 'info' : 'access';
+    this.write(this.pending.map(({ message, fields }) => formatRecord(this.format, now, level, message, fields)).join(''));
+    this.pending = [];
   };
 }

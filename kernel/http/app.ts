@@ -3,7 +3,7 @@
 // routes, and 404 ROUTE_NOT_FOUND for everything else. A request is matched once: the route table
 // (authenticate) finds extension routes, and only what it does not serve reaches the kernel's router
 // and its JSON body reader; an extension route's body and reply pass through as bytes, never parsed here.
-import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
@@ -11,7 +11,7 @@ import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
-import { accessLog, accessLogWriter } from './access-log.js';
+import { AccessLog, accessLogWriter } from './access-log.js';
 import { auditMutations } from './audit-mutations.js';
 import { hasBody, readRawBody } from './raw-body.js';
 import { browserGuard } from './browser-guard.js';
@@ -20,7 +20,10 @@ import { jsonBody } from './json-body.js';
 import { kernelRouteDispatch } from './kernel-route-dispatch.js';
 import { isMachine, machineIdentity } from './machine-key.js';
 import { measureRequests, routeNamed, type RouteOf } from './measure-requests.js';
+import { probeFront } from './probes.js';
+import { requestId } from './request-id.js';
 import type { RouteMatch } from './route-table.js';
+import { healthAnswers } from './routes/health.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
 import { isMutating } from './methods.js';
 
@@ -39,6 +42,8 @@ const VIEWER_POSTS = new Set(['/api/ws/ticket']);
 
 export interface HttpFront {
   koa: Koa<State>;
+  /** Puts the probe front (probes.ts) before `front`, the handler koa's middleware makes. */
+  withProbes(front: RequestListener): RequestListener;
   /** True when the kernel itself serves this method and path (so no extension may claim it). */
   kernelServes(method: string, path: string): boolean;
 }
@@ -46,7 +51,8 @@ export interface HttpFront {
 export function createApp(kernel: Kernel): HttpFront {
   const app = new Koa<State>({ proxy: false });
   const router = new Router<State>();
-  registerKernelRoutes(router, kernel);
+  const health = healthAnswers(kernel);
+  registerKernelRoutes(router, kernel, health);
 
   // The route template a request matched and its owner, for the metrics' labels and the span's name.
   const routeOf: RouteOf = (method, path) => {
@@ -56,8 +62,9 @@ export function createApp(kernel: Kernel): HttpFront {
     return layer ? { pattern: String(layer.path), owner: 'kernel' } : undefined;
   };
   if (kernel.tracing) app.use(kernel.tracing.httpSpans((ctx) => routeNamed(ctx, routeOf)));
-  const access = kernel.config.accessLog;
-  if (access.to !== 'off') app.use(accessLog(kernel.config.logFormat, accessLogWriter(access, kernel.log)));
+  const target = kernel.config.accessLog;
+  const access = target.to === 'off' ? undefined : new AccessLog(kernel.config.logFormat, accessLogWriter(target, kernel.log));
+  if (access) app.use(access.middleware());
   app.use(measureRequests(kernel.metrics, routeOf));
   app.use(requestId);
   // ctx.ip is the caller's address from here on: the forwarded client's behind a trusted proxy.
@@ -87,20 +94,12 @@ export function createApp(kernel: Kernel): HttpFront {
     if (ctx.method === 'OPTIONS') return void (ctx.status = 204);
     throw new RoostError('METHOD_NOT_ALLOWED', `${ctx.path} does not take ${ctx.method}; it takes ${allowed.sort().join(', ')}`);
   });
-  return { koa: app, kernelServes: (method, path) => kernelServes(router, method, path) };
+  return {
+    koa: app,
+    withProbes: (front) => probeFront(kernel, health, access, front),
+    kernelServes: (method, path) => kernelServes(router, method, path),
+  };
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Every response names its request: the caller's X-Request-Id when it is sane, else a new one. */
-const requestId: Koa.Middleware<State> = (ctx, next) => {
-  const given = ctx.get('x-request-id');
-  const id = REQUEST_ID.test(given) ? given : randomUUID();
-  ctx.set('X-Request-Id', id);
-  // What the kernel logs for this request, and what an extension logs while serving it, carries the id.
-  ctx.state.requestId = id;
-  return next();
-};
 
 function errors(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {

@@ -1,6 +1,6 @@
 // The extensions' part of GET /api/health (schema versions, each extension's state and its detail), kept
-// as the JSON bytes that end the document and rebuilt only when something it shows has changed (bytes, so
-// a response neither measures nor encodes its ~6 KB again). The state it shows is written in many
+// as the JSON text that ends the document and rebuilt only when something it shows has changed (so a
+// response does not build and serialise its ~6 KB again). The state it shows is written in many
 // places (the registry, the supervisor, loading and unloading), so instead of each of them announcing a
 // change, every request compares the few fields shown with those the tail was built from: a walk of the
 // extension list without an allocation, against building and serialising ~6 KB per request.
@@ -34,14 +34,14 @@ const SHOWN: ReadonlyArray<(e: Extension) => unknown> = [
 ];
 
 export class ExtensionHealth {
-  private tail: Buffer | undefined;
+  private tail: string | undefined;
   /** The shown fields of every extension, in list order, as of the tail. */
   private readonly built: unknown[] = [];
 
   constructor(private readonly kernelSchemaVersion: number) {}
 
   /** `,"schemaVersions":{…},"extensions":{…},"extensionDetail":{…}}`, the end of the document, for these extensions as they are now. */
-  end(list: Extension[]): Buffer {
+  end(list: Extension[]): string {
     if (!this.tail || this.changed(list)) this.tail = this.build(list);
     return this.tail;
   }
@@ -55,7 +55,7 @@ export class ExtensionHealth {
     return false;
   }
 
-  private build(list: Extension[]): Buffer {
+  private build(list: Extension[]): string {
     const extensions = Object.fromEntries(list.map((e) => [e.manifest.name, shownState(e)]));
     const extensionDetail = Object.fromEntries(list.map((e) => [e.manifest.name, {
       state: shownState(e),
@@ -69,6 +69,6 @@ export class ExtensionHealth {
     this.built.length = 0;
     for (const e of list) for (const field of SHOWN) this.built.push(field(e));
     // The opening brace dropped: the route puts these members after its own.
-    return Buffer.from(`,${JSON.stringify({ schemaVersions, extensions, extensionDetail }).slice(1)}`);
+    return `,${JSON.stringify({ schemaVersions, extensions, extensionDetail }).slice(1)}`;
   }
 }

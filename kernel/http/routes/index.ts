@@ -5,6 +5,7 @@ import type { State } from '../app.js';
 import { registerAuditRoutes } from './audit.js';
 import { KERNEL_ROUTE_DOCS } from './kernel-docs.js';
 import { registerPluginRoutes } from './plugins.js';
+import { healthAnswers, type HealthRoutes } from './health.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
 
@@ -14,8 +15,9 @@ export function isKernelPublicRoute(method: string, path: string): boolean {
   return PUBLIC.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);
 }
 
-export function registerKernelRoutes(router: Router<State>, k: Kernel): void {
-  registerSystemRoutes(router, k);
+/** `health`: the health routes' answers, which the probe front (http/probes.ts) serves too. */
+export function registerKernelRoutes(router: Router<State>, k: Kernel, health: HealthRoutes = healthAnswers(k)): void {
+  registerSystemRoutes(router, k, health);
   registerTenantRoutes(router, k);
   registerPluginRoutes(router, k);
   registerAuditRoutes(router, k);

@@ -1,4 +1,4 @@
-// Health (liveness, readiness, /api/health), operational mode, settings and backups.
+// Health (liveness, readiness, /api/health: health.ts), operational mode, settings and backups.
 import type Router from '@koa/router';
 import { RoostError } from '../../../protocol/errors.js';
 import { validate } from '../../../protocol/validate.js';
@@ -6,48 +6,24 @@ import { requireInstanceOwner, requireRole } from '../../auth/identity.js';
 import { DEFAULT_TENANT } from '../../auth/keys.js';
 import { OPERATIONAL_MODE_KEY, OPERATIONAL_MODES, type Kernel, type OperationalMode } from '../../kernel.js';
 import { backupAll } from '../../storage/backup.js';
-import { readiness } from '../../readiness.js';
-import { storeInfo } from '../../storage/store-info.js';
 import { runSelftest, selfUrl, type SelftestScope } from '../../selftest/run.js';
 import type { State } from '../app.js';
-import { ExtensionHealth } from './extension-health.js';
+import type { HealthRoutes } from './health.js';
 
 /** What this module uses of the kernel. */
-export type SystemRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'config' | 'db' | 'keys' | 'registry' | 'schemaVersion' | 'settings' | 'startedAt' | 'version' | 'ws'>;
+export type SystemRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'config' | 'db' | 'keys' | 'registry' | 'settings' | 'ws'>;
 
-const READY_RETRY_AFTER_SECONDS = 2;
-
-export function registerSystemRoutes(router: Router<State>, k: SystemRouteDeps): void {
-  // Liveness: the process answers. Readiness: it can serve (see kernel/readiness.ts); public, for load balancers.
-  router.get('/health/live', (ctx) => {
-    ctx.body = { status: 'live' };
-  });
-
-  router.get('/health/ready', async (ctx) => {
-    const { status, reasons } = await readiness(k);
-    if (status !== 'ready') {
-      ctx.status = 503;
-      ctx.set('Retry-After', String(READY_RETRY_AFTER_SECONDS));
-      ctx.body = { status, reasons };
-      return;
-    }
-    ctx.body = { status };
-  });
-
-  const extensionHealth = new ExtensionHealth(k.schemaVersion);
-  router.get('/api/health', async (ctx) => {
-    const [{ status, reasons, databaseError }, store] = await Promise.all([readiness(k), storeInfo(k.db)]);
-    const now = {
-      status: status === 'ready' ? 'ok' : status,
-      ...(reasons.length > 0 ? { reasons } : {}),
-      version: k.version,
-      uptimeSeconds: Math.round((Date.now() - k.startedAt) / 1000),
-      store: { kind: store.kind, version: store.version, reachable: databaseError === undefined },
-    };
-    // What changes with every request, then the extensions' part as kept (extension-health.ts).
-    ctx.type = 'json';
-    ctx.body = Buffer.concat([Buffer.from(JSON.stringify(now).slice(0, -1)), extensionHealth.end(k.registry.list())]);
-  });
+export function registerSystemRoutes(router: Router<State>, k: SystemRouteDeps, health: HealthRoutes): void {
+  // Public: load balancers and orchestrators ask them (the probe front answers most of their requests first: http/probes.ts).
+  for (const [path, answer] of health) {
+    router.get(path, async (ctx) => {
+      const { status, body, retryAfter } = await answer();
+      ctx.status = status;
+      if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+      ctx.type = 'json';
+      ctx.body = body;
+    });
+  }
 
   router.get('/api/operational-mode', async (ctx) => {
     ctx.body = { mode: await k.settings.get<OperationalMode>(DEFAULT_TENANT, OPERATIONAL_MODE_KEY, 'normal'), modes: OPERATIONAL_MODES };
