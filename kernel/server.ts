@@ -27,7 +27,6 @@ import { createApp, type HttpFront } from './http/app.js';
 import { Dispatcher, type EmbeddedRoute } from './http/dispatch.js';
 import { extraPorts } from './http/extra-ports.js';
 import { Listeners } from './http/listeners.js';
-import { retryAfterHeader } from './http/retry-after.js';
 import { RouteTable } from './http/route-table.js';
 import { hostExtensions, type Hosting } from './host/hosting.js';
 import { followRemotePluginChanges } from './host/plugin-changes.js';
@@ -194,13 +193,9 @@ function kernelMetrics(kernel: Kernel, hosting: Hosting, link: BusLink | undefin
   });
 }
 
-/**
- * One handler for every port: MCP at /mcp, health probes first (http/probes.ts), the rest through koa
- * (Retry-After first, so it sees every error's final body).
- */
+/** One handler for every port: MCP at /mcp, health probes first (http/probes.ts), the rest through koa. */
 function httpAndMcp(kernel: Kernel, front: HttpFront): (req: IncomingMessage, res: ServerResponse) => void {
   const mcp = createMcpHandler(kernel);
-  front.koa.middleware.unshift(retryAfterHeader());
   const handler = front.withProbes(front.koa.callback());
   return (req, res) => {
     if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);

@@ -5,10 +5,8 @@
 // pino-compatible tools know); as text it reads `access`.
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type Koa from 'koa';
 import type { AccessLogTarget } from '../config.js';
 import { formatRecord, type LogFormat } from '../log.js';
-import type { State } from './app.js';
 
 /** The writer of a target that is not `off`: stderr, or a file appended to (its folder made first). */
 export function accessLogWriter(target: Exclude<AccessLogTarget, { to: 'off' }>, log: (level: string, message: string) => void): (text: string) => void {
@@ -34,7 +32,7 @@ export interface AccessRecord {
   client: string;
 }
 
-/** The access log of every front that answers requests (koa's middleware, the probes): one batch per turn. */
+/** The access log of every front that answers requests (koa's envelope, the probes): one batch per turn. */
 export class AccessLog {
   private pending: Array<{ message: string; fields: Record<string, string | number> }> = [];
 
@@ -47,18 +45,6 @@ export class AccessLog {
     this.pending.push(this.format === 'json'
       ? { message: 'request', fields: { log: 'access', method: r.method, path: r.path, status: r.status, ms, tenant: r.tenant, requestId: r.requestId, client: r.client } }
       : { message: `${r.method} ${r.path} ${r.status} ${ms.toFixed(1)}ms tenant=${r.tenant} id=${r.requestId} client=${r.client}`, fields: {} });
-  }
-
-  /** Records every request koa answers. */
-  middleware(): Koa.Middleware<State> {
-    return async (ctx, next) => {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        this.record({ method: ctx.method, path: ctx.path, status: ctx.status, started, tenant: ctx.state.identity?.tenantId || '-', requestId: ctx.state.requestId || '-', client: ctx.ip });
-      }
-    };
   }
 
   // One timestamp per turn: the records of a turn were answered within the same moment.

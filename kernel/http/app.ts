@@ -7,7 +7,7 @@ import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
-import { diskFullLine, RoostError, toRoostError } from '../../protocol/errors.js';
+import { RoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { Identity } from '../auth/identity.js';
 import type { Kernel } from '../kernel.js';
@@ -19,9 +19,9 @@ import { idempotentRequests } from './idempotency.js';
 import { jsonBody } from './json-body.js';
 import { kernelRouteDispatch } from './kernel-route-dispatch.js';
 import { isMachine, machineIdentity } from './machine-key.js';
-import { measureRequests, routeNamed, type RouteOf } from './measure-requests.js';
+import { envelope } from './envelope.js';
+import { routeNamed, type RouteOf } from './measure-requests.js';
 import { probeFront } from './probes.js';
-import { requestId } from './request-id.js';
 import type { RouteMatch } from './route-table.js';
 import { healthAnswers } from './routes/health.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
@@ -64,21 +64,13 @@ export function createApp(kernel: Kernel): HttpFront {
   if (kernel.tracing) app.use(kernel.tracing.httpSpans((ctx) => routeNamed(ctx, routeOf)));
   const target = kernel.config.accessLog;
   const access = target.to === 'off' ? undefined : new AccessLog(kernel.config.logFormat, accessLogWriter(target, kernel.log));
-  if (access) app.use(access.middleware());
-  app.use(measureRequests(kernel.metrics, routeOf));
-  app.use(requestId);
-  // ctx.ip is the caller's address from here on: the forwarded client's behind a trusted proxy.
-  app.use((ctx, next) => {
-    ctx.request.ip = kernel.auth.clients.of(ctx.req);
-    return next();
-  });
-  app.use(errors(kernel));
+  app.use(envelope(kernel, access, routeOf));
   app.use(browserGuard(kernel));
   app.use(authenticate(kernel));
   // What only a mutation has to pass, composed once: a read skips the five steps for the size check alone.
   const mutation = compose([auditMutations(kernel), viewersOnlyRead(), readOnlyTenants(kernel), bodyGuard(kernel), idempotentRequests(kernel)]);
   app.use((ctx, next) => {
-    if (isMutating(ctx.method)) return mutation(ctx, next);
+    if (isMutating(ctx.request.method)) return mutation(ctx, next);
     checkBodySize(kernel, ctx.request.length);
     return next();
   });
@@ -101,54 +93,31 @@ export function createApp(kernel: Kernel): HttpFront {
   };
 }
 
-function errors(kernel: Kernel): Koa.Middleware<State> {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const error = toRoostError(err);
-      const logged = { requestId: ctx.state.requestId };
-      if (error.code === 'INTERNAL') kernel.log('error', `${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`, logged);
-      else if (error.code === 'STORAGE_FULL') kernel.log('warn', `${ctx.method} ${ctx.path}: ${diskFullLine(err)}`, logged);
-      ctx.status = error.status;
-      ctx.body = error.toBody();
-      if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="roost"');
-      if (error.code === 'RATE_LIMITED') ctx.set('Retry-After', String((error.details as { retryAfter: number }).retryAfter));
-      if (error.code === 'AUTH_REQUIRED' || error.code === 'INVALID_API_KEY') {
-        kernel.audit.append({ tenantId: null, actor: ctx.ip || 'unknown', action: 'auth.failure', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
-      } else if (error.code === 'FORBIDDEN' && !isMutating(ctx.method)) {
-        // Refused mutations are in the trail already (auditMutations); refused reads are recorded here.
-        const { identity } = ctx.state;
-        kernel.audit.append({ tenantId: identity?.tenantId || null, actor: identity?.actor ?? (ctx.ip || 'unknown'), action: 'auth.forbidden', resource: `${ctx.method} ${ctx.path}`, detail: { code: error.code } });
-      }
-      if (error.code === 'RATE_LIMITED' || error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
-    }
-  };
-}
-
 function authenticate(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
-    const found = kernel.dispatcher.match(ctx.method, ctx.path);
+    // koa's request and response rather than the context's delegates, on the path every request takes.
+    const { method, path, ip } = ctx.request;
+    const found = kernel.dispatcher.match(method, path);
     const route = found?.decl.internal ? undefined : found;
     if (route) ctx.state.route = route;
     // Well-known URIs (RFC 8615) are discovery: one nothing serves is a plain 404 for anyone, never a 401
     // that would send a client (an MCP client probing for OAuth metadata) into a sign-in it cannot finish.
-    const isPublic = route ? route.decl.public : isKernelPublicRoute(ctx.method, ctx.path) || ctx.path.startsWith('/.well-known/');
+    const isPublic = route ? route.decl.public : isKernelPublicRoute(method, path) || path.startsWith('/.well-known/');
     ctx.state.public = isPublic;
     let identity: Identity;
     try {
-      identity = machineIdentity(kernel.routes, route, ctx.path, ctx.req) ?? (isPublic && !ctx.get('authorization')
+      identity = machineIdentity(kernel.routes, route, path, ctx.req) ?? (isPublic && !ctx.req.headers.authorization
         ? { ...ANONYMOUS, local: kernel.auth.clients.isLocal(ctx.req) }
         : await kernel.auth.identify(ctx.req));
     } catch (err) {
       // A refused key still costs its address a token, so keys cannot be guessed at full speed.
-      await kernel.rateLimiter.take(`ip:${ctx.ip}`);
+      await kernel.rateLimiter.take(`ip:${ip}`);
       throw err;
     }
     ctx.state.identity = identity;
     // A loopback caller without a key is the machine's owner and is not limited, unless local auth is required.
     const exempt = identity.keyHash === null && identity.local && !kernel.config.localAuthRequired;
-    if (!exempt) await kernel.rateLimiter.take(identity.keyHash ?? `ip:${ctx.ip}`);
+    if (!exempt) await kernel.rateLimiter.take(identity.keyHash ?? `ip:${ip}`);
     await next();
   };
 }
@@ -194,32 +163,33 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
   return async (ctx, next) => {
     const route = ctx.state.route;
     if (!route) return next();
+    const { request, response } = ctx;
     const attachment = hasBody(ctx.req) ? await readRawBody(ctx.req, kernel.config.bodyLimitBytes) : undefined;
     // Not parsed here, but held to the JSON limits, so nothing that later walks it can overflow the stack.
     if (attachment && !route.decl.raw) checkJsonLimits(attachment.toString('utf8'), EDGE_JSON_LIMITS);
     const reply = await kernel.dispatcher.serve(route, {
-      method: ctx.method,
-      path: ctx.path,
-      query: ctx.query as Record<string, string | string[]>,
-      querystring: ctx.querystring,
+      method: request.method,
+      path: request.path,
+      query: request.query as Record<string, string | string[]>,
+      querystring: request.querystring,
       // No body at all reaches the extension as null (a raw route gets the empty string).
       body: route.decl.raw ? '' : null,
       ...(attachment ? { attachment } : {}),
-      ...(route.decl.raw ? { headers: signatureHeaders(ctx.headers) } : {}),
+      ...(route.decl.raw ? { headers: signatureHeaders(ctx.req.headers) } : {}),
       auth: ctx.state.identity,
       httpRequestId: ctx.state.requestId,
     });
-    ctx.status = reply.status;
-    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
-    if (reply.status === 204) return void (ctx.body = null);
+    response.status = reply.status;
+    if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) response.set(name, value);
+    if (reply.status === 204) return void (response.body = null);
     // A streamed reply (server-sent events): Koa pipes it and destroys it when the client goes.
-    if (reply.stream === true) return void (ctx.body = reply.body);
-    if (!reply.attachment) return void (ctx.body = reply.body ?? null);
-    if (reply.attachment.length === 0) return void (ctx.body = null);
+    if (reply.stream === true) return void (response.body = reply.body);
+    if (!reply.attachment) return void (response.body = reply.body ?? null);
+    if (reply.attachment.length === 0) return void (response.body = null);
     if (reply.encoding === 'text') {
-      if (!reply.headers || !Object.keys(reply.headers).some((h) => h.toLowerCase() === 'content-type')) ctx.type = 'text/plain; charset=utf-8';
-    } else ctx.type = 'application/json; charset=utf-8';
-    ctx.body = reply.attachment;
+      if (!reply.headers || !Object.keys(reply.headers).some((h) => h.toLowerCase() === 'content-type')) response.type = 'text/plain; charset=utf-8';
+    } else response.type = 'application/json; charset=utf-8';
+    response.body = reply.attachment;
   };
 }
 

@@ -154,19 +154,19 @@ export function browserGuard(kernel: BrowserGuardDeps): Koa.Middleware {
   return async (ctx, next) => {
     const refusal = browserRefusal(policy, ctx.req);
     if (refusal) {
-      await recordRefusal(kernel, ctx.req, `${ctx.method} ${ctx.path}`, refusal);
+      await recordRefusal(kernel, ctx.req, `${ctx.request.method} ${ctx.request.path}`, refusal);
       throw refusal;
     }
     const preflight = preflightHeaders(policy, ctx.req);
     if (preflight) {
-      ctx.set(preflight);
-      ctx.status = 204;
+      ctx.response.set(preflight);
+      ctx.response.status = 204;
       return;
     }
     // Set, not merged (ctx.vary parses the header first): nothing before this guard sets Vary.
-    ctx.set('Vary', 'Origin');
+    ctx.response.set('Vary', 'Origin');
     const cors = corsHeaders(policy, ctx.req);
-    if (cors['access-control-allow-origin']) ctx.set(cors);
+    if (cors['access-control-allow-origin']) ctx.response.set(cors);
     await next();
   };
 }

@@ -2,10 +2,10 @@
 // as EXTENSION_UNAVAILABLE for an extension that is still starting, gets the Retry-After header.
 import type Koa from 'koa';
 
-export function retryAfterHeader(): Koa.Middleware {
-  return async (ctx, next) => {
-    await next();
-    const retryAfter = (ctx.body as { details?: { retryAfter?: unknown } } | null)?.details?.retryAfter;
-    if (ctx.status === 503 && typeof retryAfter === 'number' && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(retryAfter));
-  };
+/** Run on the final answer (http/envelope.ts). */
+export function addRetryAfter(ctx: Koa.Context): void {
+  const { response } = ctx;
+  if (response.status !== 503) return;
+  const retryAfter = (response.body as { details?: { retryAfter?: unknown } } | null)?.details?.retryAfter;
+  if (typeof retryAfter === 'number' && !response.get('Retry-After')) response.set('Retry-After', String(retryAfter));
 }
