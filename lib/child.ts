@@ -5,6 +5,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { RoostError } from '../protocol/errors.js';
 import { Peer, type PeerOptions } from '../protocol/peer.js';
 
+/** How long an event for a child may wait to share a write with others (PeerOptions.deferMs). */
+const EVENT_DEFER_MS = 5;
+
 /** A child never outlives its host: those still running get SIGTERM when the host process exits. */
 const liveChildren = new Set<ChildProcessWithoutNullStreams>();
 process.once('exit', () => {
@@ -55,8 +58,9 @@ export class PluginChild {
     this.politeSignalTarget = options.wrapper ? options.politeSignalTarget : undefined;
     const stdin = this.process.stdin;
     stdin.on('error', () => undefined); // EPIPE when the child is gone: the exit handler reports it
-    // The host ends stdin itself (stop), which flushes, so its frames may be gathered per event-loop turn.
-    this.peer = new Peer(stdin, { ...options, coalesceWrites: true }).attach(this.process.stdout);
+    // The host ends stdin itself (stop), which flushes, so its frames may be gathered per event-loop turn,
+    // and events for a few milliseconds.
+    this.peer = new Peer(stdin, { ...options, coalesceWrites: true, deferMs: EVENT_DEFER_MS }).attach(this.process.stdout);
     forwardLines(this.process.stderr, options.onStderr);
     liveChildren.add(this.process);
     this.exited = new Promise<ChildExit>((resolve) => {

@@ -25,6 +25,13 @@ export interface PeerOptions {
    * after writing (a plugin on its stdout) must not use it, or its last frames could be lost.
    */
   coalesceWrites?: boolean;
+  /**
+   * With coalesceWrites: how long a deferred message (notifyDeferred: one nobody waits on, such as an
+   * event) may wait to go out with other frames. It leaves with the first frame of a later turn or at
+   * the end of a turn that wrote one, and after this many milliseconds at the latest: under load many
+   * go in one write, and their reader wakes once for them all.
+   */
+  deferMs?: number;
 }
 
 export interface RequestOptions {
@@ -70,6 +77,8 @@ export class Peer {
   /** coalesceWrites: a frame was written in this turn of the event loop, and later ones are corked. */
   private writtenThisTurn = false;
   private corked = false;
+  /** deferMs: when the deferred frames written so far must go out. */
+  private deferTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly output: Writable,
@@ -161,31 +170,50 @@ export class Peer {
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(reason);
   }
 
-  private write(message: object, attachment?: Buffer | string): void {
-    const output = this.output as Writable & { destroyed?: boolean; writableEnded?: boolean };
-    if (output.destroyed || output.writableEnded) return;
-    if (this.options.coalesceWrites) this.coalesce(output);
-    output.write(attachment ? encodeAttachmentFrame(message, attachment) : encodeFrame(message));
+  /** A message nobody waits on, written as `deferMs` allows (PeerOptions); at once without it. */
+  notifyDeferred(message: OutgoingMessage): void {
+    if (!this.closedWith) this.write(message, undefined, this.options.coalesceWrites === true && (this.options.deferMs ?? 0) > 0);
   }
 
-  private flush(): void {
+  private write(message: object, attachment?: Buffer | string, deferred = false): void {
+    const output = this.output as Writable & { destroyed?: boolean; writableEnded?: boolean };
+    if (output.destroyed || output.writableEnded) return;
+    const frame = attachment ? encodeAttachmentFrame(message, attachment) : encodeFrame(message);
+    if (!this.options.coalesceWrites) return void output.write(frame);
+    if (deferred) {
+      this.cork(output);
+      this.deferTimer ??= setTimeout(this.flush, this.options.deferMs);
+      output.write(frame);
+    } else if (!this.writtenThisTurn) {
+      // The turn's first frame goes at once, and deferred frames waiting go with it (one write).
+      this.writtenThisTurn = true;
+      setImmediate(this.endTurn);
+      output.write(frame);
+      this.flush();
+    } else {
+      this.cork(output);
+      output.write(frame);
+    }
+  }
+
+  private cork(output: Writable): void {
+    if (this.corked) return;
+    this.corked = true;
+    output.cork();
+  }
+
+  private readonly endTurn = (): void => {
+    this.writtenThisTurn = false;
+    this.flush();
+  };
+
+  private readonly flush = (): void => {
+    clearTimeout(this.deferTimer);
+    this.deferTimer = undefined;
     if (!this.corked) return;
     this.corked = false;
     this.output.uncork();
-  }
-
-  private coalesce(output: Writable): void {
-    if (!this.writtenThisTurn) {
-      this.writtenThisTurn = true;
-      setImmediate(() => {
-        this.writtenThisTurn = false;
-        this.flush();
-      });
-    } else if (!this.corked) {
-      this.corked = true;
-      output.cork();
-    }
-  }
+  };
 
   private settle(id: string): Pending | undefined {
     const entry = this.pending.get(id);

@@ -148,7 +148,9 @@ export class PluginProcess {
       this.remember(context, ('auth' in served ? served.auth?.tenantId : 'tenantId' in served ? served.tenantId : null) ?? null);
       message = { ...message, context };
     }
-    this.child.peer.notify(message);
+    // An event is a reaction off the request path: it may wait a few milliseconds to share a write (and the extension's wake-up) with others.
+    if (message.type === 'event') this.child.peer.notifyDeferred(message);
+    else this.child.peer.notify(message);
   }
 
   private servedContext(context: unknown) {

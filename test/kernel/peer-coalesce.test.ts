@@ -1,6 +1,7 @@
 // Peer's coalesceWrites (what the host uses on a plugin's stdin): the first frame of an event-loop turn
 // is written at once, the rest of the turn's frames go out together in one write, in order, and
-// ending the stream flushes frames still gathered.
+// ending the stream flushes frames still gathered. Deferred frames (events, deferMs) wait for the next
+// frame, the end of a turn that wrote one, or deferMs.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -52,10 +53,35 @@ describe('Peer coalesceWrites', () => {
     assert.deepEqual(frames().map((f) => f.n), [0, 1, 2]);
   });
 
+  it('keeps deferred frames for the next frame, which takes them along in one write, in order', async () => {
+    const { sink, batches, frames } = recordingSink();
+    const peer = new Peer(sink, { coalesceWrites: true, deferMs: 60_000 });
+    for (let n = 0; n < 3; n++) peer.notifyDeferred({ type: 'event', n });
+    await nextTurn();
+    assert.equal(batches.length, 0, 'deferred frames wait');
+    peer.notify({ type: 'request', n: 3 });
+    assert.deepEqual(batches.map((b) => b.length), [4], 'the first frame of the turn takes them along at once');
+    peer.notifyDeferred({ type: 'event', n: 4 });
+    await nextTurn();
+    assert.deepEqual(batches.map((b) => b.length), [4, 1], 'a turn that wrote a frame ends with the deferred ones out');
+    assert.deepEqual(frames().map((f) => f.n), [0, 1, 2, 3, 4]);
+  });
+
+  it('writes deferred frames alone once deferMs has passed', async () => {
+    const { sink, batches, frames } = recordingSink();
+    const peer = new Peer(sink, { coalesceWrites: true, deferMs: 5 });
+    for (let n = 0; n < 3; n++) peer.notifyDeferred({ type: 'event', n });
+    assert.equal(batches.length, 0);
+    while (batches.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(batches.map((b) => b.length), [3]);
+    assert.deepEqual(frames().map((f) => f.n), [0, 1, 2]);
+  });
+
   it('writes every frame on its own without the option', () => {
     const { sink, batches } = recordingSink();
     const peer = new Peer(sink);
     for (let n = 0; n < 3; n++) peer.notify({ type: 'event', n });
-    assert.equal(batches.length, 3);
+    peer.notifyDeferred({ type: 'event', n: 3 });
+    assert.equal(batches.length, 4);
   });
 });
