@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const FIXTURES = join(repoRoot, 'test/fixtures/extensions/_credits');

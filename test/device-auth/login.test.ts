@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { execa, type ResultPromise } from 'execa';
 import { chromium, type Browser } from 'playwright-core';
 import { parse } from 'smol-toml';
-import { roostBin } from '../helpers/cli.js';
+import { roostBin } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 

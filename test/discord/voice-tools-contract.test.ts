@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { callAs, callTool, mcpClient, registerTenant, type Tenant } from '../agents/support.js';
 import { sendJson, startFakeServer, type FakeServer } from '../fakes/provider-http.js';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { APP_ID, BOT_TOKEN, CHANNEL, VOICE_CHANNEL, press, slash, startDiscordHarness, type DiscordHarness } from './support.js';
 

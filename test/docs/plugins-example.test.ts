@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execa } from 'execa';
 import { parseManifest } from '../../kernel/host/manifest.js';
-import { repoRoot, roostBin } from '../helpers/cli.js';
+import { repoRoot, roostBin } from '../helpers/paths.js';
 
 /** The fenced blocks of one language in the "Writing a plugin" section, in order. */
 function blocks(section: string, language: string): string[] {

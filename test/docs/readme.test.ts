@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execa, type ResultPromise } from 'execa';
-import { repoRoot, roostBin } from '../helpers/cli.js';
+import { repoRoot, roostBin } from '../helpers/paths.js';
 
 const DOC_PORT = '3000';
 

@@ -7,8 +7,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const roostBin = join(repoRoot, 'dist/cli/bin.js');
+import { roostBin } from './paths.js';
+
+export { repoRoot, roostBin } from './paths.js';
 
 export interface RoostRun {
   code: number;

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { isAlive } from '../helpers/sandbox-pids.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';

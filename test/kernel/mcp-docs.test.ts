@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { execa } from 'execa';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const DOC_URL = 'http://127.0.0.1:3000';

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const hostile = (name: string) => join(repoRoot, 'test/fixtures/hostile', name);

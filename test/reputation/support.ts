@@ -2,7 +2,7 @@
 // agent MCP tokens) and the fx-emitter fixture (bus events as the extensions that own them publish them).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FIXTURES } from '../agents/support.js';
 

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createAgent, registerTenant, type Tenant } from '../agents/support.js';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Webhook URLs here are public address literals: a host name would need DNS, which a test never has

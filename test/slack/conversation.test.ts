@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { callAs } from '../agents/support.js';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import { waitFor } from '../helpers/wait.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEAM, mention, startSlackHarness, type SlackHarness } from './support.js';
 

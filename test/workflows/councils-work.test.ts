@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot } from '../helpers/paths.js';
 import type { TestServer } from '../helpers/server.js';
 import { ended, saveWorkflow, startWorkflowServer, trigger, untilNode, untilRun } from './support.js';
 
