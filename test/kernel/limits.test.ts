@@ -62,7 +62,9 @@ async function forkBomb(server: TestServer): Promise<number> {
   clearInterval(sampler);
   assert.match(info.lastError, /stopped with every process of its sandbox/);
   await waitFor('the sandbox to be gone', async () => (isAlive(pid) ? undefined : true));
-  assert.ok(most >= PROCESS_LIMIT / 2, `the fork bomb got going (${most} processes seen)`);
+  // That it reached the limit is what the reason above says (the guard says so only past it); `most`, sampled
+  // from outside every few milliseconds, bounds it from above and can miss the peak on a busy machine.
+  assert.ok(most > 0, 'the fork bomb got going');
   // The server stays healthy, and the extension comes back.
   assert.equal((await server.api('GET', '/health/live')).status, 200);
   assert.equal((await server.api('GET', '/api/greedy/ping')).status, 200);
