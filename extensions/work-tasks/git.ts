@@ -2,7 +2,7 @@
 // it changed against its base, a commit, a push. `safe.directory` lets git work on a repository whose
 // files another user owns (this extension runs as `nobody` in its sandbox).
 import { execFile } from 'node:child_process';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { RoostError } from '../../protocol/errors.js';
@@ -62,6 +62,11 @@ export async function addWorktree(repo: string, dir: string, branch: string, bas
     if (admin === null) return;
     await rm(dir, { recursive: true, force: true });
     if (admin) await rm(admin, { recursive: true, force: true });
+  } else {
+    // Interrupted before it wrote dir/.git: git registered the path and locked it ("initializing"), so
+    // `worktree prune` keeps the registration and `worktree add` refuses the path ("missing but locked").
+    const admin = await registrationOf(repo, dir);
+    if (admin) await rm(admin, { recursive: true, force: true });
   }
   await git(repo, ['worktree', 'prune']);
   const exists = (await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { allowFail: true })).code === 0;
@@ -84,9 +89,23 @@ async function unfinishedWorktree(dir: string): Promise<string | null> {
   return head.code === 0 ? null : admin;
 }
 
-async function excludeWorktrees(repo: string): Promise<void> {
+/** The administrative folder (in the repository's .git/worktrees) that registers a worktree at `dir`, if any. */
+async function registrationOf(repo: string, dir: string): Promise<string | undefined> {
+  const worktrees = join(await commonDir(repo), 'worktrees');
+  for (const name of await readdir(worktrees).catch(() => [])) {
+    const gitdir = (await readFile(join(worktrees, name, 'gitdir'), 'utf8').catch(() => '')).trim();
+    if (gitdir === join(dir, '.git')) return join(worktrees, name);
+  }
+  return undefined;
+}
+
+async function commonDir(repo: string): Promise<string> {
   const common = await line(repo, ['rev-parse', '--git-common-dir']);
-  const file = join(isAbsolute(common) ? common : join(repo, common), 'info', 'exclude');
+  return isAbsolute(common) ? common : join(repo, common);
+}
+
+async function excludeWorktrees(repo: string): Promise<void> {
+  const file = join(await commonDir(repo), 'info', 'exclude');
   const text = await readFile(file, 'utf8').catch(() => '');
   if (!text.split('\n').includes(`/${WORKTREES}/`)) {
     await mkdir(dirname(file), { recursive: true });

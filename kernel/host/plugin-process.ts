@@ -148,7 +148,8 @@ export class PluginProcess {
       this.remember(context, ('auth' in served ? served.auth?.tenantId : 'tenantId' in served ? served.tenantId : null) ?? null);
       message = { ...message, context };
     }
-    // An event is a reaction off the request path: it may wait a few milliseconds to share a write (and the extension's wake-up) with others.
+    // An event is a reaction off the request path: it may wait a few milliseconds to share a write (and
+    // the extension's wake-up) with other frames.
     if (message.type === 'event') this.child.peer.notifyDeferred(message);
     else this.child.peer.notify(message);
   }

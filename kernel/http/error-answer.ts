@@ -1,7 +1,7 @@
 // The one error shape of the REST front: a thrown error becomes its status and its JSON body
-// (RoostError.toBody), with the headers its code calls for; an internal error is logged with its stack, a full disk
-// with what to do; a refused key or a refused read is recorded in the audit trail (refused mutations
-// are recorded by audit-mutations.ts).
+// (RoostError.toBody), with the headers its code calls for; an internal error is logged with its stack,
+// a full disk with what to do; a refused key or a refused read is recorded in the audit trail (refused
+// mutations are recorded by audit-mutations.ts).
 import type Koa from 'koa';
 import { diskFullLine, toRoostError } from '../../protocol/errors.js';
 import type { Kernel } from '../kernel.js';

@@ -1,6 +1,7 @@
 // A work task's worktree across a crash, on real git repositories: one git finished making is kept with
 // the work in it; one whose making a kill -9 interrupted (git's "initializing" lock still there, or its
-// HEAD still git's placeholder, so that `main..HEAD` is no revision range) is made again.
+// HEAD still git's placeholder, so that `main..HEAD` is no revision range, or its folder never written
+// while git's registration of it stays locked) is made again.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -42,6 +43,17 @@ describe('work-task worktrees after a crash', () => {
     assert.equal(existsSync(join(repo, '.git', 'worktrees', 'locked', 'locked')), false);
     assert.deepEqual(await changedFiles(dir, 'main'), []);
     assert.equal(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'task-locked');
+  });
+
+  it('makes again a worktree whose folder git had not written yet (registered, locked, missing)', async () => {
+    const dir = join(repo, '.roost-worktrees', 'missing');
+    git(repo, 'worktree', 'add', '-q', '-b', 'task-missing', dir, 'main');
+    git(repo, 'worktree', 'lock', '--reason', 'initializing', dir);
+    await rm(dir, { recursive: true, force: true });
+    assert.throws(() => git(repo, 'worktree', 'add', '-q', dir, 'task-missing'), /missing but locked worktree/);
+    await addWorktree(repo, dir, 'task-missing', 'main');
+    assert.deepEqual(await changedFiles(dir, 'main'), []);
+    assert.equal(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'task-missing');
   });
 
   it('makes again a worktree whose HEAD git had not set yet (its placeholder, the null commit id)', async () => {
