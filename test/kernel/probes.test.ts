@@ -3,6 +3,7 @@
 // every request gets (request id, Vary, access log, metrics), and leave everything else to the front.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { schemaValidator } from '../../protocol/validate.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -13,11 +14,14 @@ describe('the health probes, answered before the whole front', () => {
   });
   after(() => server.cleanup());
 
-  it('answers as the whole front does, with the request id, Vary and content type', async () => {
-    for (const path of ['/health/live', '/health/ready', '/api/health']) {
+  it('answers as the whole front does, with the request id, Vary and content type, as the schemas say', async () => {
+    const schemas: Record<string, string> = { '/health/live': 'api/health-live.json', '/health/ready': 'api/health-ready.json', '/api/health': 'api/health.json' };
+    for (const [path, schema] of Object.entries(schemas)) {
       const probe = await server.api('GET', path, { headers: { 'x-request-id': 'probe-1.a' } });
-      // A query string is not a plain probe: the whole front answers (and checks the answer against its schema).
+      // A query string is not a plain probe: the whole front answers.
       const front = await server.api('GET', `${path}?via=front`, { headers: { 'x-request-id': 'front-1.a' } });
+      const valid = schemaValidator(schema);
+      assert.ok(valid(probe.body), `${path}: ${JSON.stringify(valid.errors)}`);
       assert.equal(probe.status, 200, path);
       assert.equal(front.status, 200, path);
       for (const [res, id] of [[probe, 'probe-1.a'], [front, 'front-1.a']] as const) {
