@@ -114,7 +114,10 @@ async function excludeWorktrees(repo: string): Promise<void> {
 }
 
 export async function removeWorktree(repo: string, dir: string): Promise<void> {
-  if (existsSync(dir)) await git(repo, ['worktree', 'remove', '--force', '--force', dir]);
+  if (existsSync(dir)) return void (await git(repo, ['worktree', 'remove', '--force', '--force', dir]));
+  // One whose making a crash interrupted before its folder: `worktree prune` would keep its locked registration.
+  const admin = await registrationOf(repo, dir);
+  if (admin) await rm(admin, { recursive: true, force: true });
 }
 
 /** Every path the worktree changes against `base`: committed (even if undone since), staged, unstaged and untracked. */

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { addWorktree, changedFiles } from '../../extensions/work-tasks/git.js';
+import { addWorktree, changedFiles, removeWorktree } from '../../extensions/work-tasks/git.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd, encoding: 'utf8' });
 
@@ -54,6 +54,16 @@ describe('work-task worktrees after a crash', () => {
     await addWorktree(repo, dir, 'task-missing', 'main');
     assert.deepEqual(await changedFiles(dir, 'main'), []);
     assert.equal(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'task-missing');
+  });
+
+  it('forgets such a worktree when its task ends: no locked registration is left behind', async () => {
+    const dir = join(repo, '.roost-worktrees', 'ended');
+    git(repo, 'worktree', 'add', '-q', '-b', 'task-ended', dir, 'main');
+    git(repo, 'worktree', 'lock', '--reason', 'initializing', dir);
+    await rm(dir, { recursive: true, force: true });
+    await removeWorktree(repo, dir);
+    assert.doesNotMatch(git(repo, 'worktree', 'list'), /ended/);
+    assert.equal(existsSync(join(repo, '.git', 'worktrees', 'ended')), false);
   });
 
   it('makes again a worktree whose HEAD git had not set yet (its placeholder, the null commit id)', async () => {
