@@ -12,11 +12,12 @@ export function kernelRouteDispatch(router: Router<State>): Koa.Middleware<State
     .filter((layer) => layer.methods.length > 0)
     .map((layer) => ({ layer, run: compose(layer.stack as unknown as Koa.Middleware<State>[]) }));
   return (ctx, next) => {
+    const { method, path } = ctx.request;
     for (const { layer, run } of routes) {
-      if (!layer.methods.includes(ctx.method) || !layer.match(ctx.path)) continue;
+      if (!layer.methods.includes(method) || !layer.match(path)) continue;
       // What a route handler reads of the match, as the router would set it.
       const routed = ctx as unknown as RouterContext<State> & { _matchedRoute: string | RegExp };
-      routed.params = layer.params(ctx.path, layer.captures(ctx.path));
+      routed.params = layer.params(path, layer.captures(path));
       routed._matchedRoute = layer.path;
       return run(ctx, next);
     }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Router from '@koa/router';
 import type { State } from '../../kernel/http/app.js';
+import { healthAnswers } from '../../kernel/http/routes/health.js';
 import { assertEveryRouteDeclared, registerKernelRoutes } from '../../kernel/http/routes/index.js';
 import type { Kernel } from '../../kernel/kernel.js';
 import { loadFixture, pluginInfo, waitForLog } from '../fixtures/extensions/helpers.js';
@@ -40,7 +41,7 @@ describe('each route named once, or checked', () => {
 
   it("checks the kernel's own routes against kernel-docs.ts: each one missing there, or there and not served, is named", () => {
     const router = new Router<State>();
-    registerKernelRoutes(router, {} as Kernel); // they agree (the handlers are not run)
+    registerKernelRoutes(router, {} as Kernel, healthAnswers({} as Kernel)); // they agree (the handlers are not run)
     router.get('/api/undeclared', () => undefined);
     assert.throws(() => assertEveryRouteDeclared(router), /GET \/api\/undeclared has no entry in kernel-docs\.ts/);
     const short = new Router<State>();

@@ -5,7 +5,7 @@ import type { State } from '../app.js';
 import { registerAuditRoutes } from './audit.js';
 import { KERNEL_ROUTE_DOCS } from './kernel-docs.js';
 import { registerPluginRoutes } from './plugins.js';
-import { healthAnswers, type HealthRoutes } from './health.js';
+import type { HealthRoutes } from './health.js';
 import { registerSystemRoutes } from './system.js';
 import { registerTenantRoutes } from './tenants.js';
 
@@ -16,7 +16,7 @@ export function isKernelPublicRoute(method: string, path: string): boolean {
 }
 
 /** `health`: the health routes' answers, which the probe front (http/probes.ts) serves too. */
-export function registerKernelRoutes(router: Router<State>, k: Kernel, health: HealthRoutes = healthAnswers(k)): void {
+export function registerKernelRoutes(router: Router<State>, k: Kernel, health: HealthRoutes): void {
   registerSystemRoutes(router, k, health);
   registerTenantRoutes(router, k);
   registerPluginRoutes(router, k);
