@@ -38,6 +38,8 @@ export interface ServerConfig {
   crashWindowMs: number;
   /** A lazy extension with no traffic for this long is stopped until its next use; 0: never. */
   extensionIdleSeconds: number;
+  /** How long after the start the deferred extensions (activation = "deferred") start, unless used first; 0: with the eager ones. */
+  extensionDeferredStartSeconds: number;
   /** Where the line per answered request goes (ROOST_ACCESS_LOG): stderr, a file, or nowhere. */
   accessLog: AccessLogTarget;
   /** ROOST_CHECK_RESPONSES=1: extension routes' success bodies are validated against their declared response schemas (for tests). */
@@ -124,6 +126,7 @@ export function loadConfig(flags: Flags = {}, env: NodeJS.ProcessEnv = process.e
     crashBudget: intFrom(env.ROOST_CRASH_BUDGET, 'ROOST_CRASH_BUDGET') ?? 5,
     crashWindowMs: 60_000,
     extensionIdleSeconds: intFrom(env.ROOST_EXTENSION_IDLE_SECONDS, 'ROOST_EXTENSION_IDLE_SECONDS') ?? 300,
+    extensionDeferredStartSeconds: intFrom(env.ROOST_EXTENSION_DEFERRED_START_SECONDS, 'ROOST_EXTENSION_DEFERRED_START_SECONDS') ?? 30,
     allowedRoots: env.ROOST_ALLOWED_ROOTS ? listFrom(env.ROOST_ALLOWED_ROOTS).map((p) => resolve(p)) : defaultRoots(),
     folderPerTenant: !env.ROOST_ALLOWED_ROOTS,
     accessLog: accessLogFrom(env.ROOST_ACCESS_LOG, stderrIsTTY, dataDir),

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { ExtensionContext } from '../../sdk/extension.js';
 import { numberSetting } from '../../sdk/settings.js';
 import { HealthStore, judge, type HealthSnapshot } from './health.js';
-import { derive, type PromMetric, type Reading, type Sample } from './sampler.js';
+import { derive, kernelStart, type PromMetric, type Reading, type Sample } from './sampler.js';
 import { SeriesStore } from './store.js';
 
 const HOUR_MS = 3_600_000;
@@ -72,8 +72,9 @@ export class Collector {
 
   private async collectNow(manual: boolean): Promise<Collected> {
     const metrics = await this.ctx.host.systemMetrics<PromMetric[]>();
-    const at = Math.max(Date.now(), (this.previous?.at ?? 0) + 1);
-    const { samples: own, reading } = derive(this.previous, metrics, at);
+    const previous = this.previous ?? kernelStart(metrics);
+    const at = Math.max(Date.now(), (previous?.at ?? 0) + 1);
+    const { samples: own, reading } = derive(previous, metrics, at);
     const samples = this.instance ? own.map((s) => ({ ...s, labels: { ...s.labels, instance: this.instance } })) : own;
     this.previous = reading;
     const store = new SeriesStore(this.ctx.db);

@@ -45,6 +45,16 @@ const EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
 
 const QUANTILES = [['http.latency_p50_ms', 0.5], ['http.latency_p95_ms', 0.95], ['http.latency_p99_ms', 0.99]] as const;
 
+/**
+ * The reading the kernel's counters started from: every one at 0 when its process started. The first
+ * collection after this extension starts (seconds or minutes after the kernel: activation "deferred")
+ * measures from there, so no interval of a server's life goes without rates.
+ */
+export function kernelStart(metrics: PromMetric[]): Reading | undefined {
+  const started = metrics.find((m) => m.name === 'roost_kernel_process_start_time_seconds')?.values[0]?.value;
+  return started ? { at: started * 1000, values: new Map() } : undefined;
+}
+
 export function derive(previous: Reading | undefined, metrics: PromMetric[], at: number): { samples: Sample[]; reading: Reading } {
   const byName = new Map(metrics.map((m) => [m.name, m]));
   const values = new Map<string, number>();

@@ -1,6 +1,8 @@
-// When a lazy extension runs. It starts on first use (the registry's ensureRunning); this file keeps
-// what decides the rest: the wake-on-start flags extensions set with `wake_on_start` (kept in the
-// kernel's plugin_kv, so they outlive the server), and the idle stop — a lazy extension that has had
+// When a lazy or deferred extension runs. It starts on first use (the registry's ensureRunning); this
+// file keeps what decides the rest: when the deferred ones start unused (a while after the server's
+// start, as VS Code's onStartupFinished: work that should run, just not before the server is ready),
+// the wake-on-start flags extensions set with `wake_on_start` (kept in the kernel's plugin_kv, so they
+// outlive the server), and the idle stop — a lazy extension that has had
 // no traffic either way for `idleMs`, no request in flight, no WebSocket stream subscriber and no
 // wake-on-start flag (its veto: "I hold running work") is stopped, and started again on its next use.
 import type { Knex } from 'knex';
@@ -13,6 +15,8 @@ export interface ActivationDeps {
   db: Knex;
   /** 0: never stop an idle extension. */
   idleMs: number;
+  /** After the start, when the deferred extensions start; 0: at once. */
+  deferredStartMs: number;
   /** Lazy extensions that run now and may be stopped (neither starting nor stopping). */
   idleCandidates(): string[];
   /** Something outside the extension depends on it (open WebSocket stream subscriptions). */
@@ -32,6 +36,9 @@ export class Activation {
   /** Flag writes of one extension land in the order it sent them. */
   private writes: Promise<unknown> = Promise.resolve();
   private sweeper: NodeJS.Timeout | undefined;
+  private deferredTimer: NodeJS.Timeout | undefined;
+  /** The deferred extensions' time has come: one loaded from now on starts as an eager one does. */
+  deferredDue = false;
 
   constructor(private readonly deps: ActivationDeps) {
     if (deps.idleMs > 0) {
@@ -85,8 +92,20 @@ export class Activation {
     return { ...(watched as unknown as HostServices), wakeOnStart: (wake) => this.setWake(name, wake) };
   }
 
+  /** Calls `start` deferredStartMs from now (at once for 0); a server stopped before then never calls it. */
+  whenDeferredDue(start: () => void): void {
+    const due = () => {
+      this.deferredDue = true;
+      start();
+    };
+    if (this.deps.deferredStartMs <= 0) return due();
+    this.deferredTimer = setTimeout(due, this.deps.deferredStartMs);
+    this.deferredTimer.unref();
+  }
+
   close(): void {
     if (this.sweeper) clearInterval(this.sweeper);
+    clearTimeout(this.deferredTimer);
   }
 
   private sweep(): void {

@@ -60,6 +60,7 @@ export function hostExtensions({ kernel, ws, sealingKey, relays, cache, port, ke
     startCapMs: config.extensionStartCapMs,
     waitMs: config.extensionWaitMs,
     idleMs: config.extensionIdleSeconds * 1000,
+    deferredStartMs: config.extensionDeferredStartSeconds * 1000,
     busy: (name) => ws.hasStreamSubscribers(name),
     storageFor: (name) => storageFor(config, db, name, relays),
     servicesFor: (name) => {

@@ -119,7 +119,8 @@ export interface Manifest {
   build?: { command: string };
   server?: {
     main: string;
-    activation: 'eager' | 'lazy';
+    /** eager: with the server; lazy: on first use; deferred: deferredStartMs after the start, or on first use. */
+    activation: 'eager' | 'lazy' | 'deferred';
     /** Extensions it cannot work without: started before it, and kept loaded while it is (host/dependencies.ts). */
     requires: string[];
     /** Extensions it calls when they are loaded; without one, what needs it answers a clear error. */
@@ -179,7 +180,7 @@ interface RawManifest {
   build?: { command: string };
   server?: {
     main: string;
-    activation?: 'eager' | 'lazy';
+    activation?: 'eager' | 'lazy' | 'deferred';
     requires?: string[];
     uses?: string[];
     timeout_ms?: number;

@@ -38,6 +38,8 @@ export interface RegistryDeps {
   launch(manifest: Manifest, grants: Set<string>): Promise<Launch>;
   /** Milliseconds without traffic after which a lazy extension is stopped; 0: never. */
   idleMs: number;
+  /** Milliseconds after the start at which the deferred extensions start (unless used first); 0: with the eager ones. */
+  deferredStartMs: number;
   /** Whether something outside the extension depends on it running (WebSocket stream subscribers). */
   busy(name: string): boolean;
   /** Called when an extension's routes, tools or subscriptions come or go, and when its grants change. */
@@ -95,11 +97,16 @@ export class ExtensionRegistry {
     }
   }
 
-  /** Starts what must run from the start: eager extensions, and lazy ones that asked to be woken (wake_on_start). */
+  /**
+   * Starts what must run from the start: eager extensions, and lazy ones that asked to be woken
+   * (wake_on_start); and, deferredStartMs later, the deferred ones their first use has not started yet.
+   */
   async startEager(): Promise<void> {
     const woken = await this.activation.loadWakeFlags();
-    const eager = [...this.extensions.values()].filter((e) => e.state === 'stopped' && (e.manifest.server?.activation === 'eager' || woken.has(e.manifest.name)));
-    await Promise.all(eager.map((e) => this.ensureRunning(e.manifest.name, false).catch(() => undefined)));
+    const start = (which: (e: Extension) => boolean) =>
+      Promise.all(this.list().filter((e) => e.state === 'stopped' && which(e)).map((e) => this.ensureRunning(e.manifest.name, false).catch(() => undefined)));
+    this.activation.whenDeferredDue(() => void start((e) => e.manifest.server?.activation === 'deferred'));
+    await start((e) => e.manifest.server?.activation === 'eager' || woken.has(e.manifest.name));
   }
 
   list(): Extension[] {
@@ -244,7 +251,8 @@ export class ExtensionRegistry {
     // Remembered only once registered: a refused extension (a route clash) leaves no trace behind.
     const ext = await this.register(manifest);
     await this.sources.remember(manifest.name, manifest.dir, true);
-    if (manifest.server.activation === 'eager') await this.ensureRunning(manifest.name);
+    const { activation } = manifest.server;
+    if (activation === 'eager' || (activation === 'deferred' && this.activation.deferredDue)) await this.ensureRunning(manifest.name);
     return ext;
   }
 

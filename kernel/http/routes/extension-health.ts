@@ -6,16 +6,16 @@
 // extension list without an allocation, against building and serialising ~6 KB per request.
 import type { Extension } from '../../host/registry.js';
 
-/** A lazy extension that is not running and has nothing wrong is idle, not stopped: it starts on first use. */
+/** A lazy or deferred extension that is not running and has nothing wrong is idle, not stopped: it starts on first use. */
 function shownState(e: Extension): string {
-  return e.state === 'stopped' && e.manifest.server?.activation === 'lazy' ? 'idle' : e.state;
+  return e.state === 'stopped' && e.manifest.server?.activation !== 'eager' ? 'idle' : e.state;
 }
 
 /** The state in words, for a person reading the health document. */
 function summaryOf(e: Extension): string {
   switch (shownState(e)) {
     case 'idle':
-      return 'idle (starts on first use)';
+      return e.manifest.server?.activation === 'deferred' ? 'idle (starts on first use, or a while after the server)' : 'idle (starts on first use)';
     case 'stopped':
       return 'not started yet';
     case 'crashed':
