@@ -7,14 +7,9 @@
 // refers to other files (a response schema the kernel inlines when it reads a manifest) is left to ajv.
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const require = createRequire(import.meta.url);
-const { Ajv } = require('ajv');
-const addFormats = require('ajv-formats');
-const standaloneCode = require('ajv/dist/standalone').default;
+import { standaloneAjv, standaloneCode } from './standalone-ajv.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Keys of a root that only holds definitions (it is no schema of its own). */
@@ -44,10 +39,7 @@ const skipped = [];
 await Promise.all(files.map(async (file) => {
   const path = relative(root, file);
   const schema = JSON.parse(await readFile(file, 'utf8'));
-  // The same options as protocol/validate.ts, so a precompiled validator answers as a compiled one would.
-  const ajv = addFormats(new Ajv({ allErrors: true, strict: false, code: { source: true } }));
-  // As protocol/validate.ts: OpenAPI 3.1's dependentRequired beside draft-07.
-  ajv.addKeyword(require('ajv/dist/vocabularies/validation/dependentRequired.js').default);
+  const ajv = standaloneAjv();
   const id = schema.$id ?? path;
   let code;
   try {

@@ -1,4 +1,4 @@
-// `npm run build`: the four steps of a build, each announced (npm install runs this for minutes and
+// `npm run build`: the steps of a build, each announced (npm install runs this for minutes and
 // would otherwise print nothing), then a stamp. `--if-stale` (npm start, npm test) builds only when a
 // source is newer than the stamp, so a start after `npm install` takes about a second.
 import { execFileSync } from 'node:child_process';
@@ -15,6 +15,7 @@ const STEPS = [
   ['bundling each extension, plugin and the agent runner into one file, with a V8 code cache', ['scripts/bundle-extensions.mjs']],
   ['precompiling the JSON Schema validators', ['scripts/build-validators.mjs']],
   ['reading the in-tree manifests once, for every start', ['scripts/prepare-manifests.mjs']],
+  ['precompiling the validators of their response schemas', ['scripts/build-response-validators.mjs']],
   ['building the dashboard', ['scripts/build-dashboard.mjs']],
 ];
 

@@ -8,6 +8,7 @@ import { RoostError } from '../../protocol/errors.js';
 import { decodeAttachment } from '../../protocol/framing.js';
 import type { RouteReply } from '../../protocol/messages.js';
 import { describeErrors, schemaValidator } from '../../protocol/validate.js';
+import { precompiledResponseValidator } from './response-validators.js';
 import type { RouteMatch } from './route-table.js';
 
 const validators = new WeakMap<object, ValidateFunction>();
@@ -17,7 +18,7 @@ export function checkResponse(route: RouteMatch, reply: RouteReply): void {
   const doc = route.decl.doc;
   if (!doc?.response || reply.status !== (doc.status ?? 200)) return;
   let validate = validators.get(doc.response);
-  if (!validate) validators.set(doc.response, (validate = schemaValidator(doc.response)));
+  if (!validate) validators.set(doc.response, (validate = precompiledResponseValidator(route.owner, doc.response) ?? schemaValidator(doc.response)));
   const body = reply.attachment !== undefined ? decodeAttachment(reply.attachment, reply.encoding ?? 'json') : reply.body;
   if (validate(body)) return;
   throw new RoostError('RESPONSE_MISMATCH', `${route.owner} answered ${route.key} with a body its declared response schema refuses: ${describeErrors(validate.errors ?? [], 'response')}`, { status: 500 });
