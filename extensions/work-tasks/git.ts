@@ -69,6 +69,9 @@ export async function addWorktree(repo: string, dir: string, branch: string, bas
     if (admin) await rm(admin, { recursive: true, force: true });
   }
   await git(repo, ['worktree', 'prune']);
+  // Interrupted while git wrote the task's branch: the ref's lock file stays, and every later `worktree
+  // add` fails ("cannot lock ref … File exists"). The branch is this task's alone, and its last git is gone.
+  await rm(join(await commonDir(repo), 'refs', 'heads', `${branch}.lock`), { force: true });
   const exists = (await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { allowFail: true })).code === 0;
   await mkdir(dirname(dir), { recursive: true });
   await git(repo, exists ? ['worktree', 'add', dir, branch] : ['worktree', 'add', '-b', branch, dir, base]);

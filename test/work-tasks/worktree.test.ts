@@ -1,11 +1,11 @@
 // A work task's worktree across a crash, on real git repositories: one git finished making is kept with
 // the work in it; one whose making a kill -9 interrupted (git's "initializing" lock still there, or its
 // HEAD still git's placeholder, so that `main..HEAD` is no revision range, or its folder never written
-// while git's registration of it stays locked) is made again.
+// while git's registration of it stays locked, or its branch's ref lock file left) is made again.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -64,6 +64,16 @@ describe('work-task worktrees after a crash', () => {
     await removeWorktree(repo, dir);
     assert.doesNotMatch(git(repo, 'worktree', 'list'), /ended/);
     assert.equal(existsSync(join(repo, '.git', 'worktrees', 'ended')), false);
+  });
+
+  it('makes a worktree whose branch git was creating when it was killed (the ref\'s lock file left behind)', async () => {
+    const dir = join(repo, '.roost-worktrees', 'ref-locked');
+    await mkdir(join(repo, '.git', 'refs', 'heads', 'builder-1', 'feat'), { recursive: true });
+    await writeFile(join(repo, '.git', 'refs', 'heads', 'builder-1', 'feat', 'task-ref.lock'), '');
+    assert.throws(() => git(repo, 'worktree', 'add', '-q', '-b', 'builder-1/feat/task-ref', dir, 'main'), /cannot lock ref/);
+    await addWorktree(repo, dir, 'builder-1/feat/task-ref', 'main');
+    assert.deepEqual(await changedFiles(dir, 'main'), []);
+    assert.equal(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'builder-1/feat/task-ref');
   });
 
   it('makes again a worktree whose HEAD git had not set yet (its placeholder, the null commit id)', async () => {
