@@ -28,4 +28,7 @@ async function runPluginCommand(argv: string[], specs: CommandSpec[], json: bool
   return run(words, json);
 }
 
-process.exitCode = await main(process.argv);
+// Not a top-level await: `roost serve` also runs as a CommonJS bundle with a code cache (cli/bin.ts).
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

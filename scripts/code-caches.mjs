@@ -5,6 +5,7 @@
 // run any code their start reaches at build time, so theirs holds every function, compiled without
 // running one. (The file worker runs with a heap limit of its own, so V8 passes its small cache over.)
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -29,13 +30,29 @@ async function evaluated(file) {
   }
 }
 
-/** `bundles`: each bundle's `.code.js` file, and whether it is a server extension's. */
+/**
+ * The roost command's bundle, which `roost serve` runs: its cache is what a server's start compiles, made
+ * by starting one (with nothing of this shell's environment but PATH: no ROOST_DATABASE_URL to migrate).
+ * Without it the bundle still runs, compiled at each start.
+ */
+async function served(file) {
+  try {
+    await run(process.execPath, [maker, 'serve', file], { timeout: EVALUATE_TIMEOUT_MS * 4, env: { PATH: process.env.PATH }, killSignal: 'SIGKILL', maxBuffer: 16 << 20 });
+  } catch (error) {
+    await rm(`${file}.cache`, { force: true });
+    process.stderr.write(`warning: no code cache for ${file}: a server did not start for it (${error.message.split('\n')[0]})\n`);
+  }
+}
+
+/** `bundles`: each bundle's `.code.js` file and its kind: 'extension' (a server extension's), 'serve' (the roost command's) or 'other'. */
 export async function writeCodeCaches(bundles) {
-  const extensions = bundles.filter((b) => b.extension).map((b) => b.file);
-  const others = bundles.filter((b) => !b.extension).map((b) => b.file);
+  const of = (kind) => bundles.filter((b) => b.kind === kind).map((b) => b.file);
   await Promise.all([
-    run(process.execPath, [maker, 'eager', ...others], { maxBuffer: 1 << 20 }),
-    (async () => { for (const file of extensions) await evaluated(file); })(),
+    run(process.execPath, [maker, 'eager', ...of('other')], { maxBuffer: 1 << 20 }),
+    (async () => {
+      for (const file of of('extension')) await evaluated(file);
+      for (const file of of('serve')) await served(file);
+    })(),
   ]);
   process.stdout.write(`wrote a code cache for ${bundles.length} bundles\n`);
 }
