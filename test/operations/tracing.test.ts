@@ -49,7 +49,11 @@ async function startCollector(): Promise<{ url: string; spans: Span[]; exports: 
   return collector;
 }
 
-/** A module hook for the server process (NODE_OPTIONS=--import) that writes down every OpenTelemetry module it loads. */
+/**
+ * Hooks for the server process (NODE_OPTIONS) that write down every OpenTelemetry module it loads: one
+ * for ES modules (--import, a resolve hook) and one for require() (--require), which `roost serve`'s
+ * CommonJS bundle uses and Node 20's module hooks do not see.
+ */
 async function loadProbe(dir: string): Promise<{ nodeOptions: string; file: string }> {
   const file = join(dir, 'otel-modules.txt');
   await writeFile(file, '');
@@ -61,7 +65,15 @@ export async function resolve(specifier, context, next) {
 }
 `);
   await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
-  return { nodeOptions: `--import=${join(dir, 'register.mjs')}`, file };
+  await writeFile(join(dir, 'require-probe.cjs'), `const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const load = Module.prototype.require;
+Module.prototype.require = function (id) {
+  if (String(id).includes('@opentelemetry/')) appendFileSync(${JSON.stringify(file)}, id + '\\n');
+  return load.apply(this, arguments);
+};
+`);
+  return { nodeOptions: `--import=${join(dir, 'register.mjs')} --require=${join(dir, 'require-probe.cjs')}`, file };
 }
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
