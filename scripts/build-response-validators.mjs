@@ -9,9 +9,10 @@ import { standaloneAjv, standaloneCode } from './standalone-ajv.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { preparedManifest } = await import(join(root, 'dist/kernel/host/prepared-manifests.js'));
-const { responseSchemaKey, responseValidatorsFile } = await import(join(root, 'dist/kernel/http/response-validators.js'));
+const { responseSchemaKey, responseValidatorsDir } = await import(join(root, 'dist/kernel/http/response-validators.js'));
 
-await rm(dirname(responseValidatorsFile('x')), { recursive: true, force: true });
+await rm(responseValidatorsDir, { recursive: true, force: true });
+await mkdir(responseValidatorsDir, { recursive: true });
 let written = 0;
 const left = [];
 await Promise.all(inTreeManifestDirs(root).map(async (dir) => {
@@ -32,9 +33,7 @@ await Promise.all(inTreeManifestDirs(root).map(async (dir) => {
       left.push(`${manifest.name} (${err.message.split('\n')[0]})`);
     }
   }
-  const file = responseValidatorsFile(manifest.name);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `'use strict';\n${modules.join('\n')}\n`);
+  await writeFile(join(responseValidatorsDir, `${manifest.name}.cjs`), `'use strict';\n${modules.join('\n')}\n`);
   written += modules.length;
 }));
-process.stdout.write(`precompiled ${written} response validators into ${relative(root, dirname(responseValidatorsFile('x')))}${left.length ? ` (compiled where used: ${left.join(', ')})` : ''}\n`);
+process.stdout.write(`precompiled ${written} response validators into ${relative(root, responseValidatorsDir)}${left.length ? ` (compiled where used: ${left.join(', ')})` : ''}\n`);

@@ -18,17 +18,15 @@ export function responseSchemaKey(schema: object): string {
   return `v${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 24)}`;
 }
 
-/** The file of an extension's precompiled response validators. */
-export function responseValidatorsFile(extension: string): string {
-  return join(distDir, 'validators', 'responses', `${extension}.cjs`);
-}
+/** Where the build writes them: `<extension>.cjs` each. */
+export const responseValidatorsDir = join(distDir, 'validators', 'responses');
 
 /** The precompiled validator of `schema`, a response schema of `owner`'s manifest; undefined without one. */
 export function precompiledResponseValidator(owner: string, schema: object): ValidateFunction | undefined {
   let module = modules.get(owner);
   if (module === undefined) {
     try {
-      module = requireCjs(responseValidatorsFile(owner)) as Record<string, ValidateFunction>;
+      module = requireCjs(join(responseValidatorsDir, `${owner}.cjs`)) as Record<string, ValidateFunction>;
     } catch {
       module = null;
     }
