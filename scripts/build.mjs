@@ -17,6 +17,7 @@ const STEPS = [
   ['reading the in-tree manifests once, for every start', ['scripts/prepare-manifests.mjs']],
   ['precompiling the validators of their response schemas', ['scripts/build-response-validators.mjs']],
   ['building the dashboard', ['scripts/build-dashboard.mjs']],
+  ['starting a server once, for the code cache every `roost serve` starts with', ['scripts/serve-code-cache.mjs']],
 ];
 
 /** The newest modification time under a path; folders count too, so a removed file shows. */

@@ -109,9 +109,9 @@ const KEEP_NAMES = new Set(['extensions/telegram/main.ts']);
  */
 const SPLIT_ENTRIES = new Set(['cli/main.ts', 'cli/plugin-command.ts', 'extensions/sessions/runner/main.ts']);
 /**
- * Also one file with a code cache: the roost command as `roost serve` runs it (cli/bin.ts), the kernel
- * and all, its cache made by a server's start. Node 20 keeps no compiled code for the chunks above, and
- * compiling the kernel's was ~0.1 s of CPU per start.
+ * Also one file, run with a code cache: the roost command as `roost serve` runs it (cli/bin.ts), the
+ * kernel and all; its cache is made by a server's start at the end of the build (serve-code-cache.mjs).
+ * Node 20 keeps no compiled code for the chunks above, and compiling the kernel's was ~0.1 s of CPU per start.
  */
 const SERVE_ENTRY = 'cli/main.ts';
 /** What only other commands load (the AI review, the code host, task runs) is left to node_modules there: the file and the server's memory stay smaller. */
@@ -176,5 +176,5 @@ await rm(join(root, 'dist', 'bundles'), { recursive: true, force: true });
 // One build per entry.
 await Promise.all([...list.map((file) => (SPLIT_ENTRIES.has(file) ? splitBuild(file) : cachedBuild(file))), cachedBuild(SERVE_ENTRY)]);
 process.stdout.write(`bundled ${list.length} entries into dist/bundles\n`);
-const cached = [...list.filter((file) => !SPLIT_ENTRIES.has(file)), SERVE_ENTRY];
-await writeCodeCaches(cached.map((file) => ({ file: codeFile(file), kind: file === SERVE_ENTRY ? 'serve' : serverMains.has(file) ? 'extension' : 'other' })));
+const cached = list.filter((file) => !SPLIT_ENTRIES.has(file));
+await writeCodeCaches(cached.map((file) => ({ file: codeFile(file), extension: serverMains.has(file) })));

@@ -1,5 +1,6 @@
-// The last part of bundling: a V8 code cache beside each bundle that runs through
-// code-cache-runner.cjs, made by make-code-cache.cjs under the V8 flags the bundle's processes run with.
+// A V8 code cache beside each bundle that runs through code-cache-runner.cjs, made by
+// make-code-cache.cjs under the V8 flags the bundle's processes run with: the last part of bundling, and
+// for the bundle `roost serve` runs the build's last step (serve-code-cache.mjs).
 // A server extension lives long, so its cache holds what its start compiles (made by evaluating it);
 // the other processes (CLI plugins and their hooks, the sessions' file worker) are short-lived and may
 // run any code their start reaches at build time, so theirs holds every function, compiled without
@@ -32,27 +33,28 @@ async function evaluated(file) {
 
 /**
  * The roost command's bundle, which `roost serve` runs: its cache is what a server's start compiles, made
- * by starting one (with nothing of this shell's environment but PATH: no ROOST_DATABASE_URL to migrate).
- * Without it the bundle still runs, compiled at each start.
+ * by starting one (with nothing of this shell's environment but PATH: no ROOST_DATABASE_URL to migrate),
+ * once the rest of dist/ a start reads (validators, prepared manifests) is built. Without it the bundle
+ * still runs, compiled at each start.
  */
-async function served(file) {
+export async function writeServeCodeCache(file) {
   try {
     await run(process.execPath, [maker, 'serve', file], { timeout: EVALUATE_TIMEOUT_MS * 4, env: { PATH: process.env.PATH }, killSignal: 'SIGKILL', maxBuffer: 16 << 20 });
+    return true;
   } catch (error) {
     await rm(`${file}.cache`, { force: true });
     process.stderr.write(`warning: no code cache for ${file}: a server did not start for it (${error.message.split('\n')[0]})\n`);
+    return false;
   }
 }
 
-/** `bundles`: each bundle's `.code.js` file and its kind: 'extension' (a server extension's), 'serve' (the roost command's) or 'other'. */
+/** `bundles`: each bundle's `.code.js` file, and whether it is a server extension's. */
 export async function writeCodeCaches(bundles) {
-  const of = (kind) => bundles.filter((b) => b.kind === kind).map((b) => b.file);
+  const extensions = bundles.filter((b) => b.extension).map((b) => b.file);
+  const others = bundles.filter((b) => !b.extension).map((b) => b.file);
   await Promise.all([
-    run(process.execPath, [maker, 'eager', ...of('other')], { maxBuffer: 1 << 20 }),
-    (async () => {
-      for (const file of of('extension')) await evaluated(file);
-      for (const file of of('serve')) await served(file);
-    })(),
+    run(process.execPath, [maker, 'eager', ...others], { maxBuffer: 1 << 20 }),
+    (async () => { for (const file of extensions) await evaluated(file); })(),
   ]);
   process.stdout.write(`wrote a code cache for ${bundles.length} bundles\n`);
 }
