@@ -38,7 +38,7 @@ export class Activation {
   private sweeper: NodeJS.Timeout | undefined;
   private deferredTimer: NodeJS.Timeout | undefined;
   /** The deferred extensions' time has come: one loaded from now on starts as an eager one does. */
-  deferredDue = false;
+  private deferredDue = false;
 
   constructor(private readonly deps: ActivationDeps) {
     if (deps.idleMs > 0) {
@@ -90,6 +90,11 @@ export class Activation {
       watched[key] = typeof value === 'function' ? (...args: unknown[]) => (this.touch(name), value(...args)) : value;
     }
     return { ...(watched as unknown as HostServices), wakeOnStart: (wake) => this.setWake(name, wake) };
+  }
+
+  /** Whether an extension of this activation, loaded now, starts at once. */
+  startsOnLoad(activation: string): boolean {
+    return activation === 'eager' || (activation === 'deferred' && this.deferredDue);
   }
 
   /** Calls `start` deferredStartMs from now (at once for 0); a server stopped before then never calls it. */

@@ -251,8 +251,7 @@ export class ExtensionRegistry {
     // Remembered only once registered: a refused extension (a route clash) leaves no trace behind.
     const ext = await this.register(manifest);
     await this.sources.remember(manifest.name, manifest.dir, true);
-    const { activation } = manifest.server;
-    if (activation === 'eager' || (activation === 'deferred' && this.activation.deferredDue)) await this.ensureRunning(manifest.name);
+    if (this.activation.startsOnLoad(manifest.server.activation)) await this.ensureRunning(manifest.name);
     return ext;
   }
 
