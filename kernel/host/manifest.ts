@@ -1,5 +1,5 @@
-// plugin.toml: read, validate against schemas/plugin-manifest.json, normalise. Shared by the server's
-// extension host and the CLI's plugin installer.
+// plugin.toml: read, validate against schemas/plugin-manifest.json, normalise (its [server] table in
+// manifest-server.ts). Shared by the server's extension host and the CLI's plugin installer.
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -9,7 +9,8 @@ import { validate } from '../../protocol/validate.js';
 import { KERNEL_VARIABLES } from '../config.js';
 import { EXTENSION_KEY_SECRET } from '../auth/sealing-key.js';
 import { preparedManifest } from './prepared-manifests.js';
-import { readSchemaFile, type FileCache } from './schema-files.js';
+import { normaliseServer, type RawServer } from './manifest-server.js';
+import type { FileCache } from './schema-files.js';
 import type { EventFilter } from './event-filter.js';
 import type { Role } from '../auth/keys.js';
 
@@ -178,33 +179,8 @@ interface RawManifest {
   commands?: Array<{ name: string; description?: string; binary: string }>;
   hooks?: { post_install?: string; pre_push?: string; build?: string };
   build?: { command: string };
-  server?: {
-    main: string;
-    activation?: 'eager' | 'lazy' | 'deferred';
-    requires?: string[];
-    uses?: string[];
-    timeout_ms?: number;
-    start_timeout_ms?: number;
-    disk_mb?: number;
-    secrets?: string[];
-    settings?: Record<string, string>;
-    self_checks?: boolean;
-    listen?: Array<string | { env: string; default?: number }>;
-    tenant_hooks?: TenantHooks;
-    routes?: Array<string | RawRoute>;
-    ws?: string[];
-    subscribe?: string[];
-    subscribe_when?: Record<string, EventFilter>;
-    cache?: { routes: string[]; invalidated_by: string[] };
-    broadcast?: string[];
-    empty_answers?: Record<string, Record<string, unknown>>;
-    tools?: Array<{ name: string; description: string; input?: string; privileged?: boolean }>;
-    streams?: StreamDecl[];
-    openapi?: Record<string, { summary?: string; query?: string; request?: string; response?: string; status?: number; content_type?: string; errors?: Record<string, { description: string; schema: string }> }>;
-  };
+  server?: RawServer;
 }
-
-export const DEFAULT_EXTENSION_TIMEOUT_MS = 30_000;
 
 /**
  * Reads `<dir>/plugin.toml`, or the manifest file itself when given a path ending in .toml, or the copy
@@ -234,8 +210,6 @@ export async function parseManifest(text: string, dir: string, sources?: Set<str
   }
   const raw = validate<RawManifest>('plugin-manifest.json', data, 'plugin.toml');
   const { name, protocol, runtime } = raw.plugin;
-  if (raw.server) checkDependencies(name, raw.server.requires ?? [], raw.server.uses ?? []);
-  if (raw.server) checkSubscribeWhen(name, raw.server.subscribe ?? [], raw.server.subscribe_when ?? {});
   if (protocol !== undefined && protocol !== PROTOCOL && protocol !== FLEDGE_PROTOCOL) {
     throw new RoostError('VALIDATION_ERROR', `plugin ${name} speaks protocol "${protocol}"; this host speaks "${PROTOCOL}" (CLI plugins also "${FLEDGE_PROTOCOL}", or none for a plain plugin)`);
   }
@@ -263,7 +237,7 @@ export async function parseManifest(text: string, dir: string, sources?: Set<str
     commands: (raw.commands ?? []).map((c) => ({ name: c.name, description: c.description ?? '', binary: c.binary })),
     hooks,
     build: raw.build ?? (buildHook ? { command: buildHook } : undefined),
-    server: raw.server && normaliseServer(raw.server, dir, capabilities.db === true, schemaFiles),
+    server: raw.server && normaliseServer(name, raw.server, dir, capabilities.db === true, schemaFiles),
   };
   for (const schemaFile of schemaFiles.keys()) sources?.add(schemaFile);
   return manifest;
@@ -286,19 +260,6 @@ function refuseKernelVariables(plugin: string, names: string[]): void {
   if (taken) throw new RoostError('VALIDATION_ERROR', `plugin ${plugin} declares ${taken} as a secret or setting: that variable is the kernel's own (or routed by its prefix); declare a variable of the extension's feature`);
 }
 
-/** An extension neither depends on itself nor names one extension as both a requirement and an optional use. */
-function checkDependencies(name: string, requires: string[], uses: string[]): void {
-  if (requires.includes(name) || uses.includes(name)) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names itself in [server] requires or uses`);
-  const both = requires.filter((r) => uses.includes(r));
-  if (both.length > 0) throw new RoostError('VALIDATION_ERROR', `plugin ${name} names ${both.join(', ')} in both [server] requires and uses: a requirement is used anyway`);
-}
-
-/** A filter narrows a pattern the extension subscribes to (not `broadcast`: every instance's copy must hold that state). */
-function checkSubscribeWhen(name: string, subscribe: string[], when: Record<string, EventFilter>): void {
-  const stray = Object.keys(when).find((pattern) => !subscribe.includes(pattern));
-  if (stray) throw new RoostError('VALIDATION_ERROR', `plugin ${name} filters "${stray}" in [server.subscribe_when], a pattern it does not subscribe to`);
-}
-
 /** fledge writes `filesystem = "none" | "project" | "plugin"`; the grant is a boolean plus its scope. */
 function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): { capabilities: Record<string, boolean>; filesystemScope?: FilesystemScope } {
   const capabilities: Record<string, boolean> = {};
@@ -311,106 +272,8 @@ function normaliseCapabilities(raw: NonNullable<RawManifest['capabilities']>): {
   return { capabilities, ...(filesystemScope ? { filesystemScope } : {}) };
 }
 
-/** A tenant hook is one of the extension's own routes: the kernel asks it and nobody else. */
-function ownHooks(hooks: TenantHooks, routes: RouteDecl[]): TenantHooks {
-  for (const [hook, route] of Object.entries(hooks)) {
-    if (!routes.some((r) => `${r.method} ${r.path}` === route)) throw new RoostError('VALIDATION_ERROR', `[server.tenant_hooks] ${hook} = "${route}" is not one of its [server] routes`);
-  }
-  return hooks;
-}
-
-/**
- * Gives the routes [server.empty_answers] names the body they answer while the extension has stored
- * nothing; each must be one of its internal GET routes (what another extension asks, never a client).
- */
-function withEmptyAnswers(answers: Record<string, Record<string, unknown>>, routes: RouteDecl[], stores: boolean): void {
-  // "Stored nothing" is told by its database: without one it would be said forever.
-  if (Object.keys(answers).length > 0 && !stores) throw new RoostError('VALIDATION_ERROR', '[server.empty_answers] needs the db capability');
-  for (const [key, body] of Object.entries(answers)) {
-    const route = routes.find((r) => `${r.method} ${r.path}` === key);
-    if (!route?.internal || route.method !== 'GET') throw new RoostError('VALIDATION_ERROR', `[server.empty_answers] names "${key}", which is not among its internal GET routes`);
-    route.emptyAnswer = body;
-  }
-}
-
-/** Marks the routes [server.cache] names as cached; each must be one of its GET routes. */
-function cachedRoutes(named: string[], routes: RouteDecl[]): string[] {
-  for (const key of named) {
-    const route = routes.find((r) => `${r.method} ${r.path}` === key);
-    if (!route) throw new RoostError('VALIDATION_ERROR', `[server.cache] names "${key}", which is not among [server] routes`);
-    route.cached = true;
-  }
-  return named;
-}
-
 function normaliseSandbox(raw: NonNullable<RawManifest['sandbox']>): PluginSandbox | undefined {
   const sandbox = { env: [...(raw.env ?? [])].sort(), envFiles: [...(raw.env_files ?? [])].sort(), sockets: [...(raw.sockets ?? [])].sort() };
   return sandbox.env.length + sandbox.envFiles.length + sandbox.sockets.length > 0 ? sandbox : undefined;
-}
-
-function normaliseServer(server: NonNullable<RawManifest['server']>, dir: string, stores: boolean, files: FileCache): Manifest['server'] {
-  const tools = (server.tools ?? []).map((tool): ToolDecl => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.input ? readSchemaFile(join(dir, tool.input), dir, 'tool input schema', files) : { type: 'object', properties: {} },
-    privileged: tool.privileged ?? false,
-  }));
-  const routes = documented((server.routes ?? []).map(normaliseRoute), server.openapi ?? {}, dir, files);
-  withEmptyAnswers(server.empty_answers ?? {}, routes, stores);
-  return {
-    main: server.main,
-    activation: server.activation ?? 'lazy',
-    requires: [...(server.requires ?? [])].sort(),
-    uses: [...(server.uses ?? [])].sort(),
-    timeoutMs: server.timeout_ms ?? DEFAULT_EXTENSION_TIMEOUT_MS,
-    startTimeoutMs: server.start_timeout_ms,
-    diskMb: server.disk_mb,
-    secrets: server.secrets ?? [],
-    namedSettings: server.settings ?? {},
-    selfChecks: server.self_checks ?? false,
-    listen: (server.listen ?? []).map((l) => (typeof l === 'string' ? { variable: l } : { variable: l.env, ...(l.default !== undefined ? { defaultPort: l.default } : {}) })),
-    tenantHooks: ownHooks(server.tenant_hooks ?? {}, routes),
-    ...(server.cache ? { cache: { routes: cachedRoutes(server.cache.routes, routes), invalidatedBy: server.cache.invalidated_by } } : {}),
-    routes,
-    ws: server.ws ?? [],
-    subscribe: server.subscribe ?? [],
-    subscribeWhen: Object.fromEntries(Object.entries(server.subscribe_when ?? {}).map(([pattern, filter]) => [pattern, Object.fromEntries(Object.entries(filter).map(([field, values]) => [field, [...values]]))])),
-    broadcast: server.broadcast ?? [],
-    tools,
-    streams: server.streams ?? [],
-  };
-}
-
-type RawRoute = { method: HttpMethod; path: string; public?: boolean; raw?: boolean; internal?: boolean; writable_when_read_only?: boolean; machine_key?: string };
-
-function normaliseRoute(route: string | RawRoute): RouteDecl {
-  if (typeof route !== 'string') {
-    const decl: RouteDecl = { method: route.method, path: route.path, public: route.public ?? false, raw: route.raw ?? false, internal: route.internal ?? false };
-    return { ...decl, ...(route.writable_when_read_only ? { writableWhenReadOnly: true } : {}), ...(route.machine_key ? { machineKey: route.machine_key } : {}) };
-  }
-  const [method, path] = route.split(' ') as [HttpMethod, string];
-  return { method, path, public: false, raw: false, internal: false };
-}
-
-/** Attaches each [server.openapi] entry to the route it names; an entry for no declared route is an error. */
-function documented(routes: RouteDecl[], docs: NonNullable<NonNullable<RawManifest['server']>['openapi']>, dir: string, files: FileCache): RouteDecl[] {
-  for (const [key, doc] of Object.entries(docs)) {
-    const route = routes.find((r) => `${r.method} ${r.path}` === key);
-    if (!route) throw new RoostError('VALIDATION_ERROR', `[server.openapi] names "${key}", which is not among [server] routes`);
-    const schema = (file: string | undefined, what: string) => (file ? readSchemaFile(join(dir, file), dir, `${what} schema of ${key}`, files) : undefined);
-    if (doc.content_type && doc.response) throw new RoostError('VALIDATION_ERROR', `[server.openapi] "${key}": a route answers either a JSON body (response) or another content_type, not both`);
-    const [query, request, response] = [schema(doc.query, 'query'), schema(doc.request, 'request'), schema(doc.response, 'response')];
-    const errors = Object.entries(doc.errors ?? {}).map(([status, e]) => [status, { description: e.description, schema: schema(e.schema, `${status} error`)! }] as const);
-    route.doc = {
-      ...(doc.summary ? { summary: doc.summary } : {}),
-      ...(query ? { query } : {}),
-      ...(request ? { request } : {}),
-      ...(response ? { response } : {}),
-      ...(doc.status ? { status: doc.status } : {}),
-      ...(doc.content_type ? { contentType: doc.content_type } : {}),
-      ...(errors.length > 0 ? { responses: Object.fromEntries(errors) } : {}),
-    };
-  }
-  return routes;
 }
 

@@ -2,17 +2,15 @@
 // eager, or when they asked to be woken), stopped when idle (activation.ts), started again after a
 // crash or an environmental fault (supervisor.ts), and loaded, unloaded, granted and revoked live.
 import { EventEmitter, once } from 'node:events';
-import type { Knex } from 'knex';
 import { conflict, notFound, RoostError } from '../../protocol/errors.js';
-import { KNOWN_CAPABILITIES, type StorageInfo } from '../../protocol/messages.js';
+import { KNOWN_CAPABILITIES } from '../../protocol/messages.js';
 import type { StopOptions } from '../../lib/child.js';
 import { Activation } from './activation.js';
 import { assertLoadable, assertNoDependents, dependentsToUnload, refusedAtStart } from './dependencies.js';
-import type { Launch } from './launcher.js';
 import { assertServerProtocol, readManifest, type Manifest } from './manifest.js';
 import { PluginProcess, type HostRequestOptions } from './plugin-process.js';
+import type { RegistryDeps } from './registry-deps.js';
 import { whenStreamCloses } from './route-streams.js';
-import type { HostServices } from './services.js';
 import { handlerMismatch, undocumentedRoutes } from './route-names.js';
 import { spawnExtension } from './spawn.js';
 import { ExtensionSources } from './extension-sources.js';
@@ -20,34 +18,6 @@ import type { Extension, ExtensionState } from './extension-record.js';
 import { exitFault, startFault, Supervisor } from './supervisor.js';
 
 export type { Extension, ExtensionState } from './extension-record.js';
-
-export interface RegistryDeps {
-  db: Knex;
-  crashBudget: number;
-  crashWindowMs: number;
-  /** A start fails after this long without progress, unless the manifest sets start_timeout_ms. */
-  startStallMs: number;
-  /** A start fails after this long whatever its progress. */
-  startCapMs: number;
-  /** How long a request waits for an extension that is starting or restarting before it gets a 503. */
-  waitMs: number;
-  storageFor(name: string): Promise<StorageInfo>;
-  servicesFor(name: string): HostServices;
-  initConfig(name: string): Promise<Record<string, unknown>>;
-  /** The environment, node flags and sandbox of an extension's process (the OS-level side of its grants). */
-  launch(manifest: Manifest, grants: Set<string>): Promise<Launch>;
-  /** Milliseconds without traffic after which a lazy extension is stopped; 0: never. */
-  idleMs: number;
-  /** Milliseconds after the start at which the deferred extensions start (unless used first); 0: with the eager ones. */
-  deferredStartMs: number;
-  /** Whether something outside the extension depends on it running (WebSocket stream subscribers). */
-  busy(name: string): boolean;
-  /** Called when an extension's routes, tools or subscriptions come or go, and when its grants change. */
-  onChange(extension: Extension, change: 'registered' | 'unloaded' | 'grants'): void;
-  log(level: string, message: string): void;
-  /** A line the extension wrote to stderr (logged within the server's limit per extension). */
-  stderrLine(name: string, line: string): void;
-}
 
 /** Retry-After of a 503 for an extension that is starting or restarting. */
 const RETRY_AFTER_SECONDS = 2;

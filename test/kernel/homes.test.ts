@@ -44,3 +44,12 @@ test('each home imports only what its name allows', () => {
   }
   assert.deepEqual(wrong, [], `imports across homes that their names do not allow:\n${wrong.join('\n')}`);
 });
+
+// Small files with one job: a file past this has grown a second job to be given a file of its own.
+const MAX_LINES = 400;
+
+test(`no source file is longer than ${MAX_LINES} lines`, () => {
+  const homes = [...Object.keys(MAY_IMPORT), 'scripts'];
+  const long = homes.flatMap(sources).map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length - 1 })).filter((f) => f.lines > MAX_LINES);
+  assert.deepEqual(long, [], `files over ${MAX_LINES} lines:\n${long.map((f) => `${f.file}: ${f.lines}`).join('\n')}`);
+});

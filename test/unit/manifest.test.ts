@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { assertServerProtocol, DEFAULT_EXTENSION_TIMEOUT_MS, parseManifest } from '../../kernel/host/manifest.js';
+import { assertServerProtocol, parseManifest } from '../../kernel/host/manifest.js';
+import { DEFAULT_EXTENSION_TIMEOUT_MS } from '../../kernel/host/manifest-server.js';
 import { readManifestDir } from '../../kernel/host/manifest-dirs.js';
 
 const refusedWith = (pattern: RegExp) => (err: Error & { code?: string }) => err.code === 'VALIDATION_ERROR' && pattern.test(err.message);
