@@ -5,6 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ContentBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { CallLimits, driverTimeout } from './call-limits.js';
+import { answerOnLoopback } from './warm-up.js';
 import { aborted, isUnreachable, notConfigured, statusError, unreachable } from './errors.js';
 import type { Block, ChatMessage, ModelCheck, ModelDriver, ModelReply, ModelRequest, ProviderConfig, StreamEvent, TextMessage } from './types.js';
 
@@ -15,19 +16,24 @@ let sdk: Promise<Sdk> | undefined;
 const loadSdk = (): Promise<Sdk> => (sdk ??= import('@anthropic-ai/sdk').then((m) => m.default));
 
 /**
- * Does ahead of the first call what it would do first (a spare agent runner, while it waits for a
- * session): loads the SDK and streams one message through it from a canned answer (a `fetch` of its
- * own: nothing leaves the process). A process's first call through code V8 has never run costs about
- * three times the CPU of the calls after it; this way a session's first turn is not that call.
+ * Does ahead of the first call what it would do first: loads the SDK and streams one canned answer
+ * through it, over HTTP from a server of this process's own (warm-up.ts), or, where none can listen,
+ * from a `fetch` of its own. A process's first call through code V8 has never run costs several times
+ * the CPU of the calls after it; this way a session's first turn is not that call.
  */
 export function preloadAnthropicSdk(): Promise<void> {
   return loadSdk()
     .then(async (AnthropicSdk) => {
+      const answer = await answerOnLoopback(WARM_UP_STREAM, 'text/event-stream');
       const canned = async () => new Response(WARM_UP_STREAM, { headers: { 'content-type': 'text/event-stream' } });
-      const client = new AnthropicSdk({ apiKey: 'warm-up', baseURL: 'http://127.0.0.1:9', maxRetries: 0, fetch: canned });
-      const stream = client.messages.stream({ model: 'warm-up', max_tokens: 1, messages: [{ role: 'user', content: 'warm-up' }] });
-      stream.on('text', () => undefined);
-      await stream.finalMessage();
+      try {
+        const client = new AnthropicSdk({ apiKey: 'warm-up', maxRetries: 0, ...(answer ? { baseURL: answer.url } : { baseURL: 'http://127.0.0.1:9', fetch: canned }) });
+        const stream = client.messages.stream({ model: 'warm-up', max_tokens: 1, messages: [{ role: 'user', content: 'warm-up' }] });
+        stream.on('text', () => undefined);
+        await stream.finalMessage();
+      } finally {
+        answer?.close();
+      }
     })
     .catch(() => {
       sdk = undefined;

@@ -1,7 +1,7 @@
 // Every provider's driver, and the built-in echo.
 import { AnthropicDriver, preloadAnthropicSdk } from './anthropic.js';
 import { EchoDriver } from './echo.js';
-import { OllamaDriver } from './ollama.js';
+import { OllamaDriver, preloadOllama } from './ollama.js';
 import type { DriverName, ModelDriver, ProviderConfig } from './types.js';
 
 export function createDriver(config: ProviderConfig): ModelDriver {
@@ -9,7 +9,8 @@ export function createDriver(config: ProviderConfig): ModelDriver {
   return config.provider === 'anthropic' ? new AnthropicDriver(config) : new OllamaDriver(config);
 }
 
-/** Loads what a provider's first call would (the Anthropic SDK; Ollama needs nothing); never rejects. */
+/** Does what a provider's first call would do first (loads its SDK, runs its HTTP client once); never rejects. */
 export async function preloadDriver(provider: DriverName): Promise<void> {
   if (provider === 'anthropic') await preloadAnthropicSdk();
+  if (provider === 'ollama') await preloadOllama();
 }

@@ -7,6 +7,7 @@ import { aborted, isUnreachable, statusError, unreachable } from './errors.js';
 import { readNdjson } from './ndjson.js';
 import type { Block, ChatMessage, ModelCheck, ModelDriver, ModelReply, ModelRequest, ProviderConfig, StreamEvent, TextMessage } from './types.js';
 import { normalizeOllamaHost } from './defaults.js';
+import { answerOnLoopback } from './warm-up.js';
 
 const REACH_HINT = 'is `ollama serve` running? (set OLLAMA_HOST if it listens elsewhere)';
 
@@ -24,6 +25,19 @@ type OllamaMessage = { role: 'system' | 'user' | 'assistant' | 'tool'; content: 
 /** Ollama names a model `name:tag`; a bare name means the `latest` tag. */
 export function fullModelName(name: string): string {
   return name.includes(':') ? name : `${name}:latest`;
+}
+
+/** Streams one canned chat answer through the driver, so a session's first turn is not the process's first fetch (warm-up.ts); never rejects. */
+export async function preloadOllama(): Promise<void> {
+  const answer = await answerOnLoopback(`${JSON.stringify({ message: { content: 'ok' }, done: true })}\n`, 'application/x-ndjson');
+  if (!answer) return;
+  try {
+    await new OllamaDriver({ provider: 'ollama', model: 'warm-up', baseUrl: answer.url }).send({ system: '', messages: [{ role: 'user', content: 'warm-up' }], tools: [], maxTokens: 1 }, () => undefined);
+  } catch {
+    // A warm-up that failed leaves the first call to pay what it would have paid anyway.
+  } finally {
+    answer.close();
+  }
 }
 
 export class OllamaDriver implements ModelDriver {
