@@ -1,7 +1,8 @@
 // A plugin command run from the command line, errors printed here. `npm run build` bundles this module
-// into one file of its own (dist/bundles/cli/plugin-command.js), which main.ts imports by URL: a plugin
-// command then loads one file, where the chunks it would share with the built-in commands would be some
-// twenty, and each file costs more to load than its code takes to run (docs/cli.md, Performance).
+// into one CommonJS file of its own with a V8 code cache (dist/bundles/cli/plugin-command.cjs), which
+// main.ts requires: a plugin command then loads one file, compiled before, where the chunks it would
+// share with the built-in commands would be some twenty, and each file costs more to load than its code
+// takes to run (docs/cli.md, Performance).
 import { printError } from './output.js';
 import { dispatchPluginCommand } from './plugins/commands.js';
 

@@ -15,8 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Entries started as processes that no manifest names: the agent runner and its sandboxed file worker,
- * and the roost command (cli/bin.ts runs main; main imports plugin-command, a bundle of its own, for
- * plugin commands).
+ * and the roost command (cli/bin.ts runs main; main requires plugin-command, a bundle of its own with a
+ * code cache, for plugin commands).
  */
 const EXTRA_ENTRIES = ['extensions/sessions/runner/main.ts', 'extensions/sessions/runner/sandbox-fs.ts', 'cli/main.ts', 'cli/plugin-command.ts'];
 
@@ -107,7 +107,7 @@ const KEEP_NAMES = new Set(['extensions/telegram/main.ts']);
  * execa or the MCP client a session asks for: as one file with its cache it started slower). Every
  * other entry is one file run with a V8 code cache (below).
  */
-const SPLIT_ENTRIES = new Set(['cli/main.ts', 'cli/plugin-command.ts', 'extensions/sessions/runner/main.ts']);
+const SPLIT_ENTRIES = new Set(['cli/main.ts', 'extensions/sessions/runner/main.ts']);
 /**
  * Also one file, run with a code cache: the roost command as `roost serve` runs it (cli/bin.ts), the
  * kernel and all; its cache is made by a server's start at the end of the build (serve-code-cache.mjs).

@@ -2,7 +2,7 @@
 // that runs each bundle, under the flags it runs with: V8 refuses a cache made under other flags or
 // another version without a word, and the process then compiles from source, as slowly as before.
 // One bundle of each kind: `roost serve`'s (no flags), a server extension's (its heap flags), a CLI
-// plugin's (no flags).
+// plugin's and the roost command's plugin-command module's (no flags).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -27,5 +27,6 @@ describe('code caches', () => {
     assert.equal(cacheTaken(join(bundlesDir, 'cli', 'main.code.js'), []), true, 'roost serve');
     assert.equal(cacheTaken(join(bundlesDir, 'extensions', 'agents', 'main.code.js'), extensionHeapFlags(DEFAULT_SANDBOX_LIMITS.memoryMb)), true, 'a server extension');
     assert.equal(cacheTaken(join(bundlesDir, 'plugins', 'sbom', 'main.code.js'), []), true, 'a CLI plugin');
+    assert.equal(cacheTaken(join(bundlesDir, 'cli', 'plugin-command.code.js'), []), true, "the roost command's plugin commands");
   });
 });
