@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ProjectInfo } from '../../protocol/messages.js';
-import { stripCredentials } from '../../kernel/host/remote-url.js';
+import { stripCredentials } from '../../lib/git-remote.js';
 import { detectProject } from '../../lib/project/detect.js';
 import { gitTry } from '../work/git.js';
 
