@@ -9,8 +9,12 @@ export function createDriver(config: ProviderConfig): ModelDriver {
   return config.provider === 'anthropic' ? new AnthropicDriver(config) : new OllamaDriver(config);
 }
 
-/** Does what a provider's first call would do first (loads its SDK, runs its HTTP client once); never rejects. */
-export async function preloadDriver(provider: DriverName): Promise<void> {
-  if (provider === 'anthropic') await preloadAnthropicSdk();
-  if (provider === 'ollama') await preloadOllama();
+/** The warm-up of each provider this process made: once is enough (a spare runner's, then its session's start asks again). */
+const warmedUp = new Map<DriverName, Promise<void>>();
+
+/** Does what a provider's first call would do first (loads its SDK, runs its HTTP client once), once a process; never rejects. */
+export function preloadDriver(provider: DriverName): Promise<void> {
+  let warmUp = warmedUp.get(provider);
+  if (!warmUp) warmedUp.set(provider, (warmUp = provider === 'anthropic' ? preloadAnthropicSdk() : provider === 'ollama' ? preloadOllama() : Promise.resolve()));
+  return warmUp;
 }

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { preloadDriver } from '../../lib/providers/index.js';
 import { answerOnLoopback } from '../../lib/providers/warm-up.js';
 
 const providers = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'lib', 'providers', 'index.js')).href;
@@ -35,5 +36,9 @@ describe('provider warm-up', () => {
     assert.equal(httpClientLoadedBy('anthropic'), true, 'anthropic');
     assert.equal(httpClientLoadedBy('ollama'), true, 'ollama');
     assert.equal(httpClientLoadedBy('echo'), false, 'echo talks to nobody');
+  });
+
+  it('warms a provider once a process: the session that takes a warm spare asks again for nothing', () => {
+    assert.equal(preloadDriver('ollama'), preloadDriver('ollama'));
   });
 });
