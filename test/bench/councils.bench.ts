@@ -10,7 +10,8 @@ import { median } from './lib/stats.js';
 const report = reporter('councils');
 const DELAYS_MS: Record<string, number> = { ALPHA: 150, BETA: 300, GAMMA: 450, DELTA: 600, EPSILON: 750 };
 const CHAIR = 'BETA';
-const LAUNCHES = 4;
+/** Launches a run (the first with cold runners); COUNCIL_LAUNCHES=12 gives a steadier median for an A/B. */
+const LAUNCHES = Number(process.env.COUNCIL_LAUNCHES ?? 4);
 const STAGES = ['responding', 'discussing', 'reviewing', 'synthesizing'] as const;
 
 const anthropic = await startFakeAnthropic({
