@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
 import type WebSocket from 'ws';
 import { roostBin } from './paths.js';
-import { httpRequest } from './http-request.js';
+import { httpRequest, type AnswerHeaders } from './http-request.js';
 import { sharedPostgres } from './postgres.js';
 
 export interface TestServer {
@@ -31,7 +31,7 @@ export type ServerProcess = ChildProcess & Promise<{ exitCode: number | null; si
 
 export interface ApiResponse {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   body: any;
   text: string;
 }
