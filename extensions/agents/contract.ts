@@ -101,6 +101,12 @@ export type NewAgentMessage = Omit<AgentMessage, 'id' | 'txid' | 'txidReason' | 
 export interface AgentMessageTxid {
   txid: string | null;
   txidReason: string | null;
+  /**
+   * The first answer about the message (the messaging extension's, once it has asked chainchat): kept only
+   * while the message still says nobody was asked, so it never replaces what chainchat recorded meanwhile
+   * (a retry's reason, the txid).
+   */
+  first?: boolean;
 }
 
 /** What a session needs to run an agent (GET /api/internal/agents/:id/runtime). */

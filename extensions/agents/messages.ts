@@ -48,10 +48,14 @@ export class MessageStore {
     return toMessage(row);
   }
 
-  /** Records the txid (or, with a null txid, why there is none while none is set); undefined for an unknown message. */
+  /**
+   * Records the txid (or, with a null txid, why there is none while none is set; a `first` answer only
+   * while nobody was asked yet); undefined for an unknown message.
+   */
   async setTxid(tenantId: string, id: string, change: AgentMessageTxid): Promise<AgentMessage | undefined> {
     const query = this.db('agent_messages').where({ tenant_id: tenantId, id });
     if (change.txid === null) query.whereNull('txid');
+    if (change.first) query.where({ txid_reason: NOT_YET_ASKED });
     await query.update({ txid: change.txid ?? null, txid_reason: change.txid ? null : change.txidReason });
     const row = await this.db<Row>('agent_messages').where({ tenant_id: tenantId, id }).first();
     return row && toMessage(row);

@@ -20,8 +20,8 @@ export async function sendOnchain(ctx: ExtensionContext, as: CallAs, message: Ag
   } catch (err) {
     txidReason = `not sent on-chain: chainchat could not be asked (${(err as Error).message})`;
   }
-  // chainchat may have sent it already: a null txid never replaces one it recorded.
-  const set = await agentsClient(ctx.host, as).setMessageTxid(id, { txid: null, txidReason }).catch(() => undefined);
+  // chainchat may have sent it, or failed and said so, already: a first answer never replaces what it recorded.
+  const set = await agentsClient(ctx.host, as).setMessageTxid(id, { txid: null, txidReason, first: true }).catch(() => undefined);
   if (set?.status === 200 && set.body) return set.body;
   ctx.host.log('warn', `messaging: recording why message ${id} has no txid failed (status ${set?.status ?? 'none'})`);
   return { ...message, txidReason };
