@@ -25,9 +25,9 @@ export function preloadAnthropicSdk(): Promise<void> {
   return loadSdk()
     .then(async (AnthropicSdk) => {
       const answer = await answerOnLoopback(WARM_UP_STREAM, 'text/event-stream');
-      const canned = async () => new Response(WARM_UP_STREAM, { headers: { 'content-type': 'text/event-stream' } });
+      const canned = { baseURL: 'http://127.0.0.1:9', fetch: async () => new Response(WARM_UP_STREAM, { headers: { 'content-type': 'text/event-stream' } }) };
       try {
-        const client = new AnthropicSdk({ apiKey: 'warm-up', maxRetries: 0, ...(answer ? { baseURL: answer.url } : { baseURL: 'http://127.0.0.1:9', fetch: canned }) });
+        const client = new AnthropicSdk({ apiKey: 'warm-up', maxRetries: 0, ...(answer ? { baseURL: answer.url } : canned) });
         const stream = client.messages.stream({ model: 'warm-up', max_tokens: 1, messages: [{ role: 'user', content: 'warm-up' }] });
         stream.on('text', () => undefined);
         await stream.finalMessage();
