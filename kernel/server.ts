@@ -193,10 +193,10 @@ function kernelMetrics(kernel: Kernel, hosting: Hosting, link: BusLink | undefin
   });
 }
 
-/** One handler for every port: MCP at /mcp, health probes first (http/probes.ts), the rest through koa. */
+/** One handler for every port: MCP at /mcp, health probes and cached reads first (http/fast-front.ts), the rest through koa. */
 function httpAndMcp(kernel: Kernel, front: HttpFront): (req: IncomingMessage, res: ServerResponse) => void {
   const mcp = createMcpHandler(kernel);
-  const handler = front.withProbes(front.koa.callback());
+  const handler = front.withFastFront(front.koa.callback());
   return (req, res) => {
     if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void mcp(req, res);
     void handler(req, res);

@@ -27,6 +27,11 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return match ? match[1] : '';
 }
 
+/** The machine's owner: a local caller without a key (unless ROOST_LOCAL_AUTH=required, which the caller checks). */
+export function localOwner(): Identity {
+  return { tenantId: DEFAULT_TENANT, role: 'owner', actor: 'local', keyHash: null, local: true };
+}
+
 /** The instance owner: owner of the default tenant. Only it manages the server itself (plugins, mode, backups). */
 export function isInstanceOwner(identity: Identity): boolean {
   return identity.tenantId === DEFAULT_TENANT && identity.role === 'owner';
@@ -47,7 +52,7 @@ export class Authenticator {
     const local = this.clients.isLocal(req);
     const token = bearerToken(req);
     if (token === undefined) {
-      if (local && !this.localAuthRequired) return { tenantId: DEFAULT_TENANT, role: 'owner', actor: 'local', keyHash: null, local };
+      if (local && !this.localAuthRequired) return localOwner();
       throw new RoostError('AUTH_REQUIRED', 'this request needs an API key: send Authorization: Bearer <key>');
     }
     if (token === '') throw new RoostError('INVALID_API_KEY', 'the Authorization header must be "Bearer <key>"');

@@ -32,7 +32,7 @@ export interface AccessRecord {
   client: string;
 }
 
-/** The access log of every front that answers requests (koa's envelope, the probes): one batch per turn. */
+/** The access log of every front that answers requests (koa's envelope, the fast front): one batch per turn. */
 export class AccessLog {
   private pending: Array<{ message: string; fields: Record<string, string | number> }> = [];
 

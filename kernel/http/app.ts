@@ -20,8 +20,8 @@ import { jsonBody } from './json-body.js';
 import { kernelRouteDispatch } from './kernel-route-dispatch.js';
 import { isMachine, machineIdentity } from './machine-key.js';
 import { envelope } from './envelope.js';
+import { fastFront } from './fast-front.js';
 import { routeNamed, type RouteOf } from './measure-requests.js';
-import { probeFront } from './probes.js';
 import type { RouteMatch } from './route-table.js';
 import { healthAnswers } from './routes/health.js';
 import { isKernelPublicRoute, kernelMethodsFor, kernelServes, registerKernelRoutes } from './routes/index.js';
@@ -42,8 +42,8 @@ const VIEWER_POSTS = new Set(['/api/ws/ticket']);
 
 export interface HttpFront {
   koa: Koa<State>;
-  /** Puts the probe front (probes.ts) before `front`, the handler koa's middleware makes. */
-  withProbes(front: RequestListener): RequestListener;
+  /** Puts the fast front (fast-front.ts: health probes, cached reads) before `front`, the handler koa's middleware makes. */
+  withFastFront(front: RequestListener): RequestListener;
   /** True when the kernel itself serves this method and path (so no extension may claim it). */
   kernelServes(method: string, path: string): boolean;
 }
@@ -88,7 +88,7 @@ export function createApp(kernel: Kernel): HttpFront {
   });
   return {
     koa: app,
-    withProbes: (front) => probeFront(kernel, health, access, front),
+    withFastFront: (front) => fastFront(kernel, health, access, front),
     kernelServes: (method, path) => kernelServes(router, method, path),
   };
 }

@@ -84,13 +84,19 @@ export class Dispatcher {
       }
     }
     if (!route.decl.cached || input.querystring === undefined) return this.dispatch(route, input);
-    const key = ResponseCache.key(route.owner, tenant, input.auth.role, input.auth.actor, input.method, input.path, input.querystring);
+    const key = cacheKey(route, input.auth, input.method, input.path, input.querystring);
     const kept = this.cache.get(key);
     if (kept) return kept;
     const generation = this.cache.generation(route.owner, tenant);
     const reply = await this.dispatch(route, input);
     this.cache.keep(key, route.owner, tenant, generation, reply);
     return reply;
+  }
+
+  /** The answer the cache holds for this read of a route declared cached, as serve() would give it; undefined when none is kept. */
+  kept(route: RouteMatch, auth: AuthContext, method: 'GET' | 'HEAD', path: string, querystring: string): RouteReply | undefined {
+    if (!this.cache.enabled || !route.decl.cached) return undefined;
+    return this.cache.get(cacheKey(route, auth, method, path, querystring));
   }
 
   private async dispatch(route: RouteMatch, input: DispatchInput): Promise<RouteReply> {
@@ -141,6 +147,11 @@ export class Dispatcher {
       return { status: error.status, body: error.toBody() };
     }
   }
+}
+
+/** What a cached answer is kept under: everything the extension receives that may change it. */
+function cacheKey(route: RouteMatch, auth: AuthContext, method: string, path: string, querystring: string): string {
+  return ResponseCache.key(route.owner, auth.tenantId ?? '', auth.role, auth.actor, method, path, querystring);
 }
 
 function isReply(value: unknown): value is RouteReply {

@@ -1,5 +1,5 @@
 // What the three health routes answer, made in one place for the two fronts that serve them: koa's
-// router (system.ts) and the probe front (http/probes.ts). Each answer is a JSON document as it is sent.
+// router (system.ts) and the fast front (http/fast-front.ts). Each answer is a JSON document as it is sent.
 import type { Kernel } from '../../kernel.js';
 import { readiness } from '../../readiness.js';
 import { storeInfo } from '../../storage/store-info.js';

@@ -15,7 +15,7 @@ export function isKernelPublicRoute(method: string, path: string): boolean {
   return PUBLIC.has(`${method === 'HEAD' ? 'GET' : method} ${path}`);
 }
 
-/** `health`: the health routes' answers, which the probe front (http/probes.ts) serves too. */
+/** `health`: the health routes' answers, which the fast front (http/fast-front.ts) serves too. */
 export function registerKernelRoutes(router: Router<State>, k: Kernel, health: HealthRoutes): void {
   registerSystemRoutes(router, k, health);
   registerTenantRoutes(router, k);

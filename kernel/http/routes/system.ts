@@ -14,7 +14,7 @@ import type { HealthRoutes } from './health.js';
 export type SystemRouteDeps = Pick<Kernel, 'audit' | 'bus' | 'config' | 'db' | 'keys' | 'registry' | 'settings' | 'ws'>;
 
 export function registerSystemRoutes(router: Router<State>, k: SystemRouteDeps, health: HealthRoutes): void {
-  // Public: load balancers and orchestrators ask them (the probe front, http/probes.ts, answers most of
+  // Public: load balancers and orchestrators ask them (the fast front, http/fast-front.ts, answers most of
   // their requests before they get here).
   for (const [path, answer] of health) {
     router.get(path, async (ctx) => {
