@@ -34,7 +34,8 @@ export interface AccessRecord {
 
 /** The access log of every front that answers requests (koa's envelope, the fast front): one batch per turn. */
 export class AccessLog {
-  private pending: Array<{ message: string; fields: Record<string, string | number> }> = [];
+  /** JSON: each record's fields; text: each line without its timestamp and level. */
+  private pending: Array<Record<string, string | number> | string> = [];
 
   constructor(private readonly format: LogFormat, private readonly write: (text: string) => void) {}
 
@@ -43,15 +44,18 @@ export class AccessLog {
     // Tenths of a millisecond (Number(x.toFixed(1)) gives the same and costs more, once a request).
     const ms = Math.round((performance.now() - r.started) * 10) / 10;
     this.pending.push(this.format === 'json'
-      ? { message: 'request', fields: { log: 'access', method: r.method, path: r.path, status: r.status, ms, tenant: r.tenant, requestId: r.requestId, client: r.client } }
-      : { message: `${r.method} ${r.path} ${r.status} ${ms.toFixed(1)}ms tenant=${r.tenant} id=${r.requestId} client=${r.client}`, fields: {} });
+      ? { log: 'access', method: r.method, path: r.path, status: r.status, ms, tenant: r.tenant, requestId: r.requestId, client: r.client }
+      : `${r.method} ${r.path} ${r.status} ${ms.toFixed(1)}ms tenant=${r.tenant} id=${r.requestId} client=${r.client}`);
   }
 
-  // One timestamp per turn: the records of a turn were answered within the same moment.
+  // One timestamp per turn: the records of a turn were answered within the same moment. Text lines are
+  // joined in one go (formatRecord's line, made for a whole turn at once).
   private readonly flush = (): void => {
     const now = new Date().toISOString();
-    const level = this.format === 'json' ? 'info' : 'access';
-    this.write(this.pending.map(({ message, fields }) => formatRecord(this.format, now, level, message, fields)).join(''));
+    const pending = this.pending;
     this.pending = [];
+    if (this.format === 'json') return this.write(pending.map((fields) => formatRecord('json', now, 'info', 'request', fields as Record<string, string | number>)).join(''));
+    const prefix = `${now} access `;
+    this.write(`${prefix}${pending.join(`\n${prefix}`)}\n`);
   };
 }

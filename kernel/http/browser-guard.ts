@@ -35,7 +35,12 @@ export interface BrowserPolicy {
   origins: Set<string>;
   /** ROOST_PUBLIC_URL's origin: the server's own when a TLS proxy serves it as https. */
   publicOrigin: string | undefined;
+  /** Host headers found allowed already: every request of a client sends the same one, and parsing it costs more than the lookup. */
+  allowedHostHeaders: Set<string>;
 }
+
+/** Host headers remembered as allowed at most (a client sending many names only costs the parse again). */
+const MAX_REMEMBERED_HOSTS = 64;
 
 export function browserPolicy(config: Pick<ServerConfig, 'host' | 'allowedHosts' | 'allowedOrigins' | 'publicUrl'>): BrowserPolicy {
   const bindHost = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
@@ -45,6 +50,7 @@ export function browserPolicy(config: Pick<ServerConfig, 'host' | 'allowedHosts'
     hosts: names.map(splitHost).filter((h): h is HostName => h !== undefined),
     origins: new Set(origins),
     publicOrigin: config.publicUrl === undefined ? undefined : normalisedOrigin(config.publicUrl),
+    allowedHostHeaders: new Set(),
   };
 }
 
@@ -80,9 +86,11 @@ function splitHost(value: string): HostName | undefined {
 
 export function hostAllowed(policy: BrowserPolicy, host: string | undefined): boolean {
   // Browsers always send Host; only an old HTTP/1.0 client leaves it out, and it is no browser.
-  if (host === undefined) return true;
+  if (host === undefined || policy.allowedHostHeaders.has(host)) return true;
   const given = splitHost(host);
-  return given !== undefined && policy.hosts.some((h) => h.name === given.name && (h.port === undefined || h.port === given.port));
+  const allowed = given !== undefined && policy.hosts.some((h) => h.name === given.name && (h.port === undefined || h.port === given.port));
+  if (allowed && policy.allowedHostHeaders.size < MAX_REMEMBERED_HOSTS) policy.allowedHostHeaders.add(host);
+  return allowed;
 }
 
 /**
