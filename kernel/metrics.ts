@@ -7,9 +7,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { processTree, readOr } from '../lib/proc.js';
 import type { Extension, ExtensionRegistry } from './host/registry.js';
+import { RequestFigures } from './request-figures.js';
 
 export interface MetricsSources {
   registry(): ExtensionRegistry;
@@ -33,10 +34,10 @@ const SAMPLE_EVENT_LOOP_P99 = 'roost_sample_event_loop_delay_p99_seconds';
 
 export class KernelMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'owner' | 'status'>;
+  /** Requests answered and their durations (request-figures.ts). */
+  private readonly requests: RequestFigures;
   private readonly refusedConnections: Counter;
   private readonly slowWsClients: Counter;
-  private readonly duration: Histogram<'method' | 'route' | 'owner'>;
   /** The event-loop delay of the samples' own window (system_metrics), apart from the one of /metrics' scrapes. */
   private readonly sampleDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
 
@@ -47,19 +48,12 @@ export class KernelMetrics {
     // (promtool refuses them); the by-type gauges (nodejs_active_handles{type}, …) say the same.
     for (const what of ['handles', 'requests', 'resources']) this.registry.removeSingleMetric(`roost_kernel_nodejs_active_${what}_total`);
     this.sampleDelay.enable();
-    this.requests = new Counter({
-      name: 'roost_http_requests_total', help: 'REST requests answered, by route pattern, owner (kernel or extension) and status',
-      labelNames: ['method', 'route', 'owner', 'status'], registers,
-    });
+    this.requests = new RequestFigures(this.registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]);
     this.refusedConnections = new Counter({
       name: 'roost_http_connections_refused_total', help: 'Connections refused (503) because their address already had as many open as it may', registers,
     });
     this.slowWsClients = new Counter({
       name: 'roost_ws_slow_clients_closed_total', help: 'WebSocket clients closed (1013) for not reading what was sent to them', registers,
-    });
-    this.duration = new Histogram({
-      name: 'roost_http_request_duration_seconds', help: 'Time from a REST request arriving to its answer, by route pattern and owner',
-      labelNames: ['method', 'route', 'owner'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], registers,
     });
     new Gauge({
       name: 'roost_ws_clients', help: 'WebSocket clients connected now', registers,
@@ -133,8 +127,7 @@ export class KernelMetrics {
 
   /** One answered request; `route` is the matched pattern ("unmatched" when nothing served it). */
   observe(method: string, route: string, owner: string, status: number, seconds: number): void {
-    this.requests.inc({ method, route, owner, status: String(status) });
-    this.duration.observe({ method, route, owner }, seconds);
+    this.requests.observe(method, route, owner, status, seconds);
   }
 
   connectionRefused(): void {
