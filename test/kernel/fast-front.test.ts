@@ -1,7 +1,7 @@
-// The health probes and the reads the response cache holds are answered before koa
-// (kernel/http/fast-front.ts) when they are plain: a loopback caller with no key, no body and no Origin.
-// They must answer as the whole front does, keep what every request gets (request id, Vary, access log,
-// metrics), and leave everything else to the front.
+// The health probes (from the machine's owner: loopback, no key) and the reads the response cache holds
+// (from any caller the front would let read them) are answered before koa (kernel/http/fast-front.ts)
+// when they have no body and no Origin. They must answer as the whole front does, keep what every request
+// gets (request id, Vary, access log, metrics, authentication and rate limit), and leave the rest to it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { schemaValidator } from '../../protocol/validate.js';
@@ -79,27 +79,33 @@ describe('cached reads, answered before the whole front', { skip: onPostgres && 
   let server: TestServer;
   let ownerKey: string;
   const agentIds: string[] = [];
+  /** A key of the default tenant's, with a rate bucket of its own. */
+  const member = async (role: 'owner' | 'viewer') => {
+    const created = await server.api('POST', '/api/tenants/me/members', { body: { role } });
+    assert.equal(created.status, 201, created.text);
+    return created.body as { apiKey: string; keyHash: string };
+  };
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { ROOST_RATE_LIMIT: '8' } });
     for (const name of ['fast-one', 'fast-two']) {
       const created = await server.api('POST', '/api/agents', { body: { name, model: 'claude-sonnet-4-5' } });
       assert.equal(created.status, 201, created.text);
       agentIds.push(created.body.id);
     }
-    const member = await server.api('POST', '/api/tenants/me/members', { body: { role: 'owner' } });
-    assert.equal(member.status, 201, member.text);
-    ownerKey = member.body.apiKey;
+    ownerKey = (await member('owner')).apiKey;
   });
   after(() => server?.cleanup());
 
   it('answers a kept read as the whole front does, and as the extension did', async () => {
+    const reader = (await member('owner')).apiKey;
     for (const path of [`/api/agents/${agentIds[0]}`, '/api/agents?limit=1', '/api/agents?limit=2']) {
       // The first read fills the cache through the whole front, the second is the kept answer; a caller
-      // with a key always goes through the whole front (an entry of its own, the same record).
+      // with a key has an entry of its own (the same record), filled and read the same way.
       const first = await server.api('GET', path, { headers: { 'x-request-id': 'fill-1.a' } });
       const kept = await server.api('GET', path, { headers: { 'x-request-id': 'kept-1.a' } });
-      const keyed = await server.api('GET', path, { key: ownerKey, headers: { 'x-request-id': 'keyed-1.a' } });
-      for (const [res, id] of [[first, 'fill-1.a'], [kept, 'kept-1.a'], [keyed, 'keyed-1.a']] as const) {
+      const keyed = await server.api('GET', path, { key: reader, headers: { 'x-request-id': 'keyed-1.a' } });
+      const keyedKept = await server.api('GET', path, { key: reader, headers: { 'x-request-id': 'keyed-2.a' } });
+      for (const [res, id] of [[first, 'fill-1.a'], [kept, 'kept-1.a'], [keyed, 'keyed-1.a'], [keyedKept, 'keyed-2.a']] as const) {
         assert.equal(res.status, 200, `${path}: ${res.text}`);
         assert.equal(res.headers.get('x-request-id'), id);
         assert.equal(res.headers.get('vary'), 'Origin');
@@ -108,6 +114,7 @@ describe('cached reads, answered before the whole front', { skip: onPostgres && 
       }
       assert.equal(kept.text, first.text, path);
       assert.deepEqual(keyed.body, first.body, path);
+      assert.equal(keyedKept.text, keyed.text, path);
     }
     const one = await server.api('GET', '/api/agents?limit=1');
     const two = await server.api('GET', '/api/agents?limit=2');
@@ -140,7 +147,27 @@ describe('cached reads, answered before the whole front', { skip: onPostgres && 
     assert.match(metrics.text, /roost_http_requests_total\{[^}]*route="\/api\/agents\/:id"[^}]*owner="agents"[^}]*\} [1-9]/);
   });
 
-  it('never gives a kept answer to anyone but the machine\'s owner on loopback', async () => {
+  it('authenticates and rate limits a kept read as the whole front does', async () => {
+    const path = `/api/agents/${agentIds[0]}`;
+    const viewer = await member('viewer');
+    const statuses = [];
+    for (let i = 0; i < 9; i++) statuses.push((await server.api('GET', path, { key: viewer.apiKey })).status);
+    assert.deepEqual(statuses.slice(0, 8), [200, 200, 200, 200, 200, 200, 200, 200], statuses.join(' '));
+    const limited = await server.api('GET', path, { key: viewer.apiKey });
+    assert.equal(limited.status, 429, `a key past its rate is refused, kept answer or not: ${statuses.join(' ')} ${limited.status}`);
+    assert.equal((limited.body as { code: string }).code, 'RATE_LIMITED');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+
+    const revoked = await member('viewer');
+    assert.equal((await server.api('GET', path, { key: revoked.apiKey })).status, 200);
+    assert.equal((await server.api('GET', path, { key: revoked.apiKey })).status, 200);
+    assert.equal((await server.api('DELETE', `/api/tenants/me/members/${revoked.keyHash}`)).status, 204);
+    const refused = await server.api('GET', path, { key: revoked.apiKey });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal((refused.body as { code: string }).code, 'INVALID_API_KEY');
+  });
+
+  it('never gives a kept answer to a caller the whole front would refuse', async () => {
     const path = `/api/agents/${agentIds[0]}`;
     assert.equal((await server.api('GET', path)).status, 200);
     const foreign = await server.api('GET', path, { headers: { origin: 'http://evil.example' } });
