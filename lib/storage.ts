@@ -107,6 +107,11 @@ export async function syncCommitted(db: Knex): Promise<void> {
 
 /** Applies pending migrations in order; returns the schema version (the number of migrations applied). */
 export async function migrate(db: Knex, migrations: Migration[], tableName = 'knex_migrations'): Promise<number> {
+  // Most starts have nothing to migrate: one read of what was applied tells, where knex's migrator would
+  // ask and build some eight queries (~30 ms of an extension's start). Anything else — a migration not
+  // applied yet, one applied that this code does not know, no table yet — goes through the migrator.
+  const applied = await appliedMigrations(db, tableName);
+  if (applied?.size === migrations.length && migrations.every((m) => applied.has(m.name))) return applied.size;
   const source: Knex.MigrationSource<Migration> = {
     getMigrations: async () => migrations,
     getMigrationName: (m) => m.name,
@@ -129,6 +134,15 @@ export async function migrate(db: Knex, migrations: Migration[], tableName = 'kn
     await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', advisoryKey(`roost:migrate:${schema}:${tableName}`));
     return run();
   });
+}
+
+/** The names of the migrations applied, or undefined when there is no migrations table yet. */
+async function appliedMigrations(db: Knex, tableName: string): Promise<Set<string> | undefined> {
+  try {
+    return new Set((await db(tableName).select<Array<{ name: string }>>('name')).map((row) => row.name));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The two 32-bit keys of an advisory lock named by `name` (the same on every instance). */
