@@ -7,12 +7,18 @@
 /** Payload field (or dotted path) → the values that let an event through. */
 export type EventFilter = Record<string, string[]>;
 
+/** Each filter as (path, values) pairs, made once: every event of a subscribed pattern is checked. */
+const compiled = new WeakMap<EventFilter, Array<[path: string[], values: Set<string>]>>();
+
 export function passes(filter: EventFilter | undefined, payload: unknown): boolean {
   if (!filter) return true;
   if (payload === null || typeof payload !== 'object') return false;
-  for (const [field, values] of Object.entries(filter)) {
-    const value = field.split('.').reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), payload);
-    if (typeof value !== 'string' || !values.includes(value)) return false;
+  let checks = compiled.get(filter);
+  if (!checks) compiled.set(filter, (checks = Object.entries(filter).map(([field, values]) => [field.split('.'), new Set(values)])));
+  for (const [path, values] of checks) {
+    let value: unknown = payload;
+    for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (typeof value !== 'string' || !values.has(value)) return false;
   }
   return true;
 }

@@ -83,8 +83,9 @@ export class WsHub {
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ws') return refuse(socket, new RoostError('ROUTE_NOT_FOUND', `nothing serves WebSocket upgrades on ${url.pathname}`));
+    // Parsed only when it carries a query (a ticket): most upgrades ask for /ws itself.
+    const url = req.url === '/ws' ? undefined : new URL(req.url ?? '/', 'http://localhost');
+    if (url && url.pathname !== '/ws') return refuse(socket, new RoostError('ROUTE_NOT_FOUND', `nothing serves WebSocket upgrades on ${url.pathname}`));
     // A web page may open a WebSocket to any address: its Host and Origin are checked before anything else.
     const foreign = browserRefusal(this.browsers, req);
     if (foreign) {
@@ -97,7 +98,7 @@ export class WsHub {
     }
     let identity: Identity;
     try {
-      const ticket = url.searchParams.get('ticket');
+      const ticket = url?.searchParams.get('ticket');
       identity = ticket ? await this.tickets.take(ticket) : await this.kernel.auth.identify(req);
     } catch (err) {
       const error = toRoostError(err);
