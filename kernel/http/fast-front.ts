@@ -51,6 +51,8 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
   const isOwner = (req: IncomingMessage): boolean => req.headers.authorization === undefined && !k.config.localAuthRequired && k.auth.clients.isLocal(req);
 
   const cachedRead = (url: string): CachedRead | undefined => {
+    // With the cache off (PostgreSQL, ROOST_RESPONSE_CACHE=off) nothing is kept: no read is looked up here.
+    if (!k.dispatcher.cache.enabled) return undefined;
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     const route = k.dispatcher.match('GET', path);
