@@ -27,9 +27,10 @@ export class RequestFigures {
 
   /** `bounds`: the histogram's upper bounds in seconds, ascending. */
   constructor(registry: Registry, private readonly bounds: number[]) {
-    registry.registerMetric(this.metric(REQUESTS, 'REST requests answered, by route pattern, owner (kernel or extension) and status', 'counter', () =>
-      [...this.requests.values()].map(({ labels, value }) => ({ labels: { ...labels }, value }))));
-    registry.registerMetric(this.metric(DURATION, 'Time from a REST request arriving to its answer, by route pattern and owner', 'histogram', () => this.durationValues()));
+    registry.registerMetric(metric(REQUESTS, 'REST requests answered, by route pattern, owner (kernel or extension) and status', 'counter',
+      () => [...this.requests.values()].map(({ labels, value }) => ({ labels: { ...labels }, value })), () => this.requests.clear()));
+    registry.registerMetric(metric(DURATION, 'Time from a REST request arriving to its answer, by route pattern and owner', 'histogram',
+      () => this.durationValues(), () => this.durations.clear()));
   }
 
   observe(method: string, route: string, owner: string, status: number, seconds: number): void {
@@ -59,14 +60,9 @@ export class RequestFigures {
     }
     return values;
   }
+}
 
-  /** What prom-client's Registry asks of a metric: its name and kind, `get()` and `reset()`. */
-  private metric(name: string, help: string, type: 'counter' | 'histogram', values: () => Value[]): Metric {
-    const metric = {
-      name, help, type, aggregator: 'sum',
-      get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }),
-      reset: () => (type === 'counter' ? this.requests.clear() : this.durations.clear()),
-    };
-    return metric as unknown as Metric;
-  }
+/** What prom-client's Registry asks of a metric: its name and kind, `get()` and `reset()`. */
+function metric(name: string, help: string, type: 'counter' | 'histogram', values: () => Value[], reset: () => void): Metric {
+  return { name, help, type, aggregator: 'sum', get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }), reset } as unknown as Metric;
 }

@@ -40,7 +40,9 @@ interface CachedRead {
 export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: AccessLog | undefined, front: RequestListener): RequestListener {
   if (k.tracing) return front;
   const policy = browserPolicy(k.config);
-  const owner = localOwner();
+  const machineOwner = localOwner();
+  // With the cache off (PostgreSQL, ROOST_RESPONSE_CACHE=off) nothing is kept: no read is looked up here.
+  const readsKept = k.dispatcher.cache.enabled;
   /** No body, no Origin, a Host of this server's. */
   const bare = (req: IncomingMessage): boolean => {
     const { headers } = req;
@@ -51,8 +53,6 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
   const isOwner = (req: IncomingMessage): boolean => req.headers.authorization === undefined && !k.config.localAuthRequired && k.auth.clients.isLocal(req);
 
   const cachedRead = (url: string): CachedRead | undefined => {
-    // With the cache off (PostgreSQL, ROOST_RESPONSE_CACHE=off) nothing is kept: no read is looked up here.
-    if (!k.dispatcher.cache.enabled) return undefined;
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     const route = k.dispatcher.match('GET', path);
@@ -102,7 +102,7 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
         .catch(() => res.destroy()); // the connection went while the answer was written
       return;
     }
-    const read = method === 'GET' && bare(req) ? cachedRead(url) : undefined;
+    const read = readsKept && method === 'GET' && bare(req) ? cachedRead(url) : undefined;
     if (!read) return front(req, res);
     const started = performance.now();
     if (!isOwner(req)) {
@@ -110,9 +110,9 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
       keyedRead(req, res, read, started).catch(() => res.destroy());
       return;
     }
-    const answer = kept(read, owner);
+    const answer = kept(read, machineOwner);
     if (!answer) return front(req, res);
-    send(req, res, answer, started, read.route.decl.path, read.route.owner, read.path, owner.tenantId);
+    send(req, res, answer, started, read.route.decl.path, read.route.owner, read.path, machineOwner.tenantId);
   };
 
   /** `route` and `owner`: what the metrics count it under; `path` and `tenant`: what the access log records. */
