@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import Sqlite from 'better-sqlite3';
 import BetterSqlite3Client from 'knex/lib/dialects/better-sqlite3/index.js';
+import { wrote } from './quiet-checkpoint.js';
 
 type Database = import('better-sqlite3').Database;
 type Statement = import('better-sqlite3').Statement;
@@ -38,6 +39,7 @@ export class SqliteClient extends BetterSqlite3Client {
       return obj;
     }
     const result = statement.run(bindings);
+    wrote(connection);
     obj.response = result;
     obj.context = { lastID: result.lastInsertRowid, changes: result.changes };
     return obj;

@@ -17,10 +17,12 @@ export interface Migration {
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 /**
- * The WAL is checkpointed once it holds this many pages (256 × 4 KiB = 1 MiB), and cut back to
- * WAL_SIZE_LIMIT_BYTES whenever it is reset: without the limit a WAL keeps the largest size it ever grew to.
+ * A WAL is checkpointed once its writes pause (lib/quiet-checkpoint.ts), and by SQLite within the commit
+ * that takes it past WAL_CHECKPOINT_BYTES (4,096 pages of 4 KiB) in a burst that does not pause; a WAL
+ * reset after a checkpoint is cut back to WAL_SIZE_LIMIT_BYTES: without the limit it keeps the largest
+ * size it ever grew to.
  */
-const WAL_AUTOCHECKPOINT_PAGES = 256;
+export const WAL_CHECKPOINT_BYTES = 16 * 1024 * 1024;
 export const WAL_SIZE_LIMIT_BYTES = 1024 * 1024;
 const SQLITE_PRAGMAS = (synchronous: 'FULL' | 'NORMAL') => [
   'journal_mode = WAL',
@@ -28,7 +30,7 @@ const SQLITE_PRAGMAS = (synchronous: 'FULL' | 'NORMAL') => [
   'foreign_keys = ON',
   `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
   `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`,
-  `wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`,
+  `wal_autocheckpoint = ${WAL_CHECKPOINT_BYTES / 4096}`,
 ];
 
 /**

@@ -1,22 +1,28 @@
 // Every SQLite database (the kernel's and each extension's, all opened by openDatabase) keeps its WAL
-// bounded: a burst of writes grows it, and it is cut back to WAL_SIZE_LIMIT_BYTES once it is reset
-// after a checkpoint, instead of keeping the largest size it ever grew to.
+// bounded: a burst of writes that does not pause grows it to WAL_CHECKPOINT_BYTES at most; once writes
+// pause it is checkpointed and emptied (lib/quiet-checkpoint.ts); and a WAL reset after a checkpoint is
+// cut back to WAL_SIZE_LIMIT_BYTES instead of keeping the largest size it ever grew to.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { openDatabase, WAL_SIZE_LIMIT_BYTES } from '../../lib/storage.js';
+import { openDatabase, WAL_CHECKPOINT_BYTES, WAL_SIZE_LIMIT_BYTES } from '../../lib/storage.js';
+import { QUIET_MS } from '../../lib/quiet-checkpoint.js';
+import { waitFor } from '../helpers/wait.js';
 
-/** A WAL holds whole frames (a page and its header) and the transaction that reset it: allow a little over. */
+/** A WAL holds whole frames (a page and its header) and the transaction that crossed the bound: allow a little over. */
 const SLACK_BYTES = 64 * 1024;
+/** A row of this size fills most of a page: each insert adds a frame of about 4 KiB to the WAL. */
+const ROW_BYTES = 3_500;
 
 describe('SQLite WAL size', () => {
   let dir: string;
   let db: Knex;
   const walSize = async () => (await stat(join(dir, 'bounded.sqlite-wal'))).size;
-  const row = (i: number) => ({ body: `${i} `.padEnd(2000, 'x') });
+  const row = (i: number) => ({ body: `${i} `.padEnd(ROW_BYTES, 'x') });
+  const emptied = () => waitFor('the WAL checkpointed and emptied once writes paused', async () => ((await walSize()) === 0 ? true : undefined), 10 * QUIET_MS);
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'roost-wal-'));
@@ -31,23 +37,31 @@ describe('SQLite WAL size', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('stays near its bound through a burst of small writes', async () => {
+  it('stays within its bound through a burst of writes that does not pause, and is emptied once they pause', async () => {
+    const inserts = Math.ceil((1.5 * WAL_CHECKPOINT_BYTES) / 4096);
     let largest = 0;
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < inserts; i++) {
       await db('burst').insert(row(i));
-      if (i % 100 === 0) largest = Math.max(largest, await walSize());
+      if (i % 200 === 0) largest = Math.max(largest, await walSize());
     }
     largest = Math.max(largest, await walSize());
-    assert.ok(largest <= WAL_SIZE_LIMIT_BYTES + SLACK_BYTES, `the WAL grew to ${largest} bytes`);
+    assert.ok(largest > WAL_SIZE_LIMIT_BYTES, `the burst grew the WAL past ${WAL_SIZE_LIMIT_BYTES} bytes (to ${largest})`);
+    assert.ok(largest <= WAL_CHECKPOINT_BYTES + SLACK_BYTES, `the WAL grew to ${largest} bytes`);
+    await emptied();
+    await db('burst').insert(row(0));
+    assert.ok((await walSize()) <= 2 * 4096 + SLACK_BYTES);
   });
 
-  it('shrinks back after one large transaction, with the next writes', async () => {
+  it('is emptied after one transaction larger than the bound, and cut back on its next reset', async () => {
+    const rows = Math.ceil((1.25 * WAL_CHECKPOINT_BYTES) / 4096);
     await db.transaction(async (trx) => {
-      for (let i = 0; i < 40; i++) await trx('burst').insert(Array.from({ length: 100 }, (_, j) => row(i * 100 + j)));
+      for (let i = 0; i < rows; i += 100) await trx('burst').insert(Array.from({ length: 100 }, (_, j) => row(i + j)));
     });
-    assert.ok((await walSize()) > 4 * WAL_SIZE_LIMIT_BYTES, 'the transaction itself needs a large WAL');
-    for (let i = 0; i < 5; i++) await db('burst').insert(row(i));
+    assert.ok((await walSize()) > WAL_CHECKPOINT_BYTES, 'the transaction itself needs a WAL larger than the bound');
+    // Its commit took the WAL past the bound, so SQLite checkpointed it there: the next write resets it.
+    await db('burst').insert(row(0));
     const size = await walSize();
     assert.ok(size <= WAL_SIZE_LIMIT_BYTES + SLACK_BYTES, `the WAL is still ${size} bytes`);
+    await emptied();
   });
 });
