@@ -6,7 +6,7 @@ import { RoostError } from '../protocol/errors.js';
 import { Peer, type PeerOptions } from '../protocol/peer.js';
 
 /** How long an event for a child may wait to share a write with others (PeerOptions.deferMs). */
-const EVENT_DEFER_MS = 5;
+const EVENT_DEFER_MS = 50;
 
 /** A child never outlives its host: those still running get SIGTERM when the host process exits. */
 const liveChildren = new Set<ChildProcessWithoutNullStreams>();

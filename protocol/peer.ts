@@ -26,10 +26,11 @@ export interface PeerOptions {
    */
   coalesceWrites?: boolean;
   /**
-   * With coalesceWrites: how long a deferred message (notifyDeferred: one nobody waits on, such as an
-   * event) may wait to go out with other frames. It leaves with the first frame of a later turn or at
-   * the end of a turn that wrote one, and after this many milliseconds at the latest: under load many
-   * go in one write, and their reader wakes once for them all.
+   * With coalesceWrites: how often deferred messages (notifyDeferred: ones nobody waits on, such as
+   * events) may cost a write of their own. One that comes when nothing was written for this many
+   * milliseconds leaves at once (within a millisecond); later ones wait until this long after the last
+   * write, or leave with the first frame of a later turn: under load many go in one write, and their
+   * reader wakes once for them all.
    */
   deferMs?: number;
 }
@@ -79,6 +80,8 @@ export class Peer {
   private corked = false;
   /** deferMs: when the deferred frames written so far must go out. */
   private deferTimer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last write that reached the output (coalesceWrites). */
+  private lastWriteAt = -Infinity;
 
   constructor(
     private readonly output: Writable,
@@ -170,7 +173,7 @@ export class Peer {
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(reason);
   }
 
-  /** A message nobody waits on, written as `deferMs` allows (PeerOptions); at once without it. */
+  /** A message nobody waits on, written as often as `deferMs` allows (PeerOptions); at once without it. */
   notifyDeferred(message: OutgoingMessage): void {
     if (!this.closedWith) this.write(message, undefined, this.options.coalesceWrites === true && (this.options.deferMs ?? 0) > 0);
   }
@@ -182,13 +185,14 @@ export class Peer {
     if (!this.options.coalesceWrites) return void output.write(frame);
     if (deferred) {
       this.cork(output);
-      this.deferTimer ??= setTimeout(this.flush, this.options.deferMs);
+      this.deferTimer ??= setTimeout(this.flush, Math.max(0, this.lastWriteAt + this.options.deferMs! - performance.now()));
       output.write(frame);
     } else if (!this.writtenThisTurn) {
       // The turn's first frame goes at once, and deferred frames waiting go with it (one write).
       this.writtenThisTurn = true;
       setImmediate(this.endTurn);
       output.write(frame);
+      this.lastWriteAt = performance.now();
       this.flush();
     } else {
       this.cork(output);
@@ -212,6 +216,7 @@ export class Peer {
     this.deferTimer = undefined;
     if (!this.corked) return;
     this.corked = false;
+    this.lastWriteAt = performance.now();
     this.output.uncork();
   };
 

@@ -1,7 +1,8 @@
 // Peer's coalesceWrites (what the host uses on a plugin's stdin): the first frame of an event-loop turn
 // is written at once, the rest of the turn's frames go out together in one write, in order, and
-// ending the stream flushes frames still gathered. Deferred frames (events, deferMs) wait for the next
-// frame, the end of a turn that wrote one, or deferMs.
+// ending the stream flushes frames still gathered. A deferred frame (an event, deferMs) leaves at once
+// after a quiet spell; while the last write is recent, deferred frames wait for the next frame, the end of
+// a turn that wrote one, or deferMs after that write.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -53,28 +54,32 @@ describe('Peer coalesceWrites', () => {
     assert.deepEqual(frames().map((f) => f.n), [0, 1, 2]);
   });
 
-  it('keeps deferred frames for the next frame, which takes them along in one write, in order', async () => {
+  it('writes a deferred frame at once after a quiet spell, and keeps later ones for the next frame, which takes them along in one write, in order', async () => {
     const { sink, batches, frames } = recordingSink();
     const peer = new Peer(sink, { coalesceWrites: true, deferMs: 60_000 });
-    for (let n = 0; n < 3; n++) peer.notifyDeferred({ type: 'event', n });
+    peer.notifyDeferred({ type: 'event', n: 0 });
+    while (batches.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    for (let n = 1; n < 3; n++) peer.notifyDeferred({ type: 'event', n });
     await nextTurn();
-    assert.equal(batches.length, 0, 'deferred frames wait');
+    assert.equal(batches.length, 1, 'deferred frames wait while the last write is recent');
     peer.notify({ type: 'request', n: 3 });
-    assert.deepEqual(batches.map((b) => b.length), [4], 'the first frame of the turn takes them along at once');
+    assert.deepEqual(batches.map((b) => b.length), [1, 3], 'the first frame of the turn takes them along at once');
     peer.notifyDeferred({ type: 'event', n: 4 });
     await nextTurn();
-    assert.deepEqual(batches.map((b) => b.length), [4, 1], 'a turn that wrote a frame ends with the deferred ones out');
+    assert.deepEqual(batches.map((b) => b.length), [1, 3, 1], 'a turn that wrote a frame ends with the deferred ones out');
     assert.deepEqual(frames().map((f) => f.n), [0, 1, 2, 3, 4]);
   });
 
-  it('writes deferred frames alone once deferMs has passed', async () => {
+  it('writes deferred frames alone once deferMs has passed since the last write', async () => {
     const { sink, batches, frames } = recordingSink();
     const peer = new Peer(sink, { coalesceWrites: true, deferMs: 5 });
-    for (let n = 0; n < 3; n++) peer.notifyDeferred({ type: 'event', n });
-    assert.equal(batches.length, 0);
-    while (batches.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.deepEqual(batches.map((b) => b.length), [3]);
-    assert.deepEqual(frames().map((f) => f.n), [0, 1, 2]);
+    peer.notify({ type: 'request', n: 0 });
+    await nextTurn();
+    for (let n = 1; n < 4; n++) peer.notifyDeferred({ type: 'event', n });
+    assert.equal(batches.length, 1);
+    while (batches.length === 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(batches.map((b) => b.length), [1, 3]);
+    assert.deepEqual(frames().map((f) => f.n), [0, 1, 2, 3]);
   });
 
   it('writes every frame on its own without the option', () => {
