@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { isDiskFull } from '../../protocol/errors.js';
 import { advisoryKey, syncCommitted } from '../../lib/storage.js';
+import { runForEach } from '../../lib/sqlite-client.js';
 import { CHECKPOINT_MISMATCH, ENTRIES_LOST, GENESIS, hashOf, type Row } from './chain.js';
 import { CheckpointFile, type Unrecorded } from './checkpoint.js';
 import { checkpointProblem, verifyChain, type ChainBreak, type ChainReport } from './verify.js';
@@ -49,8 +50,11 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-/** Appends waiting while one batch is written go in together, in one INSERT (9 columns a row stay far below SQLite's variable limit). */
+/** Appends waiting while one batch is written go in together, in one transaction (on PostgreSQL one INSERT: 9 columns a row stay far below its parameter limit). */
 const MAX_BATCH = 200;
+
+/** SQLite's append, a statement prepared once (knex builds its INSERT anew each time). */
+const INSERT_SQLITE = 'INSERT INTO audit_log (seq, ts, tenant_id, actor, action, resource, detail, prev_hash, hash) VALUES (@seq, @ts, @tenant_id, @actor, @action, @resource, @detail, @prev_hash, @hash)';
 
 export class AuditLog {
   private head = { seq: 0, hash: GENESIS };
@@ -72,7 +76,7 @@ export class AuditLog {
 
   /**
    * Appends one entry; the promise resolves once the entry is stored (the appends of one turn of the
-   * event loop, and those made while a statement runs, are stored together, in one statement). A
+   * event loop, and those made while a statement runs, are stored together, in one transaction). A
    * failed append is logged, counted and rejects.
    */
   append(input: AuditInput): Promise<void> {
@@ -208,42 +212,44 @@ export class AuditLog {
     return file;
   }
 
-  /** Stores the entries, in order, as one statement: all of them or (on failure) none. */
+  /** Stores the entries, in order, in one transaction: all of them or (on failure) none. */
   private async insert(inputs: AuditInput[]): Promise<void> {
     if (this.db.client.config.client !== 'pg') {
-      this.head = await this.insertAfter(this.db, this.head, inputs);
+      const { head, rows } = chained(this.head, inputs);
+      await runForEach(this.db, INSERT_SQLITE, rows);
+      this.head = head;
       return;
     }
     // Several instances append to one chain: each links to the newest row under a lock all of them take.
     this.head = await this.db.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', advisoryKey('roost:audit'));
       const last = await trx<Row>('audit_log').orderBy('seq', 'desc').first();
-      const head = last && last.seq > this.head.seq ? { seq: last.seq, hash: last.hash } : this.head;
-      return this.insertAfter(trx, head, inputs);
+      const chain = chained(last && last.seq > this.head.seq ? { seq: last.seq, hash: last.hash } : this.head, inputs);
+      await trx('audit_log').insert(chain.rows);
+      return chain.head;
     });
   }
+}
 
-  /** The new head; the caller moves this.head to it once the rows are committed. */
-  private async insertAfter(db: Knex, head: { seq: number; hash: string }, inputs: AuditInput[]): Promise<{ seq: number; hash: string }> {
-    let { seq, hash } = head;
-    const ts = new Date().toISOString();
-    const rows: Row[] = inputs.map((input) => {
-      const row: Omit<Row, 'hash'> = {
-        seq: ++seq,
-        ts,
-        tenant_id: input.tenantId,
-        actor: input.actor,
-        action: input.action,
-        resource: input.resource,
-        detail: JSON.stringify(input.detail ?? null),
-        prev_hash: hash,
-      };
-      hash = hashOf(row);
-      return { ...row, hash };
-    });
-    await db('audit_log').insert(rows);
-    return { seq, hash };
-  }
+/** The rows of `inputs` linked after `head`, and the head they make. */
+function chained(head: { seq: number; hash: string }, inputs: AuditInput[]): { head: { seq: number; hash: string }; rows: Row[] } {
+  let { seq, hash } = head;
+  const ts = new Date().toISOString();
+  const rows: Row[] = inputs.map((input) => {
+    const row: Omit<Row, 'hash'> = {
+      seq: ++seq,
+      ts,
+      tenant_id: input.tenantId,
+      actor: input.actor,
+      action: input.action,
+      resource: input.resource,
+      detail: JSON.stringify(input.detail ?? null),
+      prev_hash: hash,
+    };
+    hash = hashOf(row);
+    return { ...row, hash };
+  });
+  return { head: { seq, hash }, rows };
 }
 
 function lostEntry(lost: LostEntries): AuditInput {

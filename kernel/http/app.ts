@@ -186,9 +186,10 @@ function serveExtensionRoute(kernel: Kernel): Koa.Middleware<State> {
     if (reply.stream === true) return void (response.body = reply.body);
     if (!reply.attachment) return void (response.body = reply.body ?? null);
     if (reply.attachment.length === 0) return void (response.body = null);
+    // Set as the header itself: Koa's `type` would look a full media type up in mime-types again.
     if (reply.encoding === 'text') {
-      if (!reply.headers || !Object.keys(reply.headers).some((h) => h.toLowerCase() === 'content-type')) response.type = 'text/plain; charset=utf-8';
-    } else response.type = 'application/json; charset=utf-8';
+      if (!reply.headers || !Object.keys(reply.headers).some((h) => h.toLowerCase() === 'content-type')) response.set('Content-Type', 'text/plain; charset=utf-8');
+    } else response.set('Content-Type', 'application/json; charset=utf-8');
     response.body = reply.attachment;
   };
 }
