@@ -13,7 +13,7 @@ import { extensionFolder, tenantWorkspaces } from '../storage/provision.js';
 import type { Manifest } from './manifest.js';
 import { diskUsageBytes } from './disk-usage.js';
 import { ExtensionGuard, overBudget } from './extension-guard.js';
-import { extensionHeapFlags } from './heap-flags.js';
+import { EXTENSION_MALLOC_ENV, extensionHeapFlags } from './heap-flags.js';
 import { permissionFlags } from './permissions.js';
 import { PidsCgroups, type PidsCgroup } from './pids-cgroup.js';
 import { sandboxArgv, type SandboxSpec } from './sandbox.js';
@@ -102,7 +102,7 @@ export class ExtensionLauncher {
     const ownDir = await extensionFolder(this.config, manifest.name);
     const workspaces = tenantWorkspaces(this.config);
     if (workspaces) await mkdir(workspaces, { recursive: true });
-    const env = { ...this.baseEnv, HOME: ownDir, TMPDIR: join(ownDir, 'tmp') };
+    const env = { ...this.baseEnv, ...EXTENSION_MALLOC_ENV, HOME: ownDir, TMPDIR: join(ownDir, 'tmp') };
     return { ownDir, env, spec: this.spec(manifest, grants, ownDir, env) };
   }
 
