@@ -5,7 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { RoostError } from '../protocol/errors.js';
 import { Peer, type PeerOptions } from '../protocol/peer.js';
 
-/** How long an event for a child may wait to share a write with others (PeerOptions.deferMs). */
+/** At most how often events cost a child a write of their own, and so the longest one waits under load (PeerOptions.deferMs). */
 const EVENT_DEFER_MS = 50;
 
 /** A child never outlives its host: those still running get SIGTERM when the host process exits. */

@@ -122,7 +122,7 @@ export const migrations: Migration[] = [
   {
     // agents_list_order (tenant_id, created_at, id) serves every query the first (tenant_id, created_at)
     // index did: that one only cost every create and delete a page more to write.
-    name: '006_drop_index_agents_list_order_covers',
+    name: '006_drop_agents_tenant_created_index',
     async up(db) {
       await db.schema.alterTable('agents', (t) => {
         t.dropIndex(['tenant_id', 'created_at']);

@@ -52,7 +52,7 @@ describe('SQLite WAL size', () => {
     assert.ok((await walSize()) <= 2 * 4096 + SLACK_BYTES);
   });
 
-  it('is emptied after one transaction larger than the bound, and cut back on its next reset', async () => {
+  it('is cut back at its next reset after a transaction larger than the bound, and emptied once writes pause', async () => {
     const rows = Math.ceil((1.25 * WAL_CHECKPOINT_BYTES) / 4096);
     await db.transaction(async (trx) => {
       for (let i = 0; i < rows; i += 100) await trx('burst').insert(Array.from({ length: 100 }, (_, j) => row(i + j)));
