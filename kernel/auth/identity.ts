@@ -27,11 +27,6 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return match ? match[1] : '';
 }
 
-/** The machine's owner: a local caller without a key (unless ROOST_LOCAL_AUTH=required, which the caller checks). */
-export function localOwner(): Identity {
-  return { tenantId: DEFAULT_TENANT, role: 'owner', actor: 'local', keyHash: null, local: true };
-}
-
 /** The instance owner: owner of the default tenant. Only it manages the server itself (plugins, mode, backups). */
 export function isInstanceOwner(identity: Identity): boolean {
   return identity.tenantId === DEFAULT_TENANT && identity.role === 'owner';
@@ -49,10 +44,10 @@ export class Authenticator {
    * resource asked for when it has one (/mcp): a key bound to an audience is accepted there only.
    */
   async identify(req: IncomingMessage, resource?: string): Promise<Identity> {
-    const local = this.clients.isLocal(req);
     const token = bearerToken(req);
     if (token === undefined) {
-      if (local && !this.localAuthRequired) return localOwner();
+      const owner = this.localOwnerOf(req);
+      if (owner) return owner;
       throw new RoostError('AUTH_REQUIRED', 'this request needs an API key: send Authorization: Bearer <key>');
     }
     if (token === '') throw new RoostError('INVALID_API_KEY', 'the Authorization header must be "Bearer <key>"');
@@ -64,7 +59,13 @@ export class Authenticator {
     if (record.audience !== null && record.audience !== resource) {
       throw new RoostError('INVALID_API_KEY', `this token was issued for ${record.audience} only${resource ? `, not ${resource}` : ''}`);
     }
-    return { tenantId: record.tenantId, role: record.role, actor: `key:${record.keyHash.slice(0, 12)}`, keyHash: record.keyHash, local };
+    return { tenantId: record.tenantId, role: record.role, actor: `key:${record.keyHash.slice(0, 12)}`, keyHash: record.keyHash, local: this.clients.isLocal(req) };
+  }
+
+  /** The machine's owner when it is the caller (no key, on loopback, ROOST_LOCAL_AUTH not required), else undefined. */
+  localOwnerOf(req: IncomingMessage): Identity | undefined {
+    if (bearerToken(req) !== undefined || this.localAuthRequired || !this.clients.isLocal(req)) return undefined;
+    return { tenantId: DEFAULT_TENANT, role: 'owner', actor: 'local', keyHash: null, local: true };
   }
 }
 

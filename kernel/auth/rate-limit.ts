@@ -4,6 +4,15 @@
 // instances by a load balancer gets the limit once, not once per instance.
 import { RoostError } from '../../protocol/errors.js';
 
+/**
+ * The bucket a caller's requests take their tokens from: its key's, else its address's; none for the
+ * machine's owner (a loopback caller without a key) unless local auth is required.
+ */
+export function rateBucket(identity: { keyHash: string | null; local: boolean }, localAuthRequired: boolean, address: string): string | undefined {
+  if (identity.keyHash === null && identity.local && !localAuthRequired) return undefined;
+  return identity.keyHash ?? `ip:${address}`;
+}
+
 export interface RateLimiter {
   /** Takes one token for the caller or throws 429 with the seconds to wait. */
   take(caller: string): Promise<void>;

@@ -10,6 +10,7 @@ import compose from 'koa-compose';
 import { RoostError } from '../../protocol/errors.js';
 import { checkJsonLimits, EDGE_JSON_LIMITS } from '../../protocol/json-limits.js';
 import type { Identity } from '../auth/identity.js';
+import { rateBucket } from '../auth/rate-limit.js';
 import type { Kernel } from '../kernel.js';
 import { AccessLog, accessLogWriter } from './access-log.js';
 import { auditMutations } from './audit-mutations.js';
@@ -115,9 +116,8 @@ function authenticate(kernel: Kernel): Koa.Middleware<State> {
       throw err;
     }
     ctx.state.identity = identity;
-    // A loopback caller without a key is the machine's owner and is not limited, unless local auth is required.
-    const exempt = identity.keyHash === null && identity.local && !kernel.config.localAuthRequired;
-    if (!exempt) await kernel.rateLimiter.take(identity.keyHash ?? `ip:${ip}`);
+    const bucket = rateBucket(identity, kernel.config.localAuthRequired, ip);
+    if (bucket) await kernel.rateLimiter.take(bucket);
     await next();
   };
 }

@@ -12,7 +12,8 @@
 // dispatches it and keeps the answer), a kept answer that carries headers of its own or is not JSON,
 // and every refusal (a key that is not valid, a caller over its rate: the front says why, as always).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { localOwner, type Identity } from '../auth/identity.js';
+import type { Identity } from '../auth/identity.js';
+import { rateBucket } from '../auth/rate-limit.js';
 import type { Kernel } from '../kernel.js';
 import type { AccessLog } from './access-log.js';
 import { browserPolicy, hostAllowed } from './browser-guard.js';
@@ -40,7 +41,6 @@ interface CachedRead {
 export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: AccessLog | undefined, front: RequestListener): RequestListener {
   if (k.tracing) return front;
   const policy = browserPolicy(k.config);
-  const machineOwner = localOwner();
   // With the cache off (PostgreSQL, ROOST_RESPONSE_CACHE=off) nothing is kept: no read is looked up here.
   const readsKept = k.dispatcher.cache.enabled;
   /** No body, no Origin, a Host of this server's. */
@@ -49,8 +49,6 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
     return headers.origin === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')
       && headers['transfer-encoding'] === undefined && hostAllowed(policy, headers.host);
   };
-  // The one caller authentication exempts from the rate limit: the machine's owner, on loopback, without a key.
-  const isOwner = (req: IncomingMessage): boolean => req.headers.authorization === undefined && !k.config.localAuthRequired && k.auth.clients.isLocal(req);
 
   const cachedRead = (url: string): CachedRead | undefined => {
     const query = url.indexOf('?');
@@ -81,8 +79,8 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
     if (!answer) return front(req, res);
     try {
       // As the front's authentication takes it; a refused take changes nothing, and the front's own is refused the same way and says so.
-      const exempt = identity.keyHash === null && identity.local && !k.config.localAuthRequired;
-      if (!exempt) await k.rateLimiter.take(identity.keyHash ?? `ip:${k.auth.clients.of(req)}`);
+      const bucket = rateBucket(identity, k.config.localAuthRequired, k.auth.clients.of(req));
+      if (bucket) await k.rateLimiter.take(bucket);
     } catch {
       return front(req, res);
     }
@@ -95,7 +93,7 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
     const url = req.url ?? '';
     const probe = health.get(url);
     if (probe) {
-      if (!bare(req) || !isOwner(req)) return front(req, res);
+      if (!bare(req) || !k.auth.localOwnerOf(req)) return front(req, res);
       const started = performance.now();
       probe()
         .then((answered) => send(req, res, answered, started, url, 'kernel', url, '-'), () => front(req, res))
@@ -105,14 +103,16 @@ export function fastFront(k: FastFrontDeps, health: HealthRoutes, access: Access
     const read = readsKept && method === 'GET' && bare(req) ? cachedRead(url) : undefined;
     if (!read) return front(req, res);
     const started = performance.now();
-    if (!isOwner(req)) {
+    // The machine's owner is not rate limited; any other caller without a key is refused by the front.
+    const owner = k.auth.localOwnerOf(req);
+    if (!owner) {
       if (req.headers.authorization === undefined) return front(req, res);
       keyedRead(req, res, read, started).catch(() => res.destroy());
       return;
     }
-    const answer = kept(read, machineOwner);
+    const answer = kept(read, owner);
     if (!answer) return front(req, res);
-    send(req, res, answer, started, read.route.decl.path, read.route.owner, read.path, machineOwner.tenantId);
+    send(req, res, answer, started, read.route.decl.path, read.route.owner, read.path, owner.tenantId);
   };
 
   /** `route` and `owner`: what the metrics count it under; `path` and `tenant`: what the access log records. */
